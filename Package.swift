@@ -1,0 +1,67 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "runner",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "runner", targets: ["runner"]),
+        .executable(name: "runner-lab", targets: ["runner-lab"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+    ],
+    targets: [
+        // C facades: libyaml, libcurl, and the shim for what Swift cannot call directly.
+        .systemLibrary(
+            name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(
+            name: "CCurlShim", dependencies: ["CCurl"],
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+
+        // The data flow: Plan → (Resolve → Strategy → Verdict, in Engine) → Transport → Report.
+        .target(name: "RunnerPlan", dependencies: ["CYAML"]),
+        .target(name: "RunnerResults"),
+        .target(name: "RunnerTransport", dependencies: ["CCurlShim"]),
+        .target(name: "RunnerEngine", dependencies: ["RunnerPlan", "RunnerTransport", "RunnerResults"]),
+        .target(name: "RunnerReport", dependencies: ["RunnerResults"]),
+        .executableTarget(
+            name: "runner",
+            dependencies: [
+                "RunnerEngine", "RunnerReport", "RunnerPlan", "RunnerResults",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // The lab: real TLS vhosts on loopback, for the tests and the demo.
+        .target(
+            name: "RunnerLab",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .executableTarget(
+            name: "runner-lab",
+            dependencies: [
+                "RunnerLab", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "RunnerPlanTests", dependencies: ["RunnerPlan"]),
+        .testTarget(name: "RunnerReportTests", dependencies: ["RunnerReport", "RunnerResults"]),
+        .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerTransport", "RunnerLab"]),
+        .testTarget(
+            name: "RunnerEngineTests",
+            dependencies: ["RunnerEngine", "RunnerPlan", "RunnerResults", "RunnerTransport", "RunnerLab"]),
+        .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab"]),
+    ]
+)

@@ -1,0 +1,104 @@
+/// What the final response must look like. Every field is optional but `status` ("2xx").
+public struct Expectations: Sendable, Equatable {
+    public var status: StatusExpectation = .classes([2])
+    public var headers: [HeaderExpectation] = []
+    public var body: [BodyMatcher] = []
+    public var certificate: CertificateExpectation? = nil
+    public var time: TimeLimits = TimeLimits()
+    public var httpVersion: String? = nil
+    public var redirects: Int? = nil
+
+    public init() {}
+}
+
+public enum StatusExpectation: Sendable, Equatable {
+    /// Any of these exact codes.
+    case codes([Int])
+    /// Any code in these hundreds (`"2xx"` is `[2]`).
+    case classes([Int])
+}
+
+public struct HeaderExpectation: Sendable, Equatable {
+    public var name: String
+    public var matcher: StringMatcher
+
+    public init(name: String, matcher: StringMatcher) {
+        self.name = name
+        self.matcher = matcher
+    }
+}
+
+public enum StringMatcher: Sendable, Equatable {
+    case equals(String)
+    case contains(String)
+    /// A regular expression, already checked to compile.
+    case matches(String)
+    /// `absent: true` — the value (a header) must not be there at all.
+    case absent
+}
+
+public enum BodyMatcher: Sendable, Equatable {
+    case equals(String)
+    case contains(String)
+    case matches(String)
+    /// Lower-case hex SHA-256 of the whole body.
+    case sha256(String)
+    /// Each path must hold the given value.
+    case json([JSONExpectation])
+}
+
+public struct JSONExpectation: Sendable, Equatable {
+    public var path: JSONPath
+    public var value: JSONValue
+
+    public init(path: JSONPath, value: JSONValue) {
+        self.path = path
+        self.value = value
+    }
+}
+
+/// `$.a.b[0]`: member names and array indices from the root.
+public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
+    public enum Component: Sendable, Equatable {
+        case member(String)
+        case index(Int)
+    }
+
+    public var components: [Component]
+    public var text: String
+
+    public init(components: [Component], text: String) {
+        self.components = components
+        self.text = text
+    }
+
+    public var description: String { text }
+}
+
+/// A JSON value as a plan writes it (YAML scalars typed the YAML 1.2 core way).
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+}
+
+public struct CertificateExpectation: Sendable, Equatable {
+    public var minDaysLeft: Int? = nil
+    public var issuer: StringMatcher? = nil
+    public var subject: StringMatcher? = nil
+
+    public init() {}
+}
+
+/// Maxima per phase; nil means unchecked.
+public struct TimeLimits: Sendable, Equatable {
+    public var total: Duration? = nil
+    public var connect: Duration? = nil
+    public var tls: Duration? = nil
+    public var firstByte: Duration? = nil
+
+    public init() {}
+}

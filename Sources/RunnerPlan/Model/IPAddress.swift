@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An IPv4 or IPv6 address literal, validated and kept in canonical text form.
+public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
+    public enum Family: Sendable, Hashable {
+        case v4
+        case v6
+    }
+
+    public let family: Family
+    /// Canonical text (`inet_ntop`), without brackets.
+    public let text: String
+
+    /// Parses a literal; brackets around an IPv6 literal are accepted. Nil when it is not one.
+    public init?(_ literal: String) {
+        var bare = Substring(literal)
+        if bare.hasPrefix("["), bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
+        guard !bare.isEmpty, !bare.contains("%") else { return nil }
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        let input = String(bare)
+        if inet_pton(AF_INET, input, &v4) == 1 {
+            family = .v4
+            text = Self.render(AF_INET, &v4, length: Int(INET_ADDRSTRLEN)) ?? input
+        } else if inet_pton(AF_INET6, input, &v6) == 1 {
+            family = .v6
+            text = Self.render(AF_INET6, &v6, length: Int(INET6_ADDRSTRLEN)) ?? input
+        } else {
+            return nil
+        }
+    }
+
+    /// The address as it stands in a URL or a `host:port` pair (IPv6 in brackets).
+    public var urlHost: String { family == .v6 ? "[\(text)]" : text }
+
+    public var description: String { text }
+
+    private static func render<T>(_ family: Int32, _ address: inout T, length: Int) -> String? {
+        var buffer = [CChar](repeating: 0, count: length)
+        let rendered = withUnsafePointer(to: &address) { inet_ntop(family, $0, &buffer, socklen_t(length)) }
+        guard rendered != nil else { return nil }
+        return String(cString: buffer)
+    }
+}

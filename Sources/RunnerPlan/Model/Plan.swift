@@ -1,0 +1,41 @@
+/// A validated plan: everything `runner` needs to run one plan file, with defaults already
+/// merged into each scenario and every `${…}` reference substituted.
+public struct Plan: Sendable, Equatable {
+    /// The path the plan was loaded from, as given on the command line.
+    public var path: String
+    /// The suite name in reports: `name:` or the file name without its extension.
+    public var name: String
+    /// Named domain maps, in the order the plan declares them.
+    public var domainMaps: [DomainMapSpec]
+    public var scenarios: [Scenario]
+    /// Values that came from `${secret:…}`: every report, log and error masks them as `***`.
+    public var secrets: [String]
+
+    public init(path: String, name: String, domainMaps: [DomainMapSpec], scenarios: [Scenario], secrets: [String]) {
+        self.path = path
+        self.name = name
+        self.domainMaps = domainMaps
+        self.scenarios = scenarios
+        self.secrets = secrets
+    }
+
+    /// The domain map called `name`, if the plan declares one.
+    public func domainMap(named name: String) -> DomainMapSpec? {
+        domainMaps.first { $0.name == name }
+    }
+}
+
+/// Where something stands in a plan file (1-based line and column).
+public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(file):\(line):\(column)" }
+}

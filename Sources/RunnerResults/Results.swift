@@ -1,0 +1,176 @@
+import Foundation
+
+/// Everything one invocation produced: one suite per plan file, in command-line order.
+public struct RunResult: Sendable {
+    public var suites: [SuiteResult]
+    public var startedAt: Date
+    /// Wall time of the whole run, in seconds.
+    public var duration: Double
+    /// Set when SIGINT/SIGTERM stopped the run.
+    public var interruptedBy: Int32?
+
+    public init(suites: [SuiteResult], startedAt: Date, duration: Double, interruptedBy: Int32? = nil) {
+        self.suites = suites
+        self.startedAt = startedAt
+        self.duration = duration
+        self.interruptedBy = interruptedBy
+    }
+
+    public var counts: OutcomeCounts { suites.reduce(OutcomeCounts()) { $0 + $1.counts } }
+}
+
+/// The results of one plan file.
+public struct SuiteResult: Sendable {
+    /// The plan's name.
+    public var name: String
+    /// The plan's path as given.
+    public var file: String
+    public var startedAt: Date
+    public var duration: Double
+    public var hostname: String
+    /// Report properties in order: runner version, plan path, each domain map's answers.
+    public var properties: [Property]
+    public var results: [ScenarioResult]
+
+    public init(
+        name: String, file: String, startedAt: Date, duration: Double, hostname: String,
+        properties: [Property], results: [ScenarioResult]
+    ) {
+        self.name = name
+        self.file = file
+        self.startedAt = startedAt
+        self.duration = duration
+        self.hostname = hostname
+        self.properties = properties
+        self.results = results
+    }
+
+    public var counts: OutcomeCounts { results.reduce(OutcomeCounts()) { $0 + $1.outcome.counts } }
+}
+
+public struct Property: Sendable, Equatable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// One (scenario, strategy, IP) run and what came of it.
+public struct ScenarioResult: Sendable {
+    public var scenario: String
+    /// The strategy actually used (`auto` already decided), e.g. `sni-resolve`.
+    public var strategy: String
+    /// The pinned IP; nil under `system` (no pin).
+    public var ip: String?
+    public var tags: [String]
+    public var outcome: Outcome
+    public var evidence: Evidence
+    /// Seconds from the first byte sent to the verdict.
+    public var duration: Double
+
+    public init(
+        scenario: String, strategy: String, ip: String?, tags: [String], outcome: Outcome,
+        evidence: Evidence, duration: Double
+    ) {
+        self.scenario = scenario
+        self.strategy = strategy
+        self.ip = ip
+        self.tags = tags
+        self.outcome = outcome
+        self.evidence = evidence
+        self.duration = duration
+    }
+
+    /// `SCENARIO [STRATEGY IP]` (JUnit testcase name; unique in a suite).
+    public var displayName: String { "\(scenario) [\(strategy) \(ip ?? "system")]" }
+}
+
+public enum Outcome: Sendable {
+    case passed
+    /// Every unmet expectation, in the order the plan lists them.
+    case failed([Problem])
+    /// The transfer could not complete.
+    case errored(TransferError)
+    case skipped(reason: String)
+
+    public var counts: OutcomeCounts {
+        switch self {
+        case .passed: OutcomeCounts(passed: 1)
+        case .failed: OutcomeCounts(failed: 1)
+        case .errored: OutcomeCounts(errors: 1)
+        case .skipped: OutcomeCounts(skipped: 1)
+        }
+    }
+}
+
+public struct OutcomeCounts: Sendable, Equatable {
+    public var passed = 0
+    public var failed = 0
+    public var errors = 0
+    public var skipped = 0
+
+    public init(passed: Int = 0, failed: Int = 0, errors: Int = 0, skipped: Int = 0) {
+        self.passed = passed
+        self.failed = failed
+        self.errors = errors
+        self.skipped = skipped
+    }
+
+    public var total: Int { passed + failed + errors + skipped }
+
+    public static func + (lhs: OutcomeCounts, rhs: OutcomeCounts) -> OutcomeCounts {
+        OutcomeCounts(
+            passed: lhs.passed + rhs.passed, failed: lhs.failed + rhs.failed,
+            errors: lhs.errors + rhs.errors, skipped: lhs.skipped + rhs.skipped)
+    }
+
+    /// `N passed, N failed, N errors` with `, N skipped` when any.
+    public var summaryLine: String {
+        var line = "\(passed) passed, \(failed) failed, \(errors) errors"
+        if skipped > 0 { line += ", \(skipped) skipped" }
+        return line
+    }
+}
+
+/// An unmet expectation: what the plan asked for against what came back.
+public struct Problem: Sendable, Equatable, CustomStringConvertible {
+    /// Which expectation, e.g. `status`, `header Content-Type`, `body json $.user.id`.
+    public var subject: String
+    public var expected: String
+    public var actual: String
+
+    public init(subject: String, expected: String, actual: String) {
+        self.subject = subject
+        self.expected = expected
+        self.actual = actual
+    }
+
+    public var description: String { "\(subject): expected \(expected), got \(actual)" }
+}
+
+/// Why a transfer could not complete, in domain terms.
+public struct TransferError: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        case resolve, connect, tls, timeout, http, io
+    }
+
+    public var kind: Kind
+    /// What went wrong, e.g. `TLS handshake with 127.0.0.3:8443 failed: certificate name mismatch`.
+    public var message: String
+    /// What it means and what to do, e.g. that the endpoint needs `sni-resolve`.
+    public var diagnosis: String?
+
+    public init(kind: Kind, message: String, diagnosis: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.diagnosis = diagnosis
+    }
+
+    public var description: String {
+        guard let diagnosis else { return message }
+        return "\(message) — \(diagnosis)"
+    }
+}
