@@ -58,10 +58,11 @@ let package = Package(
 
         .testTarget(name: "RunnerPlanTests", dependencies: ["RunnerPlan"]),
         .testTarget(name: "RunnerReportTests", dependencies: ["RunnerReport", "RunnerResults"]),
-        .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerTransport", "RunnerLab"]),
+        .target(name: "LabTestSupport", dependencies: ["RunnerLab"], path: "Tests/LabTestSupport"),
+        .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerTransport", "RunnerLab", "LabTestSupport"]),
         .testTarget(
             name: "RunnerEngineTests",
-            dependencies: ["RunnerEngine", "RunnerPlan", "RunnerResults", "RunnerTransport", "RunnerLab"]),
-        .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab"]),
+            dependencies: ["RunnerEngine", "RunnerPlan", "RunnerResults", "RunnerTransport", "RunnerLab", "LabTestSupport"]),
+        .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport"]),
     ]
 )

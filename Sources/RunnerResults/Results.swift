@@ -84,8 +84,12 @@ public struct ScenarioResult: Sendable {
         self.duration = duration
     }
 
-    /// `SCENARIO [STRATEGY IP]` (JUnit testcase name; unique in a suite).
-    public var displayName: String { "\(scenario) [\(strategy) \(ip ?? "system")]" }
+    /// `SCENARIO [STRATEGY IP]` (JUnit testcase name; unique in a suite); `SCENARIO [system]`
+    /// when nothing was pinned.
+    public var displayName: String {
+        guard let ip else { return "\(scenario) [\(strategy)]" }
+        return "\(scenario) [\(strategy) \(ip)]"
+    }
 }
 
 public enum Outcome: Sendable {

@@ -1,0 +1,44 @@
+import Foundation
+import RunnerPlan
+import RunnerResults
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The machine's own resolver (getaddrinfo), for the implicit `system` map.
+enum SystemResolver {
+    static func resolve(host: String) -> Result<Resolution, TransferError> {
+        let started = DispatchTime.now()
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, nil, &hints, &list)
+        defer { if let list { freeaddrinfo(list) } }
+        guard status == 0 else {
+            let reason = String(cString: gai_strerror(status))
+            return .failure(TransferError(kind: .resolve, message: "system resolver: cannot resolve '\(host)': \(reason)"))
+        }
+        var addresses: [IPAddress] = []
+        var cursor = list
+        while let entry = cursor?.pointee {
+            if let text = numericHost(entry), let address = IPAddress(text), !addresses.contains(address) {
+                addresses.append(address)
+            }
+            cursor = entry.ai_next
+        }
+        guard !addresses.isEmpty else {
+            return .failure(TransferError(kind: .resolve, message: "system resolver: no addresses for '\(host)'"))
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        return .success(Resolution(addresses: addresses, source: "system resolver", lookupTime: elapsed))
+    }
+
+    private static func numericHost(_ entry: addrinfo) -> String? {
+        guard let address = entry.ai_addr else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let status = getnameinfo(address, entry.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST)
+        return status == 0 ? String(cString: buffer) : nil
+    }
+}

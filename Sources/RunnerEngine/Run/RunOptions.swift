@@ -1,0 +1,40 @@
+import RunnerPlan
+
+/// The runner's version, reported by `--version` and in every report.
+public enum RunnerVersion {
+    public static let current = "0.1.0"
+}
+
+/// How to run: the command line's choices that are not part of a plan.
+public struct RunOptions: Sendable {
+    /// Transfers in flight at once.
+    public var jobs: Int = 8
+    /// Only scenarios with any of these tags (empty: all).
+    public var tags: [String] = []
+    /// Only scenarios whose name contains this text.
+    public var filter: String? = nil
+    /// Run every scenario with this strategy instead of its own.
+    public var strategyOverride: StrategyKind? = nil
+
+    public init() {}
+
+    /// Whether `scenario` is selected by `--tag` and `--filter`.
+    public func selects(_ scenario: Scenario) -> Bool {
+        if !tags.isEmpty, !scenario.tags.contains(where: tags.contains) { return false }
+        if let filter, !scenario.name.contains(filter) { return false }
+        return true
+    }
+
+    /// Every scenario that `--strategy` cannot run (its URL's scheme does not fit), as messages
+    /// for the command line's error output; empty when there is no override or all fit.
+    public func strategyConflicts(in plans: [Plan]) -> [String] {
+        guard let strategyOverride else { return [] }
+        return plans.flatMap { plan in
+            plan.scenarios.filter(selects).compactMap { scenario in
+                StrategyRules.incompatibility(strategyOverride, with: scenario.request.url.scheme).map {
+                    "--strategy \(strategyOverride.rawValue): scenario '\(scenario.name)' (\(scenario.location)): \($0)"
+                }
+            }
+        }
+    }
+}

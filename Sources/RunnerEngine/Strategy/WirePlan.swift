@@ -1,0 +1,96 @@
+import RunnerPlan
+
+/// What one hop puts on the wire under a strategy: decided here, carried out by Transport.
+///
+/// A pure value so every strategy's rewrite is unit-tested without sockets.
+struct WirePlan: Equatable, Sendable {
+    /// The concrete strategy (`auto` already decided).
+    var strategy: StrategyKind
+    /// The URL with the original host, as the plan (or a `Location`) wrote it.
+    var originalURL: PlanURL
+    /// The URL handed to libcurl.
+    var urlSent: String
+    /// The `Host:` header the request carries.
+    var hostHeader: String
+    /// A `Host:` header the runner must set itself (curl derives it from `urlSent` otherwise).
+    var explicitHostHeader: String?
+    /// `HOST:PORT:IP:PORT` for curl's connect-to, under sni-resolve.
+    var connectTo: String?
+    /// The SNI name the handshake carries; nil for none (IP URL) or plain HTTP.
+    var sni: String?
+    /// Trust override: the name OpenSSL checks the certificate against during the handshake.
+    var verifyName: String?
+    /// The IP the strategy pinned; nil under `system`.
+    var pinnedIP: IPAddress?
+    /// Connection identity: scheme, original host, port, pinned IP, strategy and TLS settings.
+    var poolKey: String
+}
+
+/// The contract's strategy table, as functions.
+enum StrategyRules {
+    /// `auto` → `header-only` for http, `sni-resolve` for https; others stay as they are.
+    static func concrete(_ strategy: StrategyKind, for scheme: PlanURL.Scheme) -> StrategyKind {
+        guard strategy == .auto else { return strategy }
+        return scheme == .http ? .headerOnly : .sniResolve
+    }
+
+    /// Why `strategy` cannot carry a URL of `scheme`, or nil when it can.
+    static func incompatibility(_ strategy: StrategyKind, with scheme: PlanURL.Scheme) -> String? {
+        switch (strategy, scheme) {
+        case (.headerOnly, .https):
+            "strategy 'header-only' cannot carry an https:// URL (there would be no certificate check by name); use 'trust-override' or 'sni-resolve'"
+        case (.trustOverride, .http):
+            "strategy 'trust-override' needs an https:// URL; use 'header-only' for http://"
+        default:
+            nil
+        }
+    }
+
+    /// True when the strategy connects to an IP the runner chose (everything but `system`).
+    static func pins(_ strategy: StrategyKind) -> Bool { strategy != .system }
+
+    /// The wire plan for one hop. `ip` is required for every strategy that pins.
+    static func wirePlan(
+        url: PlanURL, strategy requested: StrategyKind, ip: IPAddress?, tls: TLSIdentity
+    ) -> WirePlan {
+        let strategy = concrete(requested, for: url.scheme)
+        let hostIsLiteral = IPAddress(url.host) != nil
+        let authority = url.authority
+        let portSuffix = url.explicitPort.map { ":\($0)" } ?? ""
+        var plan = WirePlan(
+            strategy: strategy, originalURL: url, urlSent: url.description, hostHeader: authority,
+            explicitHostHeader: nil, connectTo: nil,
+            sni: url.scheme == .https && !hostIsLiteral ? url.host : nil,
+            verifyName: nil, pinnedIP: nil, poolKey: "")
+        switch strategy {
+        case .headerOnly, .trustOverride:
+            guard let ip else { break }
+            plan.pinnedIP = ip
+            plan.urlSent = "\(url.scheme.rawValue)://\(ip.urlHost)\(portSuffix)\(url.pathAndQuery)"
+            plan.explicitHostHeader = authority
+            plan.sni = nil
+            if strategy == .trustOverride { plan.verifyName = url.host }
+        case .sniResolve:
+            guard let ip else { break }
+            plan.pinnedIP = ip
+            let connectHost = url.host.contains(":") ? "[\(url.host)]" : url.host
+            plan.connectTo = "\(connectHost):\(url.port):\(ip.urlHost):\(url.port)"
+        case .system, .auto:
+            break
+        }
+        plan.poolKey = [
+            url.scheme.rawValue, url.host, String(url.port), plan.pinnedIP?.text ?? "-",
+            strategy.rawValue, tls.key,
+        ].joined(separator: "|")
+        return plan
+    }
+}
+
+/// The TLS settings that take part in connection identity.
+struct TLSIdentity: Equatable, Sendable {
+    var caFile: String?
+    var insecure: Bool
+    var http: HTTPVersionPreference
+
+    var key: String { "ca=\(caFile ?? "system");insecure=\(insecure);http=\(http.rawValue)" }
+}

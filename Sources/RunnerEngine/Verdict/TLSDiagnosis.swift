@@ -1,0 +1,69 @@
+import Foundation
+import RunnerPlan
+import RunnerTransport
+
+/// Turns a failed handshake into a diagnosis in domain terms: what the server presented and
+/// which strategy the endpoint needs.
+enum TLSDiagnosis {
+    /// The extra handshake with SNI that tells "needs SNI" from "wrong certificate".
+    enum SNIProbe: Equatable {
+        /// The certificate presented with SNI verified for the host.
+        case verified(PeerCertificate?)
+        /// It did not verify either (with what the verifier saw, when anything).
+        case failed(VerificationFailure?, message: String)
+    }
+
+    /// Diagnosis for a trust-override handshake that failed at `endpoint` (`IP:PORT`).
+    static func trustOverride(
+        host: String, endpoint: String, withoutSNI: VerificationFailure?, probe: SNIProbe
+    ) -> String? {
+        if let withoutSNI, !withoutSNI.isHostnameMismatch {
+            return general(host: host, failure: withoutSNI)
+        }
+        let presentedWithout = withoutSNI?.leaf.map(names) ?? "a certificate"
+        switch probe {
+        case .verified(let certificate):
+            let presentedWith = certificate.map(names) ?? "a valid certificate"
+            return "the server at \(endpoint) presents \(presentedWithout) without SNI and \(presentedWith) with it, so this endpoint needs sni-resolve"
+        case .failed(let failure, _):
+            if let failure, !failure.isHostnameMismatch, let general = general(host: host, failure: failure) {
+                return "with or without SNI: \(general)"
+            }
+            let presentedWith = failure?.leaf.map(names)
+            if let presentedWith, presentedWith != presentedWithout {
+                return "the server at \(endpoint) presents \(presentedWithout) without SNI and \(presentedWith) with it; neither covers '\(host)': wrong certificate or wrong IP for this host"
+            }
+            return "the server at \(endpoint) presents \(presentedWithout) with or without SNI, which does not cover '\(host)': wrong certificate or wrong IP for this host"
+        }
+    }
+
+    /// Diagnosis for a verification failure whatever the strategy (expiry, trust, name).
+    static func general(host: String, failure: VerificationFailure) -> String? {
+        let presented = failure.leaf.map(names) ?? "its certificate"
+        switch failure.code {
+        case 10:
+            let date = failure.leaf?.notAfter.map(iso8601) ?? "an earlier date"
+            return "the certificate \(presented) expired on \(date)"
+        case 9:
+            return "the certificate \(presented) is not valid yet"
+        case 18, 19, 20, 21, 2, 27:
+            return "the certificate chain of \(presented) is not trusted by the configured trust store (set `ca:` to the issuing CA, or check the endpoint)"
+        case 62:
+            return "the server presents \(presented), which does not cover '\(host)'"
+        default:
+            return nil
+        }
+    }
+
+    /// `'a.example' (also 'b.example')` from a certificate's SANs, or its subject when it has none.
+    static func names(_ certificate: PeerCertificate) -> String {
+        let dnsNames = certificate.subjectAltNames.filter { IPAddress($0) == nil }
+        guard let first = dnsNames.first else { return "'\(certificate.subject)'" }
+        let rest = dnsNames.dropFirst()
+        return rest.isEmpty ? "'\(first)'" : "'\(first)' (also \(rest.map { "'\($0)'" }.joined(separator: ", ")))"
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import RunnerEngine
+import RunnerPlan
+import RunnerReport
+import RunnerResults
+
+struct RunPlans: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Run plans; exit 0 when every result passed.")
+
+    @OptionGroup var planOptions: PlanOptions
+
+    @Option(name: [.customShort("j"), .long], help: "Transfers in flight at once.")
+    var jobs: Int = 8
+
+    @Option(help: ArgumentHelp("Write the JUnit XML report.", valueName: "FILE"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Write the JSON report.", valueName: "FILE"))
+    var json: String?
+
+    @Option(name: .customLong("tag"), help: ArgumentHelp("Only scenarios tagged T (repeatable: any of them).", valueName: "T"))
+    var tags: [String] = []
+
+    @Option(help: ArgumentHelp("Only scenarios whose name contains TEXT.", valueName: "TEXT"))
+    var filter: String?
+
+    @Option(help: ArgumentHelp("Run every scenario with strategy S.", valueName: "S"))
+    var strategy: String?
+
+    @Flag(name: .shortAndLong, help: "Print only problems and the summary.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Print the evidence of every result.")
+    var verbose = false
+
+    @Option(help: "Colour the console output: auto, always or never (NO_COLOR is honoured).")
+    var color: ColorChoice = .auto
+
+    enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+        case auto, always, never
+    }
+
+    func validate() throws {
+        guard (1...1024).contains(jobs) else { throw ValidationError("--jobs takes a number from 1 to 1024, got \(jobs)") }
+        if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other") }
+        if let strategy, StrategyKind(rawValue: strategy) == nil {
+            let names = StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--strategy takes one of \(names), got '\(strategy)'")
+        }
+        for path in [junit, json].compactMap({ $0 }) {
+            let directory = (path as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
+            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                throw ValidationError("cannot write report '\(path)': directory '\(directory)' does not exist")
+            }
+        }
+    }
+
+    func run() throws {
+        let plans = try PlanFiles.load(planOptions)
+        var options = RunOptions()
+        options.jobs = jobs
+        options.tags = tags
+        options.filter = filter
+        options.strategyOverride = strategy.flatMap(StrategyKind.init(rawValue:))
+        let conflicts = options.strategyConflicts(in: plans)
+        guard conflicts.isEmpty else {
+            conflicts.forEach { Console.error("error: \($0)") }
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+        guard plans.contains(where: { $0.scenarios.contains(where: options.selects) }) else {
+            Console.error("error: no scenario matches the --tag/--filter given")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+
+        let redactor = Redactor(secrets: plans.flatMap(\.secrets))
+        let formatter = ConsoleFormatter(
+            color: useColor, verbosity: quiet ? .quiet : verbose ? .verbose : .normal, redactor: redactor)
+        let runner = PlanRunner(options: options) { result in
+            if let line = formatter.line(for: result) { Console.output(line) }
+        }
+        let run: RunResult
+        do {
+            run = try runner.run(plans)
+        } catch {
+            Console.error("error: \(redactor.redact(error.description))")
+            throw ExitCode(ExitStatus.failed)
+        }
+
+        var reportFailed = false
+        if let junit {
+            reportFailed = !write(Data(JUnitReport.render(run, redactor: redactor).utf8), to: junit) || reportFailed
+        }
+        if let json {
+            reportFailed = !write(JSONReport.render(run, redactor: redactor), to: json) || reportFailed
+        }
+        Console.output(formatter.summary(for: run))
+        let counts = run.counts
+        if counts.failed + counts.errors > 0 || reportFailed { throw ExitCode(ExitStatus.failed) }
+    }
+
+    private func write(_ data: Data, to path: String) -> Bool {
+        do throws(ReportWriteError) {
+            try AtomicFile.write(data, to: path)
+            return true
+        } catch {
+            Console.error("error: \(error.description)")
+            return false
+        }
+    }
+
+    private var useColor: Bool {
+        switch color {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+            return !noColor && Console.outputIsTerminal
+        }
+    }
+}

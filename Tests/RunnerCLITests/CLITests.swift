@@ -1,0 +1,155 @@
+import Foundation
+import LabTestSupport
+import RunnerLab
+import Testing
+
+/// The `runner` executable end to end: what it prints, what it writes, how it exits.
+@Suite("runner command line")
+struct CLITests {
+    func runner(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessOutput {
+        try await PackageExecutable.run("runner", arguments, environment: environment)
+    }
+
+    /// `plans/lab.yaml` pointed at the in-process lab.
+    func demoArguments(_ lab: Lab) -> [String] {
+        [
+            Repository.root.appendingPathComponent("plans/lab.yaml").path,
+            "--var", "http_port=\(lab.httpPort)", "--var", "https_port=\(lab.httpsPort)", "--var", "lab_ca=\(lab.caFile)",
+        ]
+    }
+
+    @Test func versionPrintsAndExitsZero() async throws {
+        let output = try await runner(["--version"])
+        #expect(output.status == 0)
+        #expect(output.stdout == "runner 0.1.0\n")
+    }
+
+    @Test func noPlanIsAnInvalidCommandLine() async throws {
+        let output = try await runner([])
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("give at least one plan file"))
+    }
+
+    @Test(arguments: [
+        (["--jobs", "0", "p.yaml"], "--jobs takes a number from 1 to 1024, got 0"),
+        (["--strategy", "sni", "p.yaml"], "--strategy takes one of header-only, trust-override, sni-resolve, system, auto, got 'sni'"),
+        (["--var", "novalue", "p.yaml"], "--var takes NAME=VALUE, got 'novalue'"),
+        (["-q", "-v", "p.yaml"], "--quiet and --verbose exclude each other"),
+        (["--junit", "/nonexistent/dir/j.xml", "p.yaml"], "cannot write report '/nonexistent/dir/j.xml': directory '/nonexistent/dir' does not exist"),
+        (["--bogus", "p.yaml"], "Unknown option '--bogus'"),
+    ])
+    func invalidOptionsExitTwo(arguments: [String], message: String) async throws {
+        let output = try await runner(arguments)
+        #expect(output.status == 2, "\(output.stderr)")
+        #expect(output.stderr.contains(message), "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
+    }
+
+    @Test func checkValidatesTheDemoPlan() async throws {
+        let lab = try await SharedLab.get()
+        let output = try await runner(["check"] + demoArguments(lab))
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.hasSuffix("lab.yaml: ok (7 scenarios)\n"))
+    }
+
+    @Test func checkReportsEveryPlanErrorAndExitsTwo() async throws {
+        let directory = try LabPlans.temporaryDirectory()
+        let bad = directory.appendingPathComponent("bad.yaml")
+        try "version: 1\nscenarios:\n  - name: a\n    request: {url: 'https://x.test/'}\n    expct: {status: 200}\n"
+            .write(to: bad, atomically: true, encoding: .utf8)
+        let output = try await runner(["check", bad.path])
+        #expect(output.status == 2)
+        #expect(output.stderr.hasPrefix("\(bad.path):5:5: error: unknown key 'expct' in scenario 'a'; did you mean 'expect'?\n"), "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
+        // Nothing runs when any plan has an error, whatever the others say.
+        let run = try await runner([bad.path])
+        #expect(run.status == 2)
+    }
+
+    /// The demo plan: every strategy passes, trust override against the SNI-only host errors
+    /// with its diagnosis, exit 1, and the JUnit validates against the shared schema.
+    @Test func theDemoPlanRunsAndItsJUnitValidates() async throws {
+        let lab = try await SharedLab.get()
+        let directory = try LabPlans.temporaryDirectory()
+        let junit = directory.appendingPathComponent("junit.xml").path
+        let json = directory.appendingPathComponent("report.json").path
+        let output = try await runner(demoArguments(lab) + ["--junit", junit, "--json", json])
+        #expect(output.status == 1, "\(output.stdout)\n\(output.stderr)")
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.dropLast().last == "9 passed, 0 failed, 1 errors", "\(output.stdout)")
+        #expect(output.stdout.contains("so this endpoint needs sni-resolve"))
+
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<error type=\"tls\""))
+        #expect(xml.contains("SNI-only host without SNI (meant to fail: shows the diagnosis) [trust-override 127.0.0.3]"))
+        let validation = try await PackageExecutable.runTool(
+            "/usr/bin/xmllint", ["--noout", "--schema", Repository.junitSchema.path, junit])
+        #expect(validation.status == 0, "\(validation.stderr)")
+        #expect(FileManager.default.fileExists(atPath: json))
+    }
+
+    @Test func aFailedExpectationExitsOne() async throws {
+        let lab = try await SharedLab.get()
+        let plan = try LabPlans.write("""
+            version: 1
+            defaults: {ca: "{{ca}}", domains: lab}
+            domains: {lab: {static: {api.lab.test: [127.0.0.2]}}}
+            scenarios:
+              - name: wrong status
+                request: {url: "https://api.lab.test:{{https}}/status/503"}
+                expect: {status: 200}
+            """, lab: lab)
+        let output = try await runner([plan])
+        #expect(output.status == 1)
+        #expect(output.stdout.hasSuffix("0 passed, 1 failed, 0 errors\n"), "\(output.stdout)")
+        #expect(output.stdout.contains("status: expected 200, got 503"))
+    }
+
+    /// A secret from the environment reaches the server but no output channel.
+    @Test func secretsNeverReachTheOutput() async throws {
+        let lab = try await SharedLab.get()
+        let secret = "s3cr3t-TOKEN-value"
+        let plan = try LabPlans.write("""
+            version: 1
+            defaults: {ca: "{{ca}}", domains: lab}
+            domains: {lab: {static: {api.lab.test: [127.0.0.2]}}}
+            scenarios:
+              - name: secret header
+                strategy: [header-only]
+                request:
+                  url: "http://api.lab.test:{{http}}/echo?token=${secret:API_TOKEN}"
+                  headers: {Authorization: "Bearer ${secret:API_TOKEN}"}
+                expect:
+                  body: {contains: "nothing like this"}
+            """, lab: lab)
+        let directory = try LabPlans.temporaryDirectory()
+        let junit = directory.appendingPathComponent("junit.xml").path
+        let json = directory.appendingPathComponent("report.json").path
+        let output = try await runner([plan, "-v", "--junit", junit, "--json", json], environment: ["API_TOKEN": secret])
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("***"))
+        for text in [output.stdout, output.stderr, try String(contentsOfFile: junit, encoding: .utf8),
+                     try String(contentsOfFile: json, encoding: .utf8)] {
+            #expect(!text.contains(secret))
+        }
+    }
+}
+
+extension PackageExecutable {
+    /// Runs a system tool (not one of this package's executables).
+    static func runTool(_ path: String, _ arguments: [String]) async throws -> ProcessOutput {
+        try await offPool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+            let errPipe = Pipe()
+            process.standardError = errPipe
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let err = errPipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return ProcessOutput(status: process.terminationStatus, stdout: "", stderr: String(decoding: err, as: UTF8.self))
+        }
+    }
+}
