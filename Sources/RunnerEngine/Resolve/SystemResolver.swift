@@ -39,6 +39,7 @@ enum SystemResolver {
         guard let address = entry.ai_addr else { return nil }
         var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         let status = getnameinfo(address, entry.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST)
-        return status == 0 ? String(cString: buffer) : nil
+        guard status == 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -43,6 +43,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         var buffer = [CChar](repeating: 0, count: length)
         let rendered = withUnsafePointer(to: &address) { inet_ntop(family, $0, &buffer, socklen_t(length)) }
         guard rendered != nil else { return nil }
-        return String(cString: buffer)
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,0 +1,172 @@
+import Foundation
+import RunnerPlan
+
+/// How the Verdict stage writes values into `Problem` texts: milliseconds, quoted excerpts, JSON.
+enum VerdictText {
+    /// Longest excerpt (in characters) of a body, header value or JSON value put in a problem.
+    static let excerptLimit = 120
+
+    // MARK: Durations
+
+    /// `800 ms`, `1234 ms`, `3.4 ms`: whole milliseconds from 10 ms up, one decimal below.
+    /// `fractionDigits` overrides that (trailing zeros are trimmed either way).
+    static func milliseconds(_ seconds: Double, fractionDigits: Int? = nil) -> String {
+        let ms = seconds * 1000
+        let digits = fractionDigits ?? (abs(ms) < 10 ? 1 : 0)
+        return "\(fixed(ms, fractionDigits: digits)) ms"
+    }
+
+    /// A plan limit, exact to the microsecond: `800 ms`, `1500 ms`, `12.5 ms`.
+    static func milliseconds(_ duration: Duration) -> String {
+        milliseconds(seconds(duration), fractionDigits: 3)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+
+    /// `value` rounded to `fractionDigits` decimals, trailing zeros trimmed, never in exponent form.
+    static func fixed(_ value: Double, fractionDigits: Int) -> String {
+        let digits = max(0, min(fractionDigits, 6))
+        var scale: Int64 = 1
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(value) * Double(scale)).rounded()
+        // Beyond this Int64 arithmetic could overflow; such values are nonsense anyway.
+        guard value.isFinite, scaled < 1e15 else { return "\(value)" }
+        let units = Int64(scaled)
+        var text = String(units / scale)
+        var fraction = String(units % scale)
+        if digits > 0 {
+            fraction = String(repeating: "0", count: digits - fraction.count) + fraction
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            if !fraction.isEmpty { text += "." + fraction }
+        }
+        return value < 0 && units != 0 ? "-" + text : text
+    }
+
+    // MARK: Quoted text
+
+    /// `'text'`, control characters escaped, cut at `excerptLimit` characters with `…`.
+    static func quoted(_ text: String) -> String {
+        "'\(excerpt(text))'"
+    }
+
+    /// `'a', 'b'`: each value quoted.
+    static func quotedList(_ values: [String]) -> String {
+        values.map(quoted).joined(separator: ", ")
+    }
+
+    /// The first `excerptLimit` characters of `text`, control characters escaped.
+    static func excerpt(_ text: String, limit: Int = excerptLimit) -> String {
+        let cut = text.prefix(limit)
+        var result = ""
+        for scalar in cut.unicodeScalars {
+            result += escapedControl(scalar)
+        }
+        if cut.endIndex < text.endIndex { result += "…" }
+        return result
+    }
+
+    private static func escapedControl(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
+        default:
+            // C0, DEL and C1 controls would garble a report line; show their code instead.
+            let value = scalar.value
+            if value < 0x20 || (0x7F...0x9F).contains(value) {
+                return "\\u{" + String(value, radix: 16, uppercase: true) + "}"
+            }
+            return String(scalar)
+        }
+    }
+
+    /// `1 byte`, `16 bytes`.
+    static func byteCount(_ count: Int) -> String {
+        count == 1 ? "1 byte" : "\(count) bytes"
+    }
+
+    /// What the plan asked of a string: `equals 'x'`, `contains 'json'`, `matches '^a'`, `absent`.
+    static func describe(_ matcher: StringMatcher) -> String {
+        switch matcher {
+        case .equals(let value): "equals \(quoted(value))"
+        case .contains(let value): "contains \(quoted(value))"
+        case .matches(let pattern): "matches \(quoted(pattern))"
+        case .absent: "absent"
+        }
+    }
+
+    // MARK: JSON
+
+    /// Compact JSON text: `42`, `4.5`, `"probe"`, `true`, `null`, `[1,2]`, `{"a":1}` (keys sorted).
+    static func json(_ value: JSONValue) -> String {
+        var out = ""
+        writeJSON(value, to: &out)
+        return out
+    }
+
+    /// JSON text cut at `excerptLimit` characters, for values found in a response.
+    static func jsonExcerpt(_ value: JSONValue) -> String {
+        let text = json(value)
+        guard text.count > excerptLimit else { return text }
+        return String(text.prefix(excerptLimit)) + "…"
+    }
+
+    private static func writeJSON(_ value: JSONValue, to out: inout String) {
+        switch value {
+        case .null: out += "null"
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .number(let number): out += jsonNumber(number)
+        case .string(let text): writeJSONString(text, to: &out)
+        case .array(let items):
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                writeJSON(item, to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { out += "," }
+                writeJSONString(key, to: &out)
+                out += ":"
+                if let member = members[key] { writeJSON(member, to: &out) }
+            }
+            out += "}"
+        }
+    }
+
+    /// Integral values print without a fraction (`42`, not `42.0`), as people write them.
+    private static func jsonNumber(_ number: Double) -> String {
+        if number.isFinite, number.rounded() == number, abs(number) < 9_007_199_254_740_992 {
+            return String(Int64(number))
+        }
+        return "\(number)"
+    }
+
+    private static func writeJSONString(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}
