@@ -1,0 +1,205 @@
+import RunnerResults
+
+/// How much the console says per result.
+public enum Verbosity: Sendable, Equatable {
+    /// Only what did not pass, and the summary.
+    case quiet
+    /// One line per result, and the summary.
+    case normal
+    /// Each line followed by every problem and the full evidence.
+    case verbose
+}
+
+/// Turns results into the console's lines: one per result while running, then a summary.
+public struct ConsoleFormatter: Sendable {
+    private let color: Bool
+    private let verbosity: Verbosity
+    private let redactor: Redactor
+
+    /// Continuation lines sit under the scenario name (after the 6-column label).
+    private static let indent = String(repeating: " ", count: 6)
+
+    /// A formatter; `color` adds ANSI colours (decided by the caller from `--color`/`NO_COLOR`/tty).
+    public init(color: Bool, verbosity: Verbosity, redactor: Redactor) {
+        self.color = color
+        self.verbosity = verbosity
+        self.redactor = redactor
+    }
+
+    /// The line (and, for errors or in verbose mode, its indented continuation lines) for one
+    /// result, without a trailing newline; nil when quiet and the result passed or was skipped.
+    public func line(for result: ScenarioResult) -> String? {
+        if verbosity == .quiet {
+            switch result.outcome {
+            case .passed, .skipped: return nil
+            case .failed, .errored: break
+            }
+        }
+        var lines = [headline(for: result)]
+        if case .errored(let error) = result.outcome, let diagnosis = error.diagnosis {
+            lines += diagnosisLines(diagnosis)
+        }
+        if verbosity == .verbose {
+            if case .failed(let problems) = result.outcome {
+                lines += problems.map { Self.indent + "- " + text($0.description) }
+            }
+            lines += EvidenceText.lines(for: result.evidence, redactor: redactor).map { evidenceLine in
+                let line = Self.indent + PlainText.singleLine(evidenceLine)
+                return evidenceLine == EvidenceText.insecureLine ? paint(line, .yellow) : paint(line, .dim)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The end-of-run summary; its last line is exactly `run.counts.summaryLine`, uncoloured,
+    /// so scripts can read it.
+    public func summary(for run: RunResult) -> String {
+        var lines: [String] = []
+        let notPassing = run.suites.flatMap { suite in
+            suite.results.compactMap { result -> String? in
+                let label: Label
+                let why: String
+                switch result.outcome {
+                case .failed(let problems):
+                    label = .fail
+                    why = firstProblem(problems)
+                case .errored(let error):
+                    label = .error
+                    why = "\(error.kind.rawValue): \(text(error.message))"
+                case .passed, .skipped:
+                    return nil
+                }
+                return "  \(paint(label)) \(text(suite.name)): \(text(result.displayName)) — \(why)"
+            }
+        }
+        if !notPassing.isEmpty {
+            lines.append("Not passing:")
+            lines += notPassing
+        }
+        let insecure = run.suites.flatMap(\.results).filter(\.evidence.insecure).count
+        if insecure > 0 {
+            lines.append(paint(
+                "INSECURE: \(Format.count(insecure, "result", "results")) skipped certificate verification (insecure: true)",
+                .yellow))
+        }
+        if let signal = run.interruptedBy {
+            lines.append(paint(
+                "Interrupted by \(Format.signalName(signal)): results that had not finished are marked skipped.",
+                .yellow))
+        }
+        let counts = run.counts
+        lines.append(paint(
+            "Ran \(Format.count(counts.total, "result", "results")) from \(Format.count(run.suites.count, "plan", "plans")) in \(Format.human(run.duration))",
+            .dim))
+        lines.append(counts.summaryLine)
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: - Pieces
+
+    private func headline(for result: ScenarioResult) -> String {
+        var line = paint(Label(result.outcome)) + " " + text(result.displayName)
+        if result.evidence.insecure { line += " " + paint("[INSECURE]", .yellow) }
+        switch result.outcome {
+        case .passed:
+            line += facts(for: result)
+        case .failed(let problems):
+            line += facts(for: result) + " — " + firstProblem(problems)
+        case .errored(let error):
+            line += " — \(error.kind.rawValue): \(text(error.message))"
+        case .skipped(let reason):
+            line += " — " + text(reason)
+        }
+        return line
+    }
+
+    /// `  200  h2  123 ms`: the final hop's status and protocol, and the result's duration.
+    private func facts(for result: ScenarioResult) -> String {
+        var facts: [String] = []
+        if let last = result.evidence.hops.last {
+            if let status = last.status { facts.append(String(status)) }
+            if let version = last.httpVersion { facts.append(Self.protocolName(text(version))) }
+        }
+        facts.append("\(Format.fixed(result.duration * 1000, decimals: 0)) ms")
+        return facts.map { "  " + $0 }.joined()
+    }
+
+    private func firstProblem(_ problems: [Problem]) -> String {
+        guard let first = problems.first else { return "expectations not met" }
+        let more = problems.count > 1 ? " (+\(problems.count - 1) more)" : ""
+        return text(first.description) + more
+    }
+
+    /// A multi-line diagnosis stays readable: first line labelled, the rest aligned under it.
+    private func diagnosisLines(_ diagnosis: String) -> [String] {
+        let parts = redactor.redact(diagnosis).split(separator: "\n", omittingEmptySubsequences: false)
+        return parts.enumerated().map { index, part in
+            let prefix = index == 0 ? Self.indent + "diagnosis: " : Self.indent + "           "
+            return paint(prefix + PlainText.singleLine(String(part)), .dim)
+        }
+    }
+
+    /// `h2` and `h3` as ALPN calls them; `http/1.1` otherwise.
+    private static func protocolName(_ version: String) -> String {
+        switch version {
+        case "2", "3": "h" + version
+        default: "http/" + version
+        }
+    }
+
+    /// Redacted, then made one safe line: server text must not drive the terminal.
+    private func text(_ value: String) -> String {
+        PlainText.singleLine(redactor.redact(value))
+    }
+
+    // MARK: - Colour
+
+    private enum Style: String {
+        case green = "\u{1B}[32m"
+        case red = "\u{1B}[31m"
+        case yellow = "\u{1B}[33m"
+        case dim = "\u{1B}[2m"
+    }
+
+    private enum Label: String {
+        case pass = "PASS "
+        case fail = "FAIL "
+        case error = "ERROR"
+        case skip = "SKIP "
+
+        init(_ outcome: Outcome) {
+            switch outcome {
+            case .passed: self = .pass
+            case .failed: self = .fail
+            case .errored: self = .error
+            case .skipped: self = .skip
+            }
+        }
+
+        var style: Style {
+            switch self {
+            case .pass: .green
+            case .fail, .error: .red
+            case .skip: .yellow
+            }
+        }
+    }
+
+    private func paint(_ label: Label) -> String {
+        // Colour the word only, so padding stays plain.
+        let word = label.rawValue.trimmingTrailingSpaces
+        return paint(word, label.style) + String(repeating: " ", count: label.rawValue.count - word.count)
+    }
+
+    private func paint(_ text: String, _ style: Style) -> String {
+        color ? style.rawValue + text + "\u{1B}[0m" : text
+    }
+}
+
+extension String {
+    fileprivate var trimmingTrailingSpaces: String {
+        var result = self
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+}

@@ -1,0 +1,373 @@
+import Foundation
+import RunnerResults
+
+/// The machine-readable report (schema: docs/json-report.md).
+public enum JSONReport {
+    /// Version of the document's shape; bumped only when a field changes meaning or goes away.
+    public static let formatVersion = 1
+
+    /// Renders the run as pretty-printed JSON with sorted keys, every string passed through `redactor`.
+    public static func render(_ run: RunResult, redactor: Redactor) -> Data {
+        let document = Document(run, redactor: redactor)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(document) + Data("\n".utf8)
+        } catch {
+            // Unreachable in practice: every number is made finite first, and nothing else
+            // in these records can fail to encode. Still, a report must never crash the run.
+            let message = PlainText.singleLine(String(describing: error)).replacingOccurrences(of: "\"", with: "'")
+            return Data("{\"error\": \"cannot encode the JSON report: \(message)\"}\n".utf8)
+        }
+    }
+}
+
+// The records below mirror RunnerResults in the report's own vocabulary. Optional fields are
+// written as explicit `null` (not left out), so every documented key is always present.
+
+struct Document: Codable, Equatable {
+    var runner: RunnerRecord
+    var summary: SummaryRecord
+    var suites: [SuiteRecord]
+
+    init(_ run: RunResult, redactor: Redactor) {
+        let counts = run.counts
+        runner = RunnerRecord(
+            name: "runner", formatVersion: JSONReport.formatVersion,
+            startedAt: Format.timestamp(run.startedAt),
+            durationMs: Format.millisecondsValue(run.duration),
+            interrupted: run.interruptedBy != nil,
+            interruptedBy: run.interruptedBy.map(Format.signalName))
+        summary = SummaryRecord(
+            passed: counts.passed, failed: counts.failed, errors: counts.errors,
+            skipped: counts.skipped, durationMs: Format.millisecondsValue(run.duration))
+        suites = run.suites.map { SuiteRecord($0, redactor: redactor) }
+    }
+}
+
+struct RunnerRecord: Codable, Equatable {
+    var name: String
+    var formatVersion: Int
+    var startedAt: String
+    var durationMs: Double
+    var interrupted: Bool
+    var interruptedBy: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name
+        case formatVersion = "format_version"
+        case startedAt = "started_at"
+        case durationMs = "duration_ms"
+        case interrupted
+        case interruptedBy = "interrupted_by"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(formatVersion, forKey: .formatVersion)
+        try c.encode(startedAt, forKey: .startedAt)
+        try c.encode(durationMs, forKey: .durationMs)
+        try c.encode(interrupted, forKey: .interrupted)
+        try c.encode(interruptedBy, forKey: .interruptedBy)
+    }
+}
+
+struct SummaryRecord: Codable, Equatable {
+    var passed: Int
+    var failed: Int
+    var errors: Int
+    var skipped: Int
+    var durationMs: Double
+
+    enum CodingKeys: String, CodingKey {
+        case passed, failed, errors, skipped
+        case durationMs = "duration_ms"
+    }
+}
+
+struct SuiteRecord: Codable, Equatable {
+    var name: String
+    var file: String
+    var timestamp: String
+    var hostname: String
+    var durationMs: Double
+    var properties: [String: String]
+    var results: [ResultRecord]
+
+    enum CodingKeys: String, CodingKey {
+        case name, file, timestamp, hostname
+        case durationMs = "duration_ms"
+        case properties, results
+    }
+
+    init(_ suite: SuiteResult, redactor: Redactor) {
+        name = redactor.redact(suite.name)
+        file = redactor.redact(suite.file)
+        timestamp = Format.timestamp(suite.startedAt)
+        hostname = redactor.redact(suite.hostname)
+        durationMs = Format.millisecondsValue(suite.duration)
+        // An object reads best in jq; should a name repeat, its values are kept, joined by newlines.
+        var properties: [String: String] = [:]
+        for property in suite.properties {
+            let key = redactor.redact(property.name)
+            let value = redactor.redact(property.value)
+            properties[key] = properties[key].map { $0 + "\n" + value } ?? value
+        }
+        self.properties = properties
+        let plan = PlanRecord(name: name, file: file)
+        results = suite.results.map { ResultRecord($0, plan: plan, redactor: redactor) }
+    }
+}
+
+struct PlanRecord: Codable, Equatable {
+    var name: String
+    var file: String
+}
+
+struct ResultRecord: Codable, Equatable {
+    var name: String
+    var plan: PlanRecord
+    var scenario: String
+    var strategy: String
+    var ip: String?
+    var tags: [String]
+    var outcome: String
+    var problems: [ProblemRecord]
+    var error: ErrorRecord?
+    var skippedReason: String?
+    var insecure: Bool
+    var durationMs: Double
+    var evidence: EvidenceRecord
+
+    enum CodingKeys: String, CodingKey {
+        case name, plan, scenario, strategy, ip, tags, outcome, problems, error
+        case skippedReason = "skipped_reason"
+        case insecure
+        case durationMs = "duration_ms"
+        case evidence
+    }
+
+    init(_ result: ScenarioResult, plan: PlanRecord, redactor: Redactor) {
+        name = redactor.redact(result.displayName)
+        self.plan = plan
+        scenario = redactor.redact(result.scenario)
+        strategy = redactor.redact(result.strategy)
+        ip = result.ip.map(redactor.redact)
+        tags = result.tags.map(redactor.redact)
+        problems = []
+        error = nil
+        skippedReason = nil
+        switch result.outcome {
+        case .passed:
+            outcome = "passed"
+        case .failed(let list):
+            outcome = "failed"
+            problems = list.map {
+                ProblemRecord(
+                    subject: redactor.redact($0.subject), expected: redactor.redact($0.expected),
+                    actual: redactor.redact($0.actual))
+            }
+        case .errored(let transferError):
+            outcome = "error"
+            error = ErrorRecord(
+                type: transferError.kind.rawValue, message: redactor.redact(transferError.message),
+                diagnosis: transferError.diagnosis.map(redactor.redact))
+        case .skipped(let reason):
+            outcome = "skipped"
+            skippedReason = redactor.redact(reason)
+        }
+        insecure = result.evidence.insecure
+        durationMs = Format.millisecondsValue(result.duration)
+        evidence = EvidenceRecord(result.evidence, redactor: redactor)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(plan, forKey: .plan)
+        try c.encode(scenario, forKey: .scenario)
+        try c.encode(strategy, forKey: .strategy)
+        try c.encode(ip, forKey: .ip)
+        try c.encode(tags, forKey: .tags)
+        try c.encode(outcome, forKey: .outcome)
+        try c.encode(problems, forKey: .problems)
+        try c.encode(error, forKey: .error)
+        try c.encode(skippedReason, forKey: .skippedReason)
+        try c.encode(insecure, forKey: .insecure)
+        try c.encode(durationMs, forKey: .durationMs)
+        try c.encode(evidence, forKey: .evidence)
+    }
+}
+
+struct ProblemRecord: Codable, Equatable {
+    var subject: String
+    var expected: String
+    var actual: String
+}
+
+struct ErrorRecord: Codable, Equatable {
+    var type: String
+    var message: String
+    var diagnosis: String?
+
+    enum CodingKeys: String, CodingKey {
+        case type, message, diagnosis
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        try c.encode(message, forKey: .message)
+        try c.encode(diagnosis, forKey: .diagnosis)
+    }
+}
+
+struct EvidenceRecord: Codable, Equatable {
+    var ipSource: String
+    var notes: [String]
+    var hops: [HopRecord]
+
+    enum CodingKeys: String, CodingKey {
+        case ipSource = "ip_source"
+        case notes, hops
+    }
+
+    init(_ evidence: Evidence, redactor: Redactor) {
+        ipSource = redactor.redact(evidence.ipSource)
+        notes = evidence.notes.map(redactor.redact)
+        hops = evidence.hops.map { HopRecord($0, redactor: redactor) }
+    }
+}
+
+struct HopRecord: Codable, Equatable {
+    var method: String
+    var originalURL: String
+    var urlSent: String
+    var hostHeader: String
+    var sni: String?
+    var pinnedIP: String?
+    var connectedIP: String?
+    var connectedPort: Int?
+    var httpVersion: String?
+    var status: Int?
+    var certificate: CertificateRecord?
+    var timings: TimingsRecord
+    var newConnection: Bool?
+    var bodyLength: Int?
+    var bodySHA256: String?
+
+    enum CodingKeys: String, CodingKey {
+        case method
+        case originalURL = "original_url"
+        case urlSent = "url_sent"
+        case hostHeader = "host_header"
+        case sni
+        case pinnedIP = "pinned_ip"
+        case connectedIP = "connected_ip"
+        case connectedPort = "connected_port"
+        case httpVersion = "http_version"
+        case status, certificate, timings
+        case newConnection = "new_connection"
+        case bodyLength = "body_length"
+        case bodySHA256 = "body_sha256"
+    }
+
+    init(_ hop: HopEvidence, redactor: Redactor) {
+        method = redactor.redact(hop.method)
+        originalURL = redactor.redact(hop.originalURL)
+        urlSent = redactor.redact(hop.urlSent)
+        hostHeader = redactor.redact(hop.hostHeader)
+        sni = hop.sni.map(redactor.redact)
+        pinnedIP = hop.pinnedIP.map(redactor.redact)
+        connectedIP = hop.connectedIP.map(redactor.redact)
+        connectedPort = hop.connectedPort
+        httpVersion = hop.httpVersion.map(redactor.redact)
+        status = hop.status
+        certificate = hop.certificate.map { CertificateRecord($0, redactor: redactor) }
+        timings = TimingsRecord(hop.timings)
+        newConnection = hop.newConnection
+        bodyLength = hop.bodyLength
+        bodySHA256 = hop.bodySHA256.map(redactor.redact)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(method, forKey: .method)
+        try c.encode(originalURL, forKey: .originalURL)
+        try c.encode(urlSent, forKey: .urlSent)
+        try c.encode(hostHeader, forKey: .hostHeader)
+        try c.encode(sni, forKey: .sni)
+        try c.encode(pinnedIP, forKey: .pinnedIP)
+        try c.encode(connectedIP, forKey: .connectedIP)
+        try c.encode(connectedPort, forKey: .connectedPort)
+        try c.encode(httpVersion, forKey: .httpVersion)
+        try c.encode(status, forKey: .status)
+        try c.encode(certificate, forKey: .certificate)
+        try c.encode(timings, forKey: .timings)
+        try c.encode(newConnection, forKey: .newConnection)
+        try c.encode(bodyLength, forKey: .bodyLength)
+        try c.encode(bodySHA256, forKey: .bodySHA256)
+    }
+}
+
+struct CertificateRecord: Codable, Equatable {
+    var subject: String
+    var issuer: String
+    var notAfter: String?
+    var subjectAltNames: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case subject, issuer
+        case notAfter = "not_after"
+        case subjectAltNames = "subject_alt_names"
+    }
+
+    init(_ certificate: CertificateSummary, redactor: Redactor) {
+        subject = redactor.redact(certificate.subject)
+        issuer = redactor.redact(certificate.issuer)
+        notAfter = certificate.notAfter.map(Format.timestamp)
+        subjectAltNames = certificate.subjectAltNames.map(redactor.redact)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(subject, forKey: .subject)
+        try c.encode(issuer, forKey: .issuer)
+        try c.encode(notAfter, forKey: .notAfter)
+        try c.encode(subjectAltNames, forKey: .subjectAltNames)
+    }
+}
+
+struct TimingsRecord: Codable, Equatable {
+    var resolveMs: Double?
+    var connectMs: Double?
+    var tlsMs: Double?
+    var firstByteMs: Double?
+    var totalMs: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case resolveMs = "resolve_ms"
+        case connectMs = "connect_ms"
+        case tlsMs = "tls_ms"
+        case firstByteMs = "first_byte_ms"
+        case totalMs = "total_ms"
+    }
+
+    init(_ timings: Timings) {
+        resolveMs = timings.resolve.map(Format.millisecondsValue)
+        connectMs = timings.connect.map(Format.millisecondsValue)
+        tlsMs = timings.tls.map(Format.millisecondsValue)
+        firstByteMs = timings.firstByte.map(Format.millisecondsValue)
+        totalMs = timings.total.map(Format.millisecondsValue)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(resolveMs, forKey: .resolveMs)
+        try c.encode(connectMs, forKey: .connectMs)
+        try c.encode(tlsMs, forKey: .tlsMs)
+        try c.encode(firstByteMs, forKey: .firstByteMs)
+        try c.encode(totalMs, forKey: .totalMs)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A report file could not be written.
+public struct ReportWriteError: Error, Equatable, CustomStringConvertible {
+    /// The report path as the user gave it.
+    public var path: String
+    /// Why, e.g. `No such file or directory`.
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "cannot write report '\(path)': \(reason)" }
+}
+
+/// Writes report files so a reader (a CI step, a dashboard) sees the old file or the complete
+/// new one, never a half-written one.
+public enum AtomicFile {
+    /// Writes `data` to a temporary file beside `path`, flushes it to disk, then renames it over
+    /// `path`. Creates no directories; on failure leaves nothing behind.
+    public static func write(_ data: Data, to path: String) throws(ReportWriteError) {
+        guard !path.isEmpty else { throw ReportWriteError(path: path, reason: "the path is empty") }
+        let (directory, temporary) = temporaryPath(for: path)
+
+        // 0o666 minus the umask: the permissions any newly created file would get.
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw failure(path, errno) }
+
+        if let code = writeAll(data, to: fd) ?? (fsync(fd) == 0 ? nil : errno) {
+            close(fd)
+            unlink(temporary)
+            throw failure(path, code)
+        }
+        if close(fd) != 0 {
+            let code = errno
+            unlink(temporary)
+            throw failure(path, code)
+        }
+        if rename(temporary, path) != 0 {
+            let code = errno
+            unlink(temporary)
+            throw failure(path, code)
+        }
+        syncDirectory(directory)
+    }
+
+    /// The target's directory and a fresh hidden name in it: the same directory, because
+    /// rename(2) is only atomic within one file system.
+    static func temporaryPath(for path: String) -> (directory: String, temporary: String) {
+        let directory: String
+        let name: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+            name = String(path[path.index(after: slash)...])
+        } else {
+            directory = "."
+            name = path
+        }
+        let separator = directory.hasSuffix("/") ? "" : "/"
+        return (directory, "\(directory)\(separator).\(name).\(UUID().uuidString).tmp")
+    }
+
+    /// Writes every byte, retrying short writes and interruptions; returns errno on failure.
+    private static func writeAll(_ data: Data, to fd: Int32) -> Int32? {
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32? in
+            guard let base = buffer.baseAddress else { return nil }
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(fd, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+    }
+
+    /// `write(2)`, named apart from `AtomicFile.write`.
+    private static func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(fd, bytes, count)
+        #elseif canImport(Musl)
+        Musl.write(fd, bytes, count)
+        #else
+        Darwin.write(fd, bytes, count)
+        #endif
+    }
+
+    /// Makes the rename itself durable. Best effort: the file is complete either way.
+    private static func syncDirectory(_ directory: String) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    private static func failure(_ path: String, _ code: Int32) -> ReportWriteError {
+        let reason = strerror(code).map { String(cString: $0) } ?? "error \(code)"
+        return ReportWriteError(path: path, reason: reason)
+    }
+}

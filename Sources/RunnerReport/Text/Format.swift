@@ -1,0 +1,60 @@
+import Foundation
+
+/// Number, date and duration formatting shared by every report, independent of the locale
+/// (reports are parsed by machines: `1.5`, never `1,5`).
+enum Format {
+    /// Seconds with 3 decimals, e.g. `1.234` (the JUnit `time` attribute).
+    static func seconds(_ value: Double) -> String { fixed(value, decimals: 3) }
+
+    /// Seconds shown as milliseconds with 3 decimals, e.g. `12.345`.
+    static func milliseconds(_ seconds: Double) -> String { fixed(seconds * 1000, decimals: 3) }
+
+    /// Seconds as milliseconds rounded to the microsecond, for JSON numbers.
+    static func millisecondsValue(_ seconds: Double) -> Double {
+        (clamp(seconds * 1000) * 1000).rounded() / 1000
+    }
+
+    /// A duration a person reads at a glance: `850 ms`, `12.35 s`.
+    static func human(_ seconds: Double) -> String {
+        let value = clamp(seconds)
+        return value < 1 ? "\(fixed(value * 1000, decimals: 0)) ms" : "\(fixed(value, decimals: 2)) s"
+    }
+
+    /// ISO 8601 in UTC to the second, e.g. `2024-05-01T10:00:00Z`.
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle())
+    }
+
+    /// `SIGINT`, `SIGTERM`, or `signal N`.
+    static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case 2: "SIGINT"
+        case 15: "SIGTERM"
+        default: "signal \(signal)"
+        }
+    }
+
+    /// `1 result`, `2 results`.
+    static func count(_ n: Int, _ singular: String, _ plural: String) -> String {
+        "\(n) \(n == 1 ? singular : plural)"
+    }
+
+    /// Fixed-point rendering with `decimals` (0...3) digits after the point. Negative, NaN and
+    /// infinite values become 0 (the JUnit time pattern has no sign) and huge ones are capped,
+    /// so the integer arithmetic below cannot overflow.
+    static func fixed(_ value: Double, decimals: Int) -> String {
+        let places = min(max(decimals, 0), 3)
+        var scale = 1
+        for _ in 0..<places { scale *= 10 }
+        let units = Int((clamp(value) * Double(scale)).rounded())
+        let whole = units / scale
+        guard places > 0 else { return String(whole) }
+        let fraction = String(units % scale)
+        return "\(whole).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
+    }
+
+    private static func clamp(_ value: Double) -> Double {
+        guard value.isFinite, value > 0 else { return 0 }
+        return min(value, 1e12)
+    }
+}

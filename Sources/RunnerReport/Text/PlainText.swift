@@ -1,0 +1,30 @@
+/// Makes untrusted text (server data, certificate fields, plan strings) safe to show as one line.
+enum PlainText {
+    /// Control characters become visible escapes (`\n`, `\r`, `\t`, `\u{1B}`), so a hostile value
+    /// can neither forge extra evidence lines nor drive a terminal with escape sequences.
+    static func singleLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default: out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            }
+        }
+        return out
+    }
+
+    /// C0 and C1 controls, DEL, the line/paragraph separators and the XML non-characters.
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0xFFFE, 0xFFFF: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import RunnerReport
+import RunnerResults
+
+@Suite struct EvidenceTextTests {
+    @Test func aTLSHopShowsEveryFact() {
+        #expect(EvidenceText.lines(for: Fixture.passed.evidence, redactor: Fixture.redactor) == [
+            "strategy: sni-resolve",
+            "ip source: static map 'builtin'",
+            "hop 1: POST https://api.example.com/v1/login",
+            "  url sent: https://api.example.com/v1/login",
+            "  host: api.example.com",
+            "  sni: api.example.com",
+            "  pinned ip: 203.0.113.10",
+            "  connected: 203.0.113.10:443",
+            "  http version: 2",
+            "  status: 200",
+            "  certificate: subject CN=api.example.com; issuer CN=Lab CA; expires 2025-06-30T23:59:59Z",
+            "  certificate names: api.example.com, www.example.com",
+            "  timings: resolve 0.100 ms, connect 1.200 ms, tls 5.400 ms, first byte 80.100 ms, total 82.300 ms",
+            "  connection: new",
+            "  body: 27 bytes, sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        ])
+    }
+
+    @Test func redirectsNotesAndSecretsInURLs() {
+        let lines = EvidenceText.lines(for: Fixture.failed.evidence, redactor: Fixture.redactor)
+        #expect(lines.contains("hop 1: GET http://api.example.com/profile?token=***"))
+        #expect(lines.contains("  url sent: http://203.0.113.11/profile?token=***"))
+        #expect(lines.contains("  sni: none"))
+        #expect(lines.contains("  status: 302"))
+        #expect(lines.contains("hop 2: GET http://api.example.com/v2/profile"))
+        #expect(lines.contains("  connection: reused"))
+        #expect(lines.contains("  timings: first byte 3.000 ms, total 4.000 ms"))
+        #expect(lines.last == "note: fell back to the system resolver for cdn.example.com; query had key=***")
+    }
+
+    @Test func whatDidNotHappenIsSaid() {
+        let lines = EvidenceText.lines(for: Fixture.errored.evidence, redactor: Fixture.redactor)
+        #expect(Array(lines[3...]) == [
+            "  url sent: https://203.0.113.12/checkout",
+            "  host: api.example.com",
+            "  sni: none",
+            "  pinned ip: 203.0.113.12",
+            "  connected: not connected",
+            "  http version: none",
+            "  status: no response",
+            "  certificate: none",
+            "  timings: connect 1.000 ms",
+            "  connection: unknown",
+            "  body: none received",
+        ])
+    }
+
+    @Test func insecureComesFirst() {
+        let lines = EvidenceText.lines(for: Fixture.insecure.evidence, redactor: Fixture.redactor)
+        #expect(lines.first == "INSECURE: certificate verification was skipped (insecure: true)")
+    }
+
+    @Test func aSecretSpanningTwoValuesIsMasked() {
+        var hop = HopEvidence(
+            method: "GET", originalURL: "https://a.test/", urlSent: "https://a.test/", hostHeader: "a.test",
+            sni: "a.test", pinnedIP: "10.0.0.1")
+        hop.connectedIP = "10.0.0.1"
+        hop.connectedPort = 8443
+        let evidence = Evidence(strategy: "sni-resolve", ipSource: "x", insecure: false, hops: [hop])
+        let lines = EvidenceText.lines(for: evidence, redactor: Redactor(secrets: ["10.0.0.1:8443"]))
+        #expect(lines.contains("  connected: ***"))
+    }
+
+    @Test func everyValueStaysOnItsLine() {
+        let lines = EvidenceText.lines(for: Fixture.hostileResult.evidence, redactor: Fixture.redactor)
+        for line in lines {
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        }
+        #expect(lines.contains("  certificate: subject CN=\(PlainText.singleLine(Fixture.hostile)); issuer O=***; expires unknown"))
+    }
+}
+
+@Suite struct FormatTests {
+    @Test(arguments: [
+        (0.0, "0.000"), (1.5, "1.500"), (12.3456, "12.346"), (3600, "3600.000"), (0.0004, "0.000"),
+        (-1, "0.000"), (.nan, "0.000"), (.infinity, "0.000"), (1e20, "1000000000000.000"),
+    ])
+    func secondsHaveThreeDecimals(value: Double, expected: String) {
+        #expect(Format.seconds(value) == expected)
+    }
+
+    @Test(arguments: [(0.25, "250 ms"), (0.9994, "999 ms"), (1.0, "1.00 s"), (12.345, "12.35 s")])
+    func humanDurations(value: Double, expected: String) {
+        #expect(Format.human(value) == expected)
+    }
+
+    @Test func controlCharactersBecomeEscapes() {
+        #expect(PlainText.singleLine("a\nb\r\tc\u{1B}[0m\u{0}\u{7F}\u{2028}é🚀") == "a\\nb\\r\\tc\\u{1B}[0m\\u{0}\\u{7F}\\u{2028}é🚀")
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+
+@testable import RunnerReport
+import RunnerResults
+
+@Suite struct JSONReportTests {
+    let data = JSONReport.render(Fixture.run(interruptedBy: 2), redactor: Fixture.redactor)
+
+    private func object() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    private func results() throws -> [[String: Any]] {
+        let suites = try #require(try object()["suites"] as? [[String: Any]])
+        return suites.flatMap { ($0["results"] as? [[String: Any]]) ?? [] }
+    }
+
+    @Test func topLevelHasRunnerSummaryAndSuites() throws {
+        let top = try object()
+        #expect(Set(top.keys) == ["runner", "summary", "suites"])
+        let runner = try #require(top["runner"] as? [String: Any])
+        #expect(runner["name"] as? String == "runner")
+        #expect(runner["format_version"] as? Int == 1)
+        #expect(runner["started_at"] as? String == "2024-05-01T10:00:00Z")
+        #expect(runner["duration_ms"] as? Double == 2500)
+        #expect(runner["interrupted"] as? Bool == true)
+        #expect(runner["interrupted_by"] as? String == "SIGINT")
+        let summary = try #require(top["summary"] as? [String: Any])
+        #expect(Set(summary.keys) == ["passed", "failed", "errors", "skipped", "duration_ms"])
+        #expect(summary["passed"] as? Int == 2)
+        #expect(summary["failed"] as? Int == 2)
+        #expect(summary["errors"] as? Int == 1)
+        #expect(summary["skipped"] as? Int == 1)
+    }
+
+    @Test func suitesCarryTheirPlanAndProperties() throws {
+        let suites = try #require(try object()["suites"] as? [[String: Any]])
+        #expect(suites.count == 2)
+        let prod = suites[0]
+        #expect(Set(prod.keys) == ["name", "file", "timestamp", "hostname", "duration_ms", "properties", "results"])
+        #expect(prod["name"] as? String == "prod.eu")
+        #expect(prod["file"] as? String == "plans/prod.eu.yaml")
+        #expect(prod["timestamp"] as? String == "2024-05-01T10:00:00Z")
+        #expect(prod["hostname"] as? String == "ci-01")
+        #expect(prod["duration_ms"] as? Double == 1250)
+        let properties = try #require(prod["properties"] as? [String: String])
+        #expect(properties["runner.version"] == "1.0.0")
+        #expect(properties["domains.tencent"] == "http://119.29.29.29/d?dn=api.example.com&key=***")
+        #expect((prod["results"] as? [Any])?.count == 3)
+    }
+
+    @Test func everyResultHasEveryDocumentedField() throws {
+        let expected: Set<String> = [
+            "name", "plan", "scenario", "strategy", "ip", "tags", "outcome", "problems", "error",
+            "skipped_reason", "insecure", "duration_ms", "evidence",
+        ]
+        let all = try results()
+        #expect(all.count == 6)
+        for result in all {
+            #expect(Set(result.keys) == expected)
+            let evidence = try #require(result["evidence"] as? [String: Any])
+            #expect(Set(evidence.keys) == ["ip_source", "notes", "hops"])
+        }
+        #expect(all.map { $0["outcome"] as? String } == ["passed", "failed", "error", "skipped", "passed", "failed"])
+    }
+
+    @Test func outcomesCarryTheirDetails() throws {
+        let all = try results()
+        let passed = all[0]
+        #expect(passed["name"] as? String == "login over SNI [sni-resolve 203.0.113.10]")
+        #expect(passed["plan"] as? [String: String] == ["name": "prod.eu", "file": "plans/prod.eu.yaml"])
+        #expect(passed["ip"] as? String == "203.0.113.10")
+        #expect(passed["tags"] as? [String] == ["login", "critical"])
+        #expect(passed["error"] is NSNull)
+        #expect(passed["skipped_reason"] is NSNull)
+        #expect((passed["problems"] as? [Any])?.isEmpty == true)
+        #expect(passed["duration_ms"] as? Double == 123)
+
+        let problems = try #require(all[1]["problems"] as? [[String: String]])
+        #expect(problems == [
+            ["subject": "status", "expected": "200", "actual": "404"],
+            ["subject": "header Content-Type", "expected": "contains \"json\"", "actual": "text/html"],
+            ["subject": "header X-Echo-Authorization", "expected": "absent", "actual": "Bearer ***"],
+        ])
+
+        let error = try #require(all[2]["error"] as? [String: String])
+        #expect(error["type"] == "tls")
+        #expect(error["message"] == Fixture.errorMessage.replacingOccurrences(of: Fixture.secret, with: "***"))
+        #expect(error["diagnosis"] == Fixture.diagnosis)
+
+        #expect(all[3]["skipped_reason"] as? String == "not run: interrupted by SIGINT")
+        #expect(all[3]["ip"] is NSNull)
+        #expect(all[4]["insecure"] as? Bool == true)
+        #expect(all[0]["insecure"] as? Bool == false)
+    }
+
+    @Test func hopsHaveMillisecondTimingsAndTheCertificate() throws {
+        let evidence = try #require(try results()[0]["evidence"] as? [String: Any])
+        #expect(evidence["ip_source"] as? String == "static map 'builtin'")
+        let hop = try #require((evidence["hops"] as? [[String: Any]])?.first)
+        #expect(Set(hop.keys) == [
+            "method", "original_url", "url_sent", "host_header", "sni", "pinned_ip", "connected_ip",
+            "connected_port", "http_version", "status", "certificate", "timings", "new_connection",
+            "body_length", "body_sha256",
+        ])
+        #expect(hop["sni"] as? String == "api.example.com")
+        #expect(hop["connected_port"] as? Int == 443)
+        #expect(hop["status"] as? Int == 200)
+        #expect(hop["new_connection"] as? Bool == true)
+        let timings = try #require(hop["timings"] as? [String: Any])
+        #expect(timings["resolve_ms"] as? Double == 0.1)
+        #expect(timings["connect_ms"] as? Double == 1.2)
+        #expect(timings["tls_ms"] as? Double == 5.4)
+        #expect(timings["first_byte_ms"] as? Double == 80.1)
+        #expect(timings["total_ms"] as? Double == 82.3)
+        let certificate = try #require(hop["certificate"] as? [String: Any])
+        #expect(certificate["not_after"] as? String == "2025-06-30T23:59:59Z")
+        #expect(certificate["subject_alt_names"] as? [String] == ["api.example.com", "www.example.com"])
+
+        // Absent values are explicit nulls, not missing keys.
+        let errorHop = try #require(((try results()[2]["evidence"] as? [String: Any])?["hops"] as? [[String: Any]])?.first)
+        #expect(errorHop["status"] is NSNull)
+        #expect(errorHop["certificate"] is NSNull)
+        #expect((errorHop["timings"] as? [String: Any])?["tls_ms"] is NSNull)
+    }
+
+    @Test func sortedAndPrettyPrinted() throws {
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.hasPrefix("{\n  \"runner\" : {"))
+        let summary = try #require(text.range(of: "\"summary\""))
+        let keys = ["\"duration_ms\"", "\"errors\"", "\"failed\"", "\"passed\"", "\"skipped\""]
+        let positions = try keys.map { try #require(text.range(of: $0, range: summary.upperBound..<text.endIndex)).lowerBound }
+        #expect(positions == positions.sorted())
+        #expect(text.contains("\"url_sent\" : \"https://api.example.com/v1/login\""))
+    }
+
+    @Test func decodesBackToTheSameDocument() throws {
+        let decoded = try JSONDecoder().decode(Document.self, from: data)
+        #expect(decoded == Document(Fixture.run(interruptedBy: 2), redactor: Fixture.redactor))
+    }
+
+    @Test func hostileStringsSurviveExactly() throws {
+        let hostile = try results()[5]
+        let expected = Fixture.hostile
+        #expect(hostile["scenario"] as? String == expected)
+        #expect((hostile["evidence"] as? [String: Any])?["notes"] as? [String] == [expected, "password ***"])
+    }
+
+    @Test func noSecretAppears() {
+        let text = String(decoding: data, as: UTF8.self)
+        for secret in Fixture.forbidden + ["p&ss<w>\\\"rd"] {
+            #expect(!text.contains(secret), "found \(secret)")
+        }
+        #expect(text.contains("Bearer ***"))
+    }
+}
+
+@Suite struct JSONReportDocumentationTests {
+    /// docs/json-report.md, found from this file (`Tests/RunnerReportTests/` → package root).
+    private static func documentation(from file: String = #filePath) throws -> String {
+        let url = URL(fileURLWithPath: file).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/json-report.md").standardized
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    /// Every key the report writes, at any depth (property names are data, not keys).
+    private static func keys(of value: Any, into keys: inout Set<String>) {
+        if let object = value as? [String: Any] {
+            for (key, child) in object {
+                keys.insert(key)
+                if key != "properties" { Self.keys(of: child, into: &keys) }
+            }
+        } else if let array = value as? [Any] {
+            for child in array { Self.keys(of: child, into: &keys) }
+        }
+    }
+
+    @Test func theDocumentedKeysAreExactlyTheKeysWritten() throws {
+        let doc = try Self.documentation()
+        // First column of each table row: | `key` | …
+        let documented = Set(doc.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("| `"), let end = line.dropFirst(3).firstIndex(of: "`") else { return nil }
+            return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
+        })
+        let data = JSONReport.render(Fixture.run(interruptedBy: 2), redactor: Fixture.redactor)
+        var written = Set<String>()
+        Self.keys(of: try JSONSerialization.jsonObject(with: data), into: &written)
+        #expect(written.subtracting(documented).isEmpty, "undocumented: \(written.subtracting(documented).sorted())")
+        #expect(documented.subtracting(written).isEmpty, "documented but not written: \(documented.subtracting(written).sorted())")
+    }
+}
