@@ -43,6 +43,7 @@ let package = Package(
             name: "RunnerLab",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
@@ -58,6 +59,7 @@ let package = Package(
 
         .testTarget(name: "RunnerPlanTests", dependencies: ["RunnerPlan"]),
         .testTarget(name: "RunnerReportTests", dependencies: ["RunnerReport", "RunnerResults"]),
+        .testTarget(name: "RunnerLabTests", dependencies: ["RunnerLab"]),
         .target(name: "LabTestSupport", dependencies: ["RunnerLab"], path: "Tests/LabTestSupport"),
         .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerTransport", "RunnerLab", "LabTestSupport"]),
         .testTarget(

@@ -1,0 +1,46 @@
+import NIOCore
+
+/// Maps request paths to endpoints; the first matching route wins, anything else is a 404.
+struct Router: Sendable {
+    /// How a route matches a path.
+    enum Pattern: Sendable {
+        /// The whole path.
+        case exact(String)
+        /// A path starting with this prefix; the rest becomes the request's `routeParameter`.
+        case prefix(String)
+    }
+
+    struct Route: Sendable {
+        let pattern: Pattern
+        let endpoint: any Endpoint
+    }
+
+    let routes: [Route]
+
+    /// The lab's endpoints, served on every address and port.
+    static let standard = Router(routes: [
+        Route(pattern: .exact("/echo"), endpoint: EchoEndpoint()),
+        Route(pattern: .prefix("/status/"), endpoint: StatusEndpoint()),
+        Route(pattern: .prefix("/delay/"), endpoint: DelayEndpoint()),
+        Route(pattern: .prefix("/bytes/"), endpoint: BytesEndpoint()),
+        Route(pattern: .exact("/json"), endpoint: JSONEndpoint()),
+        Route(pattern: .exact("/headers"), endpoint: HeadersEndpoint()),
+    ])
+
+    func respond(to request: LabRequest, on eventLoop: any EventLoop) -> EventLoopFuture<LabResponse> {
+        let path = request.path
+        for route in routes {
+            var routed = request
+            switch route.pattern {
+            case .exact(let expected) where path == expected:
+                return route.endpoint.respond(to: routed, on: eventLoop)
+            case .prefix(let prefix) where path.hasPrefix(prefix):
+                routed.routeParameter = String(path.dropFirst(prefix.count))
+                return route.endpoint.respond(to: routed, on: eventLoop)
+            default:
+                continue
+            }
+        }
+        return eventLoop.makeSucceededFuture(.text("no lab endpoint at \(path)\n", status: .notFound))
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// An in-process test lab: real HTTP and TLS virtual hosts on loopback addresses (see `LabAddress`),
+/// with certificates issued at start-up by a throwaway CA.
+///
+/// Every address listens on `httpPort` (plain HTTP/1.1) and `httpsPort` (TLS, ALPN "http/1.1") and
+/// serves the same endpoints: `/echo`, `/status/{code}`, `/delay/{ms}`, `/bytes/{n}`, `/json`, `/headers`.
+public final class Lab: Sendable {
+    /// The plain HTTP port, the same on every lab address.
+    public let httpPort: Int
+    /// The TLS port, the same on every lab address.
+    public let httpsPort: Int
+    /// Path of the CA certificate PEM that clients should trust.
+    public let caFile: String
+    /// The CA certificate, PEM.
+    public let caPEM: String
+
+    private let group: MultiThreadedEventLoopGroup
+    private let listeners: [ListenerSet]
+    private let ledger: ConnectionLedger
+    /// The temporary state directory the lab made for itself, removed at shutdown.
+    private let temporaryDirectory: String?
+    private let isShutDown = NIOLockedValueBox(false)
+
+    private init(
+        httpPort: Int, httpsPort: Int, caFile: String, caPEM: String, group: MultiThreadedEventLoopGroup,
+        listeners: [ListenerSet], ledger: ConnectionLedger, temporaryDirectory: String?
+    ) {
+        self.httpPort = httpPort
+        self.httpsPort = httpsPort
+        self.caFile = caFile
+        self.caPEM = caPEM
+        self.group = group
+        self.listeners = listeners
+        self.ledger = ledger
+        self.temporaryDirectory = temporaryDirectory
+    }
+
+    /// Issues the certificates, listens on every lab address (a port of 0 picks one number free on all
+    /// of them), then writes `ca.pem` into `stateDirectory` (a fresh temporary directory when `nil`).
+    public static func start(httpPort: Int = 0, httpsPort: Int = 0, stateDirectory: String? = nil) async throws
+        -> Lab
+    {
+        let certificates = try LabCertificates.generate()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let ledger = ConnectionLedger()
+        let pipeline = ConnectionPipeline(ledger: ledger, router: .standard)
+        let hosts = VirtualHost.labHosts(certificates)
+        var listeners: [ListenerSet] = []
+        do {
+            let http = try await ListenerSet.bind(service: "HTTP", hosts: hosts, port: httpPort, group: group) {
+                pipeline.plainHTTP($0, host: $1)
+            }
+            listeners.append(http)
+            let https = try await ListenerSet.bind(service: "HTTPS", hosts: hosts, port: httpsPort, group: group) {
+                pipeline.tls($0, host: $1)
+            }
+            listeners.append(https)
+
+            // Written only once the ports are ours: a lab that fails to start must not replace the CA
+            // of one already running with the same state directory.
+            let state = try StateDirectory.prepare(stateDirectory)
+            let caFile: String
+            do {
+                caFile = try state.write(certificates.authority.pem, to: "ca.pem")
+            } catch {
+                state.removeIfTemporary()
+                throw error
+            }
+            return Lab(
+                httpPort: http.port, httpsPort: https.port, caFile: caFile, caPEM: certificates.authority.pem,
+                group: group, listeners: listeners, ledger: ledger,
+                temporaryDirectory: state.isTemporary ? state.path : nil)
+        } catch {
+            for listener in listeners { await listener.close() }
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// TCP connections accepted on `ip` (HTTP and HTTPS together) since start; 0 for unknown addresses.
+    public func connectionsAccepted(on ip: String) -> Int {
+        ledger.accepted(on: ip)
+    }
+
+    /// Stops listening, closes every open connection and frees the ports; calling it again does nothing.
+    public func shutdown() async throws {
+        let alreadyDown = isShutDown.withLockedValue { down in
+            defer { down = true }
+            return down
+        }
+        if alreadyDown { return }
+        for listener in listeners { await listener.close() }
+        // Stopping the loops closes the connections still open (keep-alive, hanging requests).
+        try await group.shutdownGracefully()
+        if let temporaryDirectory {
+            try? FileManager.default.removeItem(atPath: temporaryDirectory)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import NIOCore
+import NIOHTTP1
+
+/// Reads whole HTTP/1.1 requests off one connection, hands them to the router, writes the answers.
+///
+/// Sits behind NIO's `HTTPServerPipelineHandler`, which serialises pipelined requests, so at most one
+/// request is in flight here; keep-alive is the default and `Connection: close` is honoured.
+final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Request bodies are kept in memory for the endpoints; beyond this the answer is 413.
+    static let maximumBodyBytes = 64 << 20
+
+    private struct PendingRequest {
+        let head: HTTPRequestHead
+        var body: ByteBuffer
+        var tooLarge = false
+    }
+
+    private let connection: ConnectionInfo
+    private let router: Router
+    private var requestCount = 0
+    private var pending: PendingRequest?
+
+    init(connection: ConnectionInfo, router: Router) {
+        self.connection = connection
+        self.router = router
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            requestCount += 1
+            pending = PendingRequest(head: head, body: context.channel.allocator.buffer(capacity: 0))
+            if head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+                // Without this curl waits a second before sending bodies over 1 MiB.
+                let interim = HTTPResponseHead(version: head.version, status: .continue)
+                context.writeAndFlush(wrapOutboundOut(.head(interim)), promise: nil)
+            }
+        case .body(var chunk):
+            guard let current = pending, !current.tooLarge else { return }
+            if current.body.readableBytes + chunk.readableBytes > Self.maximumBodyBytes {
+                pending?.tooLarge = true
+                pending?.body.clear()
+            } else {
+                pending?.body.writeBuffer(&chunk)
+            }
+        case .end:
+            guard let request = pending else { return }
+            pending = nil
+            dispatch(request, context: context)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // TLS failures (the client rejected our certificate) and parse errors end the connection.
+        context.close(promise: nil)
+    }
+
+    private func dispatch(_ pending: PendingRequest, context: ChannelHandlerContext) {
+        let head = pending.head
+        if pending.tooLarge {
+            let response = LabResponse.text(
+                "request body over \(Self.maximumBodyBytes) bytes\n", status: .payloadTooLarge)
+            write(response, to: head, keepAlive: false, context: context)
+            return
+        }
+        let request = LabRequest(
+            head: head, body: pending.body, connection: connection, requestIndex: requestCount)
+        router.respond(to: request, on: context.eventLoop)
+            .hop(to: context.eventLoop)
+            .assumeIsolated()
+            .whenComplete { result in
+                let response: LabResponse
+                switch result {
+                case .success(let answer): response = answer
+                case .failure(let error):
+                    response = .text("lab endpoint failed: \(error)\n", status: .internalServerError)
+                }
+                self.write(response, to: head, keepAlive: head.isKeepAlive, context: context)
+            }
+    }
+
+    private func write(
+        _ response: LabResponse, to request: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext
+    ) {
+        var headers = response.headers
+        headers.replaceOrAdd(name: "server", value: "runner-lab")
+        if response.status.mayHaveResponseBody {
+            // Explicit length (also on HEAD, where NIO's encoder drops the body) keeps framing obvious.
+            headers.replaceOrAdd(name: "content-length", value: String(response.body.readableBytes))
+        }
+        if !keepAlive {
+            headers.replaceOrAdd(name: "connection", value: "close")
+        } else if request.version.minor == 0 {
+            headers.replaceOrAdd(name: "connection", value: "keep-alive")
+        }
+        let head = HTTPResponseHead(version: request.version, status: response.status, headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if response.status.mayHaveResponseBody, response.body.readableBytes > 0 {
+            context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
+        }
+        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !keepAlive {
+            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        }
+    }
+}

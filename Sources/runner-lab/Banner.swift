@@ -1,0 +1,29 @@
+import RunnerLab
+
+/// The start-up table: which address shows what, and how to try it.
+enum Banner {
+    static func text(lab: Lab, stateDir: String) -> String {
+        let rows: [(address: String, hosts: String, shows: String)] = [
+            (LabAddress.primary, "api.lab.test single.lab.test", "one certificate whatever the SNI (also IP SAN)"),
+            (LabAddress.sniOnly, "sni.lab.test", "certificate by SNI; no SNI gets default.lab.test"),
+            (LabAddress.expired, "expired.lab.test", "certificate expired yesterday"),
+            (LabAddress.replica, "api.lab.test", "second IP for api.lab.test, same as 127.0.0.2"),
+            (LabAddress.ipv6, "api.lab.test", "IPv6, same as 127.0.0.2"),
+        ]
+        let width = rows.map(\.hosts.count).max() ?? 0
+        var text = "runner lab: HTTP on port \(lab.httpPort), HTTPS on port \(lab.httpsPort), CA \(stateDir)/ca.pem\n\n"
+        text += "  " + pad("address", 11) + pad("hosts", width + 2) + "shows\n"
+        for row in rows {
+            text += "  " + pad(row.address, 11) + pad(row.hosts, width + 2) + row.shows + "\n"
+        }
+        text += "\nendpoints: /echo /status/{code} /delay/{ms} /bytes/{n} /json /headers?Name=Value\n"
+        text += "try: curl --cacert \(stateDir)/ca.pem --resolve sni.lab.test:\(lab.httpsPort):\(LabAddress.sniOnly) "
+        text += "https://sni.lab.test:\(lab.httpsPort)/echo\n"
+        text += "ready: \(stateDir)/ready; stop with Ctrl-C\n"
+        return text
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import RunnerLab
+
+/// `runner-lab`: runs the test lab in the foreground so the demo plan works with no network.
+@main
+struct RunnerLabCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "runner-lab",
+        abstract: "Serve the runner test lab (TLS virtual hosts on loopback addresses) until interrupted.")
+
+    @Option(help: "Port for plain HTTP/1.1 on every lab address.")
+    var httpPort = 18080
+
+    @Option(help: "Port for HTTPS on every lab address.")
+    var httpsPort = 18443
+
+    @Option(name: .customLong("state-dir"), help: "Directory for ca.pem and the ready file.")
+    var stateDir = ".lab"
+
+    func run() async throws {
+        let signals = TerminationSignals()
+        // Fails before touching the state directory when the ports are taken, so a second instance
+        // cannot clobber the CA or ready file of one already running.
+        let lab = try await Lab.start(httpPort: httpPort, httpsPort: httpsPort, stateDirectory: stateDir)
+        let readyFile = URL(fileURLWithPath: stateDir).appendingPathComponent("ready").path
+        do {
+            Console.write(Banner.text(lab: lab, stateDir: stateDir))
+            try "http_port=\(lab.httpPort)\nhttps_port=\(lab.httpsPort)\n"
+                .write(toFile: readyFile, atomically: true, encoding: .utf8)
+        } catch {
+            try? await lab.shutdown()
+            throw error
+        }
+
+        let received = await signals.next()
+        Console.write("runner-lab: \(received), shutting down\n")
+        try? FileManager.default.removeItem(atPath: readyFile)
+        try await lab.shutdown()
+    }
+}
+
+/// Unbuffered stdout, so a script tailing the log sees the banner at once.
+enum Console {
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import RunnerLab
+import Testing
+
+@Suite struct LifecycleTests {
+    @Test func writesTheCAIntoTheStateDirectoryAndListensEverywhere() async throws {
+        let state = FileManager.default.temporaryDirectory
+            .appendingPathComponent("lab-state-\(UUID().uuidString)/nested")
+        defer { try? FileManager.default.removeItem(at: state.deletingLastPathComponent()) }
+        let clock = ContinuousClock()
+        let started = clock.now
+        try await withLab(stateDirectory: state.path) { lab in
+            // Fresh P-256 keys and certificates each time; a slow start would tax every test.
+            #expect(clock.now - started < .seconds(2))
+            #expect(lab.caFile == state.appendingPathComponent("ca.pem").path)
+            #expect(try String(contentsOfFile: lab.caFile, encoding: .utf8) == lab.caPEM)
+            #expect(lab.caPEM.hasPrefix("-----BEGIN CERTIFICATE-----"))
+            #expect(lab.httpPort != lab.httpsPort)
+            for address in LabAddress.all {
+                let result = try await Command.curl(["http://\(authority(address, lab.httpPort))/json"])
+                #expect(result.exitCode == 0, "\(address): \(result.errorOutput)")
+            }
+        }
+    }
+
+    @Test func aTakenPortIsReportedWithAddressAndReason() async throws {
+        try await withLab { first in
+            let error = await #expect(throws: LabError.self) {
+                try await withLab(httpPort: first.httpPort) { _ in }
+            }
+            #expect(
+                error.map { "\($0)" }
+                    == "lab: cannot listen for HTTP on 127.0.0.2:\(first.httpPort): "
+                    + "address already in use (another lab or server holds this port)")
+        }
+    }
+
+    @Test func shutdownClosesConnectionsAndReleasesThePorts() async throws {
+        let lab = try await Lab.start()
+        let (httpPort, httpsPort) = (lab.httpPort, lab.httpsPort)
+        // A request still waiting when the lab stops must end, not hang the client.
+        async let pending = Command.curl(["http://\(LabAddress.primary):\(httpPort)/delay/10000"])
+        while lab.connectionsAccepted(on: LabAddress.primary) == 0 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let stopped = Date()
+        try await lab.shutdown()
+        try await lab.shutdown()  // a second call is harmless
+        #expect(try await pending.exitCode == 52, "curl should see the connection close with no reply")
+        #expect(Date().timeIntervalSince(stopped) < 5)
+
+        let refused = try await Command.curl(["http://\(LabAddress.primary):\(httpPort)/json"])
+        #expect(refused.exitCode == 7, "\(refused.errorOutput)")
+
+        try await withLab(httpPort: httpPort, httpsPort: httpsPort) { again in
+            #expect(again.httpPort == httpPort)
+            #expect(again.httpsPort == httpsPort)
+        }
+    }
+
+    @Test(arguments: [
+        (LabError.cannotListen(service: "HTTPS", address: "::1", port: 18443, reason: "address not available"),
+         "lab: cannot listen for HTTPS on [::1]:18443: address not available"),
+        (LabError.noCommonFreePort(service: "HTTP", attempts: 20, lastReason: "address already in use"),
+         "lab: no free HTTP port shared by all lab addresses after 20 attempts (last: address already in use)"),
+        (LabError.stateDirectory(path: "/ro/.lab", reason: "permission denied"),
+         "lab: cannot write state in /ro/.lab: permission denied"),
+    ])
+    func errorsReadWell(_ error: LabError, _ text: String) {
+        #expect(error.description == text)
+    }
+
+    @Test func anUnwritableStateDirectoryIsReportedWithItsPath() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lab-file-\(UUID().uuidString)")
+        try Data("not a directory".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let error = await #expect(throws: LabError.self) {
+            try await withLab(stateDirectory: file.appendingPathComponent("state").path) { _ in }
+        }
+        #expect(error.map { "\($0)" } == "lab: cannot write state in \(file.path)/state: Not a directory")
+    }
+}
