@@ -156,7 +156,7 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why a transfer could not complete, in domain terms.
-public struct TransferError: Sendable, Equatable, CustomStringConvertible {
+public struct TransferError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
         case resolve, connect, tls, timeout, http, io
     }

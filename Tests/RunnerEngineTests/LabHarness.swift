@@ -18,7 +18,8 @@ struct LabRun {
         let plan = try PlanLoader.load(path: path, environment: environment)
         var options = RunOptions()
         options.jobs = jobs
-        return try await offPool { try PlanRunner(options: options).run([plan]) }
+        let chosen = options
+        return try await offPool { try PlanRunner(options: chosen).run([plan]) }
     }
 }
 

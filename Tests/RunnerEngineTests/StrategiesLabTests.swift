@@ -1,4 +1,5 @@
 import Foundation
+import LabTestSupport
 import RunnerLab
 import RunnerResults
 import Testing
@@ -128,7 +129,8 @@ struct StrategiesLabTests {
         let error = try #require(result.error, "\(result.summary)")
         #expect(error.kind == .tls)
         #expect(error.message.contains("127.0.0.3"))
-        #expect(error.diagnosis == "the server at 127.0.0.3:\(try await SharedLab.get().httpsPort) presents 'default.lab.test' without SNI and 'sni.lab.test' with it, so this endpoint needs sni-resolve")
+        let port = try await SharedLab.get().httpsPort
+        #expect(error.diagnosis == "the server at 127.0.0.3:\(port) presents 'default.lab.test' without SNI and 'sni.lab.test' with it, so this endpoint needs sni-resolve")
     }
 
     /// A name the certificate does not cover fails even after a good connection to the same
@@ -254,7 +256,7 @@ struct StrategiesLabTests {
         }
         let run = try await LabRun.make().run(Self.header + scenarios, jobs: 1)
         let results = run.all
-        #expect(results.allSatisfy(\.passed))
+        #expect(results.allSatisfy { $0.passed }, "\(results.map(\.summary))")
         let newConnections = results.map { $0.evidence.hops.first?.newConnection == true }
         // The first of each identity opens a connection; the rest reuse their own identity's.
         #expect(newConnections == [true, true, false, false, false, false, false, false])

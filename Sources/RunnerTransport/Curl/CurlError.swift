@@ -1,0 +1,77 @@
+import CCurlShim
+
+/// A libcurl (or shim) call that failed, with the call named: the one place where
+/// CURLcode, CURLMcode and CURLSHcode become Swift errors.
+struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The failing call, e.g. `curl_easy_setopt(CURLOPT_URL)`.
+    var call: String
+    /// The libcurl result code (CURLcode, CURLMcode or CURLSHcode; -1 when a call returned NULL).
+    var code: Int
+    var message: String
+
+    var description: String { "\(call) failed (\(code)): \(message)" }
+
+    /// An easy-interface failure (CURLcode), with libcurl's text for it.
+    static func easy(_ code: CURLcode, call: String) -> CurlError {
+        CurlError(call: call, code: Int(code.rawValue), message: easyText(code))
+    }
+
+    static func multi(_ code: CURLMcode, call: String) -> CurlError {
+        CurlError(call: call, code: Int(code.rawValue), message: String(cString: curl_multi_strerror(code)))
+    }
+
+    static func share(_ code: CURLSHcode, call: String) -> CurlError {
+        CurlError(call: call, code: Int(code.rawValue), message: String(cString: curl_share_strerror(code)))
+    }
+
+    /// A constructor that returned NULL (libcurl gives no code then).
+    static func null(call: String, what: String) -> CurlError {
+        CurlError(call: call, code: -1, message: "returned NULL (\(what))")
+    }
+
+    /// libcurl's generic text for a transfer result code.
+    static func easyText(_ code: CURLcode) -> String {
+        String(cString: curl_easy_strerror(code))
+    }
+
+    /// The same error as the public setup error of the engine.
+    var transportError: TransportError {
+        TransportError(call: call, code: code, message: message)
+    }
+
+    /// The same error as the failure of one transfer (a setup call refused its options).
+    var transferFailure: TransferFailure {
+        TransferFailure(kind: TransferFailure.Kind(curlCode: code), curlCode: code, message: description)
+    }
+}
+
+/// Throws when an easy call did not return CURLE_OK; `call` is only built on failure.
+@inline(__always)
+func checkEasy(_ code: CURLcode, _ call: @autoclosure () -> String) throws(CurlError) {
+    if code != CURLE_OK { throw CurlError.easy(code, call: call()) }
+}
+
+@inline(__always)
+func checkMulti(_ code: CURLMcode, _ call: @autoclosure () -> String) throws(CurlError) {
+    if code != CURLM_OK { throw CurlError.multi(code, call: call()) }
+}
+
+@inline(__always)
+func checkShare(_ code: CURLSHcode, _ call: @autoclosure () -> String) throws(CurlError) {
+    if code != CURLSHE_OK { throw CurlError.share(code, call: call()) }
+}
+
+/// Result codes the engine produces itself (same numbering as libcurl's CURLcode).
+enum CurlCode {
+    static let ok = Int(CURLE_OK.rawValue)
+    static let readError = Int(CURLE_READ_ERROR.rawValue)
+    static let abortedByCallback = Int(CURLE_ABORTED_BY_CALLBACK.rawValue)
+    static let badFunctionArgument = Int(CURLE_BAD_FUNCTION_ARGUMENT.rawValue)
+    static let peerFailedVerification = Int(CURLE_PEER_FAILED_VERIFICATION.rawValue)
+    static let outOfMemory = Int(CURLE_OUT_OF_MEMORY.rawValue)
+
+    /// libcurl's text for any result code.
+    static func text(_ code: Int) -> String {
+        CurlError.easyText(CURLcode(rawValue: UInt32(truncatingIfNeeded: code)))
+    }
+}

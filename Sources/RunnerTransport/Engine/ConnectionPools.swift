@@ -1,0 +1,68 @@
+/// The connections of one pool key (see `ShareHandle` for why keys never share).
+final class ConnectionPool {
+    let key: String
+    let share: ShareHandle
+    /// Transfers using the pool now; a pool in use is never closed.
+    fileprivate(set) var users = 0
+    fileprivate var lastUsed: UInt64 = 0
+
+    fileprivate init(key: String) throws(CurlError) {
+        self.key = key
+        share = try ShareHandle()
+    }
+}
+
+/// Pool key → pool. Idle pools keep their connections open for reuse, but only so many of
+/// them: a plan with thousands of (scenario, strategy, IP) keys would otherwise keep a socket
+/// open for each and run out of file descriptors.
+final class ConnectionPools {
+    private var pools: [String: ConnectionPool] = [:]
+    private var idleCount = 0
+    private var tick: UInt64 = 0
+    /// Idle pools kept open; beyond that, the least recently used one is closed.
+    let idleLimit: Int
+
+    init(idleLimit: Int = 64) { self.idleLimit = max(0, idleLimit) }
+
+    var count: Int { pools.count }
+
+    /// The pool for `key` (created on first use), marked in use.
+    func checkOut(_ key: String) throws(CurlError) -> ConnectionPool {
+        tick += 1
+        if let pool = pools[key] {
+            if pool.users == 0 { idleCount -= 1 }
+            pool.users += 1
+            pool.lastUsed = tick
+            return pool
+        }
+        let pool = try ConnectionPool(key: key)
+        pool.users = 1
+        pool.lastUsed = tick
+        pools[key] = pool
+        return pool
+    }
+
+    /// A transfer is done with `pool`.
+    func checkIn(_ pool: ConnectionPool) {
+        tick += 1
+        pool.users -= 1
+        pool.lastUsed = tick
+        if pool.users == 0 {
+            idleCount += 1
+            if idleCount > idleLimit { closeLeastRecentlyUsedIdle() }
+        }
+    }
+
+    /// O(pools), but only when a pool goes idle beyond the limit.
+    private func closeLeastRecentlyUsedIdle() {
+        var oldest: ConnectionPool?
+        for pool in pools.values where pool.users == 0 {
+            if oldest.map({ pool.lastUsed < $0.lastUsed }) ?? true { oldest = pool }
+        }
+        guard let oldest else { return }
+        // Idle transfers have detached from their pools, so this is the last reference:
+        // the share closes its connections now.
+        pools[oldest.key] = nil
+        idleCount -= 1
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+
+/// One reusable transfer slot: an easy handle plus the state of the transfer it runs now
+/// (response head, captured body, digest, certificate, request body file).
+final class Transfer: EasyHandleSink {
+    let easy: EasyHandle
+    /// Where this transfer sits in the engine's in-flight list (-1 when idle).
+    var inFlightIndex = -1
+    private(set) var completion: ((TransferOutcome) -> Void)?
+    private(set) var pool: ConnectionPool?
+
+    private let digest: SHA256Digest
+    private let certificates: CertificateCache
+    private var head = ResponseHead()
+    private var body = Data()
+    private var bodyLength = 0
+    private var captureLimit = 0
+    private var digestFailed = false
+    private var isHTTPS = false
+    private var verifyName: String?
+    private var certificate: PeerCertificate?
+    private var lookedForCertificate = false
+    private var fileBody: FileBody?
+
+    init(slot: Int, certificates: CertificateCache) throws(CurlError) {
+        easy = try EasyHandle(slot: slot)
+        digest = try SHA256Digest()
+        self.certificates = certificates
+        easy.sink = self
+    }
+
+    /// Sets the handle up for `spec` on `pool`'s connections. On failure the transfer is left
+    /// idle (not started) and the failure says which call refused.
+    func begin(_ spec: TransferSpec, pool: ConnectionPool, completion: @escaping (TransferOutcome) -> Void) throws(TransferFailure) {
+        self.completion = completion
+        self.pool = pool
+        head.reset()
+        body = Data()
+        bodyLength = 0
+        captureLimit = max(0, spec.bodyCaptureLimit)
+        digestFailed = !digest.reset()
+        certificate = nil
+        lookedForCertificate = false
+        fileBody = nil
+
+        let request = try CurlRequest(spec: spec)
+        isHTTPS = CurlRequest.isHTTPS(request.url)
+        verifyName = request.verifyName
+        if case .file(let path) = request.body { fileBody = try FileBody(path: path) }
+        do {
+            try configure(request)
+        } catch {
+            throw error.transferFailure
+        }
+    }
+
+    private func configure(_ request: CurlRequest) throws(CurlError) {
+        try easy.reset(verifyName: request.verifyName)
+        // Connections come from this pool key's share only (see ShareHandle for why).
+        try easy.attach(to: pool?.share)
+        try easy.set(.url, request.url)
+        // Never through a proxy from the environment (http_proxy, ALL_PROXY…): every transfer
+        // must connect to exactly the address the strategy chose.
+        try easy.set(.proxy, "")
+        // The runner follows redirects itself (each hop is resolved and pinned again).
+        try easy.set(.followLocation, 0)
+        // The body as sent on the wire: it is hashed and compared, never decoded.
+        try easy.set(.httpContentDecoding, 0)
+        try easy.set(.timeoutMilliseconds, request.timeoutMilliseconds)
+        try easy.set(.connectTimeoutMilliseconds, request.connectTimeoutMilliseconds)
+        try easy.set(request.httpVersion)
+        try easy.set(.verifyPeer, request.verifyPeer ? 1 : 0)
+        try easy.set(.verifyHost, request.verifyHost ? 2 : 0)
+        if !request.sessionIDCache { try easy.set(.sessionIDCache, 0) }
+        if let caFile = request.caFile { try easy.set(.caInfo, caFile) }
+        if !request.connectTo.isEmpty { try easy.set(.connectTo, request.connectTo) }
+        if request.connectOnly {
+            try easy.set(.connectOnly, 1)
+            return
+        }
+        if request.noBody { try easy.set(.noBody, 1) }
+        switch request.body {
+        case .none:
+            break
+        case .bytes(let data):
+            // Data.withUnsafeBytes rethrows untyped errors: carry the typed one out by value.
+            let refused: CurlError? = data.withUnsafeBytes { bytes in
+                do throws(CurlError) { try easy.setPostBytes(bytes) } catch { return error }
+                return nil
+            }
+            if let refused { throw refused }
+        case .file:
+            try easy.set(.post, 1)
+            try easy.set(.postFieldSize, fileBody?.size ?? 0)
+            try easy.streamBodyFromSink()
+        }
+        if let method = request.customMethod { try easy.set(.customRequest, method) }
+        try easy.set(.httpHeader, request.headerLines)
+    }
+
+    /// What came of the transfer (libcurl said `code`, or `failure` overrides it), read from
+    /// the handle now: libcurl overwrites its infos with the next transfer.
+    func outcome(code: Int, failure override: TransferFailure? = nil) -> TransferOutcome {
+        let newConnections = easy.info(.numConnects) ?? 0
+        var clock = PhaseClock()
+        clock.nameLookup = easy.info(.nameLookupTime) ?? 0
+        clock.connect = easy.info(.connectTime) ?? 0
+        clock.appConnect = easy.info(.appConnectTime) ?? 0
+        clock.startTransfer = easy.info(.startTransferTime) ?? 0
+        clock.total = easy.info(.totalTime) ?? 0
+        var verification = easy.verificationFailure()
+        if verification == nil, code == CurlCode.peerFailedVerification {
+            // curl's own post-handshake name check failed (the verifier itself was satisfied).
+            verification = VerificationFailure(code: 62, reason: "hostname mismatch", leaf: easy.handshakeLeaf())
+        }
+        if isHTTPS, certificate == nil {
+            // No header arrived (connect-only, or a failure): what the handshake showed.
+            certificate = easy.handshakeLeaf() ?? certificates.liveCertificate(of: easy)
+        }
+        let evidence = TransferEvidence(
+            connectedIP: easy.info(.primaryIP),
+            connectedPort: easy.info(.primaryPort).flatMap { $0 > 0 ? $0 : nil },
+            httpVersion: easy.info(.httpVersion).flatMap(httpVersionText(curlValue:)),
+            certificate: certificate,
+            verification: verification,
+            timings: clock.phases(reusedConnection: newConnections == 0),
+            newConnections: newConnections)
+
+        if let override { return TransferOutcome(evidence: evidence, result: .failure(override)) }
+        guard code == CurlCode.ok else {
+            let curlText = easy.errorText ?? CurlCode.text(code)
+            let failure = TransferFailure(
+                kind: TransferFailure.Kind(curlCode: code), curlCode: code,
+                message: FailureMessage.text(curlText: curlText, verification: verification, verifyName: verifyName))
+            return TransferOutcome(evidence: evidence, result: .failure(failure))
+        }
+        guard !digestFailed, let sha256 = digest.finish() else {
+            let failure = TransferFailure(kind: .io, curlCode: CurlCode.outOfMemory, message: "SHA-256 of the response body failed (OpenSSL)")
+            return TransferOutcome(evidence: evidence, result: .failure(failure))
+        }
+        let response = TransferResponse(
+            status: easy.info(.responseCode) ?? head.status, headers: head.headers, body: body,
+            bodyLength: bodyLength, bodySHA256: sha256)
+        return TransferOutcome(evidence: evidence, result: .success(response))
+    }
+
+    /// Back to idle: drops what pins memory or files, and detaches from the pool so an unused
+    /// pool can be closed.
+    func recycle() {
+        completion = nil
+        pool = nil
+        fileBody = nil
+        body = Data()
+        head.reset()
+        certificate = nil
+        try? easy.attach(to: nil)
+    }
+
+    // MARK: EasyHandleSink
+
+    func easyHandle(_ easy: EasyHandle, receivedBody bytes: UnsafeRawBufferPointer) -> Bool {
+        bodyLength += bytes.count
+        if !digestFailed, !digest.update(bytes) { digestFailed = true }
+        let room = captureLimit - body.count
+        if room > 0, let base = bytes.baseAddress {
+            body.append(base.assumingMemoryBound(to: UInt8.self), count: min(room, bytes.count))
+        }
+        return true
+    }
+
+    func easyHandle(_ easy: EasyHandle, receivedHeaderLine line: UnsafeRawBufferPointer) {
+        if isHTTPS, !lookedForCertificate {
+            // From the live session: also right on a reused connection, where no handshake ran.
+            lookedForCertificate = true
+            certificate = certificates.liveCertificate(of: easy)
+        }
+        head.consume(line: line)
+    }
+
+    func easyHandle(_ easy: EasyHandle, readBodyInto buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        guard let fileBody else { return 0 }
+        return fileBody.read(into: buffer)
+    }
+
+    func easyHandle(_ easy: EasyHandle, seekBodyTo offset: Int64) -> Bool {
+        fileBody?.seek(to: offset) ?? (offset == 0)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// How a `TransferSpec` is put to libcurl, decided as a value before any C call (so the
+/// decisions are unit-tested without sockets). `EasyHandle` options are then set from it.
+struct CurlRequest: Equatable {
+    enum Body: Equatable {
+        /// Nothing to send.
+        case none
+        /// Sent from memory, byte-exact (POSTFIELDSIZE_LARGE + COPYPOSTFIELDS).
+        case bytes(Data)
+        /// Streamed from disk through the read callback, size known up front.
+        case file(path: String)
+    }
+
+    var url: String
+    /// HEAD: CURLOPT_NOBODY (libcurl then waits for no body).
+    var noBody = false
+    /// CURLOPT_CUSTOMREQUEST, when the method is not the one libcurl's mode implies.
+    var customMethod: String?
+    var body: Body = .none
+    /// CURLOPT_HTTPHEADER lines.
+    var headerLines: [String] = []
+    var connectTo: [String] = []
+    var httpVersion: CurlHTTPVersion
+    var verifyPeer = true
+    var verifyHost = true
+    /// TLS session resumption; off under trust override (a resumed session skips the
+    /// certificate check, so the name would not be checked again).
+    var sessionIDCache = true
+    /// The name OpenSSL checks during the handshake (trust override).
+    var verifyName: String?
+    var caFile: String?
+    var timeoutMilliseconds: Int
+    var connectTimeoutMilliseconds: Int
+    var connectOnly = false
+
+    init(spec: TransferSpec) throws(TransferFailure) {
+        url = spec.url
+        let https = Self.isHTTPS(spec.url)
+        httpVersion = Self.httpVersion(spec.httpVersion, https: https)
+        timeoutMilliseconds = Self.milliseconds(spec.timeout)
+        connectTimeoutMilliseconds = Self.milliseconds(spec.connectTimeout)
+        connectOnly = spec.connectOnly
+        caFile = spec.tls.caFile
+        if let target = spec.connectTo { connectTo = [target] }
+
+        if spec.tls.insecure {
+            // The only way to skip verification; reports flag it.
+            verifyPeer = false
+            verifyHost = false
+        } else if let name = spec.tls.verifyName {
+            guard !name.isEmpty else {
+                throw Self.rejected("trust override needs a verification name, got an empty one")
+            }
+            // Trust override: the URL host is the IP, so curl's own name check would check the
+            // IP; OpenSSL checks `name` instead, during the handshake.
+            verifyPeer = true
+            verifyHost = false
+            verifyName = name
+            sessionIDCache = false
+        }
+
+        switch (spec.method, spec.body) {
+        case ("HEAD", _):
+            // A HEAD response has no body; a request body makes no sense with it.
+            noBody = true
+        case ("GET", nil):
+            break
+        case ("POST", nil):
+            // An explicit POST with an empty body (Content-Length: 0).
+            body = .bytes(Data())
+        case (let method, nil):
+            customMethod = method
+        case (let method, .bytes(let data)?):
+            body = .bytes(data)
+            if method != "POST" { customMethod = method }
+        case (let method, .file(let path)?):
+            body = .file(path: path)
+            if method != "POST" { customMethod = method }
+        }
+
+        headerLines = try Self.headerLines(spec.headers, hasBody: body != .none)
+    }
+
+    /// `Name: value` lines as sent, plus what turns off libcurl's own additions: `Expect:`
+    /// (no 100-continue round trip unless asked for) and, with a body, `Content-Type:` (no
+    /// form-urlencoded default). An empty value is sent as such (`Name;` in libcurl's syntax).
+    static func headerLines(_ headers: [(name: String, value: String)], hasBody: Bool) throws(TransferFailure) -> [String] {
+        var lines: [String] = []
+        lines.reserveCapacity(headers.count + 2)
+        var hasExpect = false
+        var hasContentType = false
+        for (name, value) in headers {
+            guard !name.isEmpty, !name.contains(where: { $0 == ":" || $0.isWhitespace || $0.isNewline }) else {
+                throw rejected("invalid header name '\(name)'")
+            }
+            guard !value.contains(where: \.isNewline) else {
+                throw rejected("header '\(name)' has a line break in its value")
+            }
+            if name.caseInsensitiveCompare("Expect") == .orderedSame { hasExpect = true }
+            if name.caseInsensitiveCompare("Content-Type") == .orderedSame { hasContentType = true }
+            lines.append(value.isEmpty ? name + ";" : name + ": " + value)
+        }
+        if !hasExpect { lines.append("Expect:") }
+        if hasBody && !hasContentType { lines.append("Content-Type:") }
+        return lines
+    }
+
+    /// .auto: h2 by ALPN for https, 1.1 for http. .http2: ALPN for https, prior knowledge for http.
+    static func httpVersion(_ version: TransferSpec.HTTPVersion, https: Bool) -> CurlHTTPVersion {
+        switch version {
+        case .http1_1: .http1_1
+        case .http2: https ? .http2OverTLS : .http2PriorKnowledge
+        case .auto: https ? .http2OverTLS : .http1_1
+        }
+    }
+
+    static func isHTTPS(_ url: String) -> Bool {
+        url.utf8.count >= 8 && url.prefix(8).lowercased() == "https://"
+    }
+
+    /// Whole milliseconds, rounded up and at least 1: libcurl reads 0 as "no timeout".
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return 1 }
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        if overflow || whole > Int64(Int32.max) { return Int(Int32.max) }
+        let fraction = (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return max(1, Int(whole + fraction))
+    }
+
+    private static func rejected(_ message: String) -> TransferFailure {
+        TransferFailure(kind: .io, curlCode: CurlCode.badFunctionArgument, message: "request not sent: " + message)
+    }
+}

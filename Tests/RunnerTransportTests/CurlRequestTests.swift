@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+@testable import RunnerTransport
+
+@Suite("How a TransferSpec is put to libcurl")
+struct CurlRequestTests {
+    private func request(_ spec: TransferSpec) throws -> CurlRequest {
+        try CurlRequest(spec: spec)
+    }
+
+    @Test("trust override: peer verified, curl's host check off, OpenSSL checks the name, no session resumption")
+    func trustOverride() throws {
+        let plan = try request(TransferSpec(
+            url: "https://203.0.113.10/v1", headers: [("Host", "api.example.com")],
+            tls: .init(caFile: "/ca.pem", verifyName: "api.example.com"), poolKey: "k"))
+        #expect(plan.verifyPeer)
+        #expect(!plan.verifyHost)
+        #expect(plan.verifyName == "api.example.com")
+        #expect(!plan.sessionIDCache)
+        #expect(plan.caFile == "/ca.pem")
+    }
+
+    @Test("default TLS: curl verifies peer and host, sessions resume within the pool")
+    func defaultTLS() throws {
+        let plan = try request(TransferSpec(url: "https://api.example.com/", poolKey: "k"))
+        #expect(plan.verifyPeer && plan.verifyHost && plan.sessionIDCache)
+        #expect(plan.verifyName == nil)
+    }
+
+    @Test("insecure skips every check, even with a verification name")
+    func insecure() throws {
+        let plan = try request(TransferSpec(
+            url: "https://203.0.113.10/", tls: .init(insecure: true, verifyName: "api.example.com"), poolKey: "k"))
+        #expect(!plan.verifyPeer && !plan.verifyHost)
+        #expect(plan.verifyName == nil)
+    }
+
+    @Test("an empty verification name is refused, never treated as no check")
+    func emptyVerifyName() {
+        #expect(throws: TransferFailure.self) {
+            try request(TransferSpec(url: "https://203.0.113.10/", tls: .init(verifyName: ""), poolKey: "k"))
+        }
+    }
+
+    @Test(
+        "HTTP version per scheme",
+        arguments: [
+            (TransferSpec.HTTPVersion.auto, true, CurlHTTPVersion.http2OverTLS),
+            (.auto, false, .http1_1),
+            (.http2, true, .http2OverTLS),
+            (.http2, false, .http2PriorKnowledge),
+            (.http1_1, true, .http1_1),
+            (.http1_1, false, .http1_1),
+        ])
+    func httpVersion(version: TransferSpec.HTTPVersion, https: Bool, expected: CurlHTTPVersion) throws {
+        let plan = try request(TransferSpec(url: https ? "HTTPS://h/" : "http://h/", httpVersion: version, poolKey: "k"))
+        #expect(plan.httpVersion == expected)
+    }
+
+    @Test("methods: GET plain, HEAD as NOBODY, others as a custom request")
+    func methods() throws {
+        let get = try request(TransferSpec(url: "http://h/", poolKey: "k"))
+        #expect(get.customMethod == nil && !get.noBody && get.body == .none)
+        let head = try request(TransferSpec(url: "http://h/", method: "HEAD", poolKey: "k"))
+        #expect(head.noBody && head.customMethod == nil)
+        let delete = try request(TransferSpec(url: "http://h/", method: "DELETE", poolKey: "k"))
+        #expect(delete.customMethod == "DELETE" && delete.body == .none)
+        let emptyPost = try request(TransferSpec(url: "http://h/", method: "POST", poolKey: "k"))
+        #expect(emptyPost.body == .bytes(Data()) && emptyPost.customMethod == nil)
+    }
+
+    @Test("bodies: bytes for any method, files streamed, the method kept")
+    func bodies() throws {
+        let bytes = Data([0, 1, 0, 255])
+        let put = try request(TransferSpec(url: "http://h/", method: "PUT", body: .bytes(bytes), poolKey: "k"))
+        #expect(put.body == .bytes(bytes))
+        #expect(put.customMethod == "PUT")
+        let post = try request(TransferSpec(url: "http://h/", method: "POST", body: .file(path: "/tmp/x"), poolKey: "k"))
+        #expect(post.body == .file(path: "/tmp/x"))
+        #expect(post.customMethod == nil)
+        let head = try request(TransferSpec(url: "http://h/", method: "HEAD", body: .bytes(bytes), poolKey: "k"))
+        #expect(head.noBody && head.body == .none)
+    }
+
+    @Test("header lines: as given, in order; libcurl's Expect and form Content-Type turned off")
+    func headerLines() throws {
+        let lines = try CurlRequest.headerLines([("Host", "api.example.com"), ("X-Empty", ""), ("A", "b: c")], hasBody: true)
+        #expect(lines == ["Host: api.example.com", "X-Empty;", "A: b: c", "Expect:", "Content-Type:"])
+        let own = try CurlRequest.headerLines([("expect", "100-continue"), ("content-type", "application/json")], hasBody: true)
+        #expect(own == ["expect: 100-continue", "content-type: application/json"])
+        let noBody = try CurlRequest.headerLines([], hasBody: false)
+        #expect(noBody == ["Expect:"])
+    }
+
+    @Test("header injection is refused before anything is sent")
+    func injection() {
+        #expect(throws: TransferFailure.self) { try CurlRequest.headerLines([("X", "a\r\nEvil: 1")], hasBody: false) }
+        #expect(throws: TransferFailure.self) { try CurlRequest.headerLines([("Bad Name", "v")], hasBody: false) }
+        do {
+            _ = try CurlRequest.headerLines([("X", "a\nb")], hasBody: false)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.message == "request not sent: header 'X' has a line break in its value")
+        }
+    }
+
+    @Test(
+        "timeouts in whole milliseconds, rounded up, never 0 (which libcurl reads as none)",
+        arguments: [
+            (Duration.seconds(10), 10_000), (.milliseconds(250), 250), (.microseconds(1500), 2),
+            (.zero, 1), (.nanoseconds(1), 1), (.seconds(-3), 1),
+        ])
+    func milliseconds(duration: Duration, expected: Int) {
+        #expect(CurlRequest.milliseconds(duration) == expected)
+    }
+
+    @Test("connect-to and connect-only pass through")
+    func passThrough() throws {
+        let plan = try request(TransferSpec(
+            url: "https://api.example.com/", connectTo: "api.example.com:443:[2001:db8::10]:443", poolKey: "k",
+            connectOnly: true))
+        #expect(plan.connectTo == ["api.example.com:443:[2001:db8::10]:443"])
+        #expect(plan.connectOnly)
+    }
+}

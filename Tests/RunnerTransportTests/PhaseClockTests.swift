@@ -1,0 +1,57 @@
+import Testing
+
+@testable import RunnerTransport
+
+@Suite("Phase timings from libcurl's cumulative clock")
+struct PhaseClockTests {
+    @Test("a new TLS connection: each phase is its own share of the time")
+    func freshTLS() {
+        let clock = PhaseClock(nameLookup: 1_000, connect: 3_500, appConnect: 10_000, startTransfer: 12_000, total: 12_500)
+        let phases = clock.phases(reusedConnection: false)
+        #expect(phases.resolve == 0.001)
+        #expect(phases.connect == 0.0025)
+        #expect(phases.tls == 0.0065)
+        #expect(phases.firstByte == 0.012)
+        #expect(phases.total == 0.0125)
+    }
+
+    @Test("plain http has no TLS phase")
+    func plainHTTP() {
+        let phases = PhaseClock(nameLookup: 20, connect: 120, appConnect: 0, startTransfer: 900, total: 950)
+            .phases(reusedConnection: false)
+        #expect(phases.tls == nil)
+        #expect(phases.connect == 0.0001)
+        #expect(phases.firstByte == 0.0009)
+    }
+
+    @Test("a reused connection reports no connect and no handshake")
+    func reused() {
+        // What curl 7.88 reports on reuse: connect and appconnect 0.
+        let phases = PhaseClock(nameLookup: 14, connect: 0, appConnect: 0, startTransfer: 453, total: 500)
+            .phases(reusedConnection: true)
+        #expect(phases.connect == nil)
+        #expect(phases.tls == nil)
+        #expect(phases.firstByte == 0.000453)
+        // Even if a libcurl version reported an appconnect value on reuse, no handshake happened.
+        let odd = PhaseClock(nameLookup: 14, connect: 30, appConnect: 40, startTransfer: 453, total: 500)
+            .phases(reusedConnection: true)
+        #expect(odd.tls == nil)
+    }
+
+    @Test("a failed transfer only has what was reached")
+    func failed() {
+        let refused = PhaseClock(nameLookup: 0, connect: 0, appConnect: 0, startTransfer: 0, total: 100)
+            .phases(reusedConnection: false)
+        #expect(refused == PhaseTimings(resolve: nil, connect: nil, tls: nil, firstByte: nil, total: 0.0001))
+        let nothing = PhaseClock().phases(reusedConnection: false)
+        #expect(nothing == PhaseTimings())
+    }
+
+    @Test("clock skew never gives a negative phase")
+    func neverNegative() {
+        let phases = PhaseClock(nameLookup: 500, connect: 400, appConnect: 300, startTransfer: 600, total: 700)
+            .phases(reusedConnection: false)
+        #expect(phases.connect == 0)
+        #expect(phases.tls == 0)
+    }
+}

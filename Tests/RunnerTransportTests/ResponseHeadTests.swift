@@ -1,0 +1,72 @@
+import Testing
+
+@testable import RunnerTransport
+
+@Suite("Final-response headers from raw header lines")
+struct ResponseHeadTests {
+    private func head(_ lines: [String]) -> ResponseHead {
+        var head = ResponseHead()
+        for line in lines { head.consume(line: line) }
+        return head
+    }
+
+    @Test("status and headers, names as sent, values trimmed, in order")
+    func simple() {
+        let result = head(["HTTP/1.1 200 OK\r\n", "Content-Type:  application/json \r\n", "X-Multi: a\r\n", "x-multi: b\r\n", "\r\n"])
+        #expect(result.status == 200)
+        #expect(result.headers.map(\.name) == ["Content-Type", "X-Multi", "x-multi"])
+        #expect(result.headers.map(\.value) == ["application/json", "a", "b"])
+        #expect(result.isComplete)
+    }
+
+    @Test("interim 1xx blocks do not leak into the final headers")
+    func interim() {
+        let result = head([
+            "HTTP/1.1 100 Continue\r\n", "\r\n",
+            "HTTP/1.1 103 Early Hints\r\n", "Link: </a.css>; rel=preload\r\n", "\r\n",
+            "HTTP/1.1 201 Created\r\n", "Location: /x\r\n", "\r\n",
+        ])
+        #expect(result.status == 201)
+        #expect(result.headers.count == 1)
+        #expect(result.headers.first?.name == "Location")
+    }
+
+    @Test("HTTP/2 status lines (no reason phrase)")
+    func http2() {
+        let result = head(["HTTP/2 204 \r\n", "server: nginx\r\n", "\r\n"])
+        #expect(result.status == 204)
+        #expect(result.headers.first?.value == "nginx")
+    }
+
+    @Test("trailers after the body are not response headers")
+    func trailers() {
+        let result = head(["HTTP/1.1 200 OK\r\n", "Transfer-Encoding: chunked\r\n", "\r\n", "X-Checksum: abc\r\n", "\r\n"])
+        #expect(result.headers.map(\.name) == ["Transfer-Encoding"])
+    }
+
+    @Test("obsolete line folding continues the previous value; junk lines are skipped")
+    func folding() {
+        let result = head(["HTTP/1.1 200 OK\r\n", "X-Long: first\r\n", "\t second\r\n", "no colon here\r\n", ": empty name\r\n", "Empty:\r\n", "\r\n"])
+        #expect(result.headers.count == 2)
+        #expect(result.headers[0].value == "first second")
+        #expect(result.headers[1].name == "Empty")
+        #expect(result.headers[1].value == "")
+    }
+
+    @Test("reset forgets the previous transfer")
+    func reset() {
+        var result = head(["HTTP/1.1 500 Oops\r\n", "A: b\r\n", "\r\n"])
+        result.reset()
+        #expect(result.status == 0)
+        #expect(result.headers.isEmpty)
+        #expect(!result.isComplete)
+    }
+
+    @Test("values(of:) is case-insensitive and keeps order")
+    func values() {
+        let response = TransferResponse(
+            status: 200, headers: [("Set-Cookie", "a=1"), ("X", "y"), ("set-cookie", "b=2")], body: .init(),
+            bodyLength: 0, bodySHA256: "")
+        #expect(response.values(of: "SET-COOKIE") == ["a=1", "b=2"])
+    }
+}
