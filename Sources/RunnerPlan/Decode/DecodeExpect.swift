@@ -1,0 +1,344 @@
+/// `expect:`: what the final response must look like.
+extension PlanDecoder {
+    func decodeExpect(_ entry: Fields.Entry, context scenario: Context) -> Expectations {
+        var expect = Expectations()
+        let context = scenario.part("expect")
+        guard let fields = fields(
+            of: entry.value, site: Site(key: "expect", scenario), context: context, ownerMark: entry.keyMark,
+            keys: Keys.expect)
+        else { return expect }
+
+        for entry in fields.entries {
+            let site = Site(key: entry.key, context)
+            switch entry.key {
+            case "status":
+                if let status = decodeStatus(entry.value, site: site) { expect.status = status }
+            case "headers":
+                expect.headers = decodeHeaderExpectations(entry.value, site: site, scenario: scenario)
+            case "body":
+                expect.body = decodeBodyMatchers(entry, scenario: scenario)
+            case "certificate":
+                expect.certificate = decodeCertificate(entry, scenario: scenario)
+            case "time":
+                expect.time = decodeTimeLimits(entry, scenario: scenario)
+            case "http_version":
+                expect.httpVersion = choice(entry.value, for: site, among: ["1.0", "1.1", "2", "3"])?.value
+            case "redirects":
+                expect.redirects = integer(entry.value, for: site, minimum: 0)
+            default:
+                break
+            }
+        }
+        return expect
+    }
+
+    // MARK: Status
+
+    private static let statusExpected = "a status code (100-599), a list of codes, or a class such as '2xx'"
+
+    private func decodeStatus(_ node: YAMLNode, site: Site) -> StatusExpectation? {
+        switch node.content {
+        case .mapping:
+            report(at: node.mark, "expected \(Self.statusExpected) for \(site), got a mapping")
+            return nil
+        case .sequence(let items):
+            guard !items.isEmpty else {
+                report(at: node.mark, "expected at least one status code for \(site), got an empty list")
+                return nil
+            }
+            var codes: [Int] = []
+            for item in items {
+                if let code = statusCode(item, site: site, allowClass: false) { codes.append(code) }
+            }
+            return codes.count == items.count ? .codes(codes) : nil
+        case .scalar:
+            guard let text = text(node, expected: Self.statusExpected, for: site) else { return nil }
+            if let hundreds = Self.statusClass(text.value) { return .classes([hundreds]) }
+            return statusCode(node, site: site, allowClass: true).map { .codes([$0]) }
+        }
+    }
+
+    private func statusCode(_ node: YAMLNode, site: Site, allowClass: Bool) -> Int? {
+        let expected = allowClass ? Self.statusExpected : "a status code (100-599)"
+        guard let text = text(node, expected: expected, for: site) else { return nil }
+        guard let code = Self.parseInteger(text.value), (100...599).contains(code) else {
+            report(at: text.mark, "expected \(expected) for \(site), got \(text.quoted)")
+            return nil
+        }
+        guard text.isPlain else {
+            report(at: text.mark, "expected \(expected) for \(site), got the string \(text.quoted); write it without quotes")
+            return nil
+        }
+        return code
+    }
+
+    /// `2xx` → 2 (also `2XX`); nil otherwise.
+    static func statusClass(_ text: String) -> Int? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 3, (UInt8(ascii: "1")...UInt8(ascii: "5")).contains(utf8[0]),
+              utf8[1] | 0x20 == UInt8(ascii: "x"), utf8[2] | 0x20 == UInt8(ascii: "x")
+        else { return nil }
+        return Int(utf8[0] - UInt8(ascii: "0"))
+    }
+
+    // MARK: Matchers
+
+    private func decodeHeaderExpectations(_ node: YAMLNode, site: Site, scenario: Context) -> [HeaderExpectation] {
+        guard let entries = namedEntries(of: node, site: site) else { return [] }
+        var result: [HeaderExpectation] = []
+        let context = scenario.part("expect.headers")
+        for entry in entries {
+            guard Self.isToken(entry.key) else {
+                report(at: entry.keyMark, "invalid header name '\(entry.key)' \(context); \(Self.tokenRule)")
+                continue
+            }
+            let matcherContext = scenario.part("the matcher for header", named: entry.key)
+            if let matcher = decodeMatcher(
+                entry.value, site: Site(kind: "header", name: entry.key, context), context: matcherContext,
+                ownerMark: entry.keyMark, allowAbsent: true)
+            {
+                result.append(HeaderExpectation(name: entry.key, matcher: matcher))
+            }
+        }
+        return result
+    }
+
+    /// A scalar (equals) or a mapping with exactly one of equals, contains, matches (, absent).
+    func decodeMatcher(
+        _ node: YAMLNode, site: Site, context: Context, ownerMark: YAMLMark, allowAbsent: Bool
+    ) -> StringMatcher? {
+        if case .scalar = node.content {
+            return string(node, for: site).map { .equals($0.value) }
+        }
+        let keys = allowAbsent ? Keys.headerMatcher : Keys.valueMatcher
+        guard case .mapping = node.content else {
+            report(at: node.mark, "expected a string or a matcher (\(keys.names.joined(separator: ", "))) for \(site), got \(describe(node))")
+            return nil
+        }
+        guard let fields = fields(of: node, site: site, context: context, ownerMark: ownerMark, keys: keys) else { return nil }
+        guard let entry = fields.entries.first else {
+            report(at: node.mark, "expected one of \(keys.names.joined(separator: ", ")) \(context), got an empty mapping")
+            return nil
+        }
+        if fields.entries.count > 1 {
+            report(
+                at: fields.entries[1].keyMark,
+                "a matcher takes exactly one of \(keys.names.joined(separator: ", ")) \(context); found '\(entry.key)' and '\(fields.entries[1].key)'"
+            )
+            return nil
+        }
+        let valueSite = Site(key: entry.key, context)
+        switch entry.key {
+        case "equals": return string(entry.value, for: valueSite).map { .equals($0.value) }
+        case "contains": return string(entry.value, for: valueSite).map { .contains($0.value) }
+        case "matches": return pattern(entry.value, for: valueSite).map { .matches($0) }
+        default:
+            guard let absent = bool(entry.value, for: valueSite) else { return nil }
+            guard absent else {
+                report(at: entry.value.mark, "'absent' only takes true \(context); to require the header, use equals, contains or matches")
+                return nil
+            }
+            return .absent
+        }
+    }
+
+    /// A regular expression that compiles (each distinct pattern is compiled once per load).
+    private func pattern(_ node: YAMLNode, for site: Site) -> String? {
+        guard let text = string(node, for: site) else { return nil }
+        let verdict: String?
+        if let cached = regexVerdicts[text.value] {
+            verdict = cached
+        } else {
+            do {
+                _ = try Regex(text.value)
+                verdict = nil
+            } catch {
+                verdict = Self.firstLine(of: "\(error)")
+            }
+            regexVerdicts[text.value] = .some(verdict)
+        }
+        if var verdict {
+            // The compiler's message may quote the pattern: keep secrets out of it.
+            if text.shown != text.value { verdict = "it does not compile" }
+            report(at: text.mark, "invalid regular expression \(text.quoted) for \(site): \(verdict)")
+            return nil
+        }
+        return text.value
+    }
+
+    private static func firstLine(of text: String) -> String {
+        let line = text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? text
+        return line.trimmingSpaces()
+    }
+
+    // MARK: Body
+
+    private func decodeBodyMatchers(_ entry: Fields.Entry, scenario: Context) -> [BodyMatcher] {
+        let context = scenario.part("expect.body")
+        guard let fields = fields(
+            of: entry.value, site: Site(key: "body", scenario.part("expect")), context: context,
+            ownerMark: entry.keyMark, keys: Keys.bodyMatcher)
+        else { return [] }
+        var matchers: [BodyMatcher] = []
+        for entry in fields.entries {
+            let site = Site(key: entry.key, context)
+            switch entry.key {
+            case "equals": if let text = string(entry.value, for: site) { matchers.append(.equals(text.value)) }
+            case "contains": if let text = string(entry.value, for: site) { matchers.append(.contains(text.value)) }
+            case "matches": if let pattern = pattern(entry.value, for: site) { matchers.append(.matches(pattern)) }
+            case "sha256":
+                guard let text = string(entry.value, for: site) else { continue }
+                let hex = text.value.lowercased()
+                if hex.utf8.count == 64, hex.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) {
+                    matchers.append(.sha256(hex))
+                } else {
+                    report(at: text.mark, "expected 64 hexadecimal digits for \(site), got \(text.quoted)")
+                }
+            default:
+                if let expectations = decodeJSONExpectations(entry.value, site: site, context: scenario.part("expect.body.json")) {
+                    matchers.append(.json(expectations))
+                }
+            }
+        }
+        return matchers
+    }
+
+    private func decodeJSONExpectations(_ node: YAMLNode, site: Site, context: Context) -> [JSONExpectation]? {
+        guard let entries = namedEntries(of: node, site: site) else { return nil }
+        var result: [JSONExpectation] = []
+        for entry in entries {
+            let path: JSONPath
+            switch JSONPathParser.parse(entry.key) {
+            case .success(let parsed): path = parsed
+            case .failure(let problem):
+                report(at: entry.keyMark, "invalid JSON path '\(entry.key)' \(context): \(problem.message)")
+                continue
+            }
+            if let value = jsonValue(entry.value) { result.append(JSONExpectation(path: path, value: value)) }
+        }
+        return result.count == entries.count ? result : nil
+    }
+
+    /// YAML → JSON: plain scalars typed by the YAML 1.2 core schema, quoted ones are strings.
+    private func jsonValue(_ node: YAMLNode) -> JSONValue? {
+        switch node.content {
+        case .sequence(let items):
+            var values: [JSONValue] = []
+            values.reserveCapacity(items.count)
+            for item in items {
+                guard let value = jsonValue(item) else { return nil }
+                values.append(value)
+            }
+            return .array(values)
+        case .mapping(let pairs):
+            var object: [String: JSONValue] = [:]
+            for pair in pairs {
+                guard case .scalar(let key, _) = pair.key.content else {
+                    report(at: pair.key.mark, "expected a plain key in a JSON object, got \(pair.key.kindDescription)")
+                    return nil
+                }
+                guard let value = jsonValue(pair.value) else { return nil }
+                object[key] = value
+            }
+            return .object(object)
+        case .scalar(let raw, let style):
+            guard let substituted = substitute(raw, at: node.mark) else { return nil }
+            let text = Text(
+                value: substituted.value, shown: substituted.shown, mark: node.mark, style: style,
+                forcedString: Text.isStringTag(node.tag))
+            return Self.coreSchemaValue(text)
+        }
+    }
+
+    static func coreSchemaValue(_ text: Text) -> JSONValue {
+        guard text.isPlain else { return .string(text.value) }
+        if text.isNull { return .null }
+        switch text.value {
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
+            return .string(text.value)  // JSON has no infinities or NaN
+        default:
+            break
+        }
+        if let integer = parseInteger(text.value) { return .number(Double(integer)) }
+        if isCoreFloat(text.value), let double = Double(text.value) { return .number(double) }
+        return .string(text.value)
+    }
+
+    /// `[-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?` (YAML 1.2 core float).
+    static func isCoreFloat(_ text: String) -> Bool {
+        let utf8 = Array(text.utf8)
+        var index = 0
+        func digits() -> Int {
+            let start = index
+            while index < utf8.count, utf8[index] >= 0x30, utf8[index] <= 0x39 { index += 1 }
+            return index - start
+        }
+        if index < utf8.count, utf8[index] == UInt8(ascii: "-") || utf8[index] == UInt8(ascii: "+") { index += 1 }
+        var mantissa = digits()
+        if index < utf8.count, utf8[index] == UInt8(ascii: ".") {
+            index += 1
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if index < utf8.count, utf8[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < utf8.count, utf8[index] == UInt8(ascii: "-") || utf8[index] == UInt8(ascii: "+") { index += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return index == utf8.count
+    }
+
+    // MARK: Certificate and time
+
+    private func decodeCertificate(_ entry: Fields.Entry, scenario: Context) -> CertificateExpectation? {
+        let context = scenario.part("expect.certificate")
+        guard let fields = fields(
+            of: entry.value, site: Site(key: "certificate", scenario.part("expect")), context: context,
+            ownerMark: entry.keyMark, keys: Keys.certificate)
+        else { return nil }
+        var certificate = CertificateExpectation()
+        for entry in fields.entries {
+            let site = Site(key: entry.key, context)
+            switch entry.key {
+            case "min_days_left": certificate.minDaysLeft = integer(entry.value, for: site, minimum: 0)
+            default:
+                let matcher = decodeMatcher(
+                    entry.value, site: site, context: entry.key == "issuer"
+                        ? scenario.part("expect.certificate.issuer") : scenario.part("expect.certificate.subject"),
+                    ownerMark: entry.keyMark, allowAbsent: false)
+                if entry.key == "issuer" { certificate.issuer = matcher } else { certificate.subject = matcher }
+            }
+        }
+        return certificate
+    }
+
+    private func decodeTimeLimits(_ entry: Fields.Entry, scenario: Context) -> TimeLimits {
+        let context = scenario.part("expect.time")
+        var limits = TimeLimits()
+        guard let fields = fields(
+            of: entry.value, site: Site(key: "time", scenario.part("expect")), context: context,
+            ownerMark: entry.keyMark, keys: Keys.time)
+        else { return limits }
+        for entry in fields.entries {
+            let value = duration(entry.value, for: Site(key: entry.key, context))
+            switch entry.key {
+            case "total": limits.total = value
+            case "connect": limits.connect = value
+            case "tls": limits.tls = value
+            default: limits.firstByte = value
+            }
+        }
+        return limits
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var slice = Substring(self)
+        while slice.first?.isWhitespace == true { slice = slice.dropFirst() }
+        while slice.last?.isWhitespace == true { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

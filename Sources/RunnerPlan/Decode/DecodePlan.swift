@@ -1,0 +1,97 @@
+/// The top level of a plan: version, name, vars, then domain maps, defaults and scenarios.
+extension PlanDecoder {
+    func decodePlan(_ root: YAMLNode, variables commandLine: [String: String]) -> Plan? {
+        let context = Context(.topLevel)
+        guard case .mapping = root.content else {
+            report(at: root.mark, "expected a mapping with 'version' and 'scenarios' at top level, got \(describe(root))")
+            return nil
+        }
+        guard let fields = fields(of: root, site: Site(subject: "the plan", context), context: context, keys: Keys.topLevel)
+        else { return nil }
+
+        // Variables first: every other value may use them.
+        decodeVariables(fields["vars"], commandLine: commandLine)
+
+        if let entry = required("version", in: fields),
+           let version = integer(entry.value, for: Site(key: "version", context)), version != 1 {
+            report(at: entry.value.mark, "unsupported plan version \(version); this runner reads version 1")
+        }
+
+        var name = Self.defaultName(for: file)
+        if let entry = fields["name"], let text = string(entry.value, for: Site(key: "name", context)) {
+            name = text.value
+        }
+
+        let domainMaps = fields["domains"].map { decodeDomainMaps($0) } ?? []
+
+        let defaults = fields["defaults"].flatMap { entry -> SettingsLayer? in
+            let context = Context(.defaults)
+            guard let section = self.fields(
+                of: entry.value, site: Site(key: "defaults", Context(.topLevel)), context: context,
+                ownerMark: entry.keyMark, keys: Keys.defaults)
+            else { return nil }
+            return decodeSettings(section)
+        } ?? SettingsLayer()
+
+        var scenarios: [Scenario] = []
+        if let entry = required("scenarios", in: fields) {
+            scenarios = decodeScenarios(entry, defaults: defaults)
+        }
+
+        return Plan(path: file, name: name, domainMaps: domainMaps, scenarios: scenarios, secrets: secrets)
+    }
+
+    /// The file name without its directory and extension: `plans/prod.yaml` → `prod`.
+    static func defaultName(for path: String) -> String {
+        var base = Substring(path)
+        if let slash = base.lastIndex(of: "/") { base = base[base.index(after: slash)...] }
+        if let dot = base.lastIndex(of: "."), dot != base.startIndex { base = base[..<dot] }
+        return String(base)
+    }
+
+    /// `vars:` then `--var` over it. Vars may use `${env:…}`/`${secret:…}`, not each other.
+    private func decodeVariables(_ entry: Fields.Entry?, commandLine: [String: String]) {
+        var resolved: [String: ResolvedVariable] = [:]
+        if let entry, let pairs = namedEntries(of: entry.value, site: Site(key: "vars", Context(.topLevel))) {
+            let context = Context(.vars)
+            for pair in pairs {
+                guard Self.isVariableName(pair.key) else {
+                    report(
+                        at: pair.keyMark,
+                        "invalid variable name '\(pair.key)' \(context); use letters, digits, '_', '-' and '.'")
+                    continue
+                }
+                // `--var` replaces it: its own references need not resolve.
+                if commandLine[pair.key] != nil { continue }
+                guard case .scalar(let raw, _) = pair.value.content else {
+                    report(
+                        at: pair.value.mark,
+                        "expected a scalar for variable '\(pair.key)' \(context), got \(pair.value.kindDescription)")
+                    failedVariables.insert(pair.key)
+                    continue
+                }
+                if let value = substitute(raw, at: pair.value.mark, allowVariables: false) {
+                    resolved[pair.key] = value
+                } else {
+                    failedVariables.insert(pair.key)
+                }
+            }
+        }
+        for (name, value) in commandLine {
+            resolved[name] = ResolvedVariable(value: value, shown: value)
+        }
+        variables = resolved
+    }
+
+    static func isVariableName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                return true
+            default:
+                return false
+            }
+        }
+    }
+}

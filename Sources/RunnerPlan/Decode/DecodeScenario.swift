@@ -1,0 +1,397 @@
+import Foundation
+
+/// Settings a scenario may take from `defaults:` or set itself; nil means "not written here".
+struct SettingsLayer {
+    var timeout: Duration?
+    var connectTimeout: Duration?
+    var http: HTTPVersionPreference?
+    var followRedirects: Bool?
+    var maxRedirects: Int?
+    var caFile: String?
+    var insecure: Bool?
+    var maxBody: Int?
+    var strategies: [StrategyKind]?
+    /// Where each strategy was written, for the strategy/URL check.
+    var strategyMarks: [YAMLMark] = []
+    var ips: IPSelection?
+    var ipVersion: IPVersionPreference?
+    var domainMap: String?
+    var headers: [HeaderEntry]?
+
+    func apply(to settings: inout TransferSettings) {
+        if let timeout { settings.timeout = timeout }
+        if let connectTimeout { settings.connectTimeout = connectTimeout }
+        if let http { settings.http = http }
+        if let followRedirects { settings.followRedirects = followRedirects }
+        if let maxRedirects { settings.maxRedirects = maxRedirects }
+        if let caFile { settings.caFile = caFile }
+        if let insecure { settings.insecure = insecure }
+        if let maxBody { settings.maxBody = maxBody }
+    }
+}
+
+/// A header with its lower-cased name, the key headers merge on.
+struct HeaderEntry {
+    var key: String
+    var header: Header
+}
+
+/// The request as decoded, before defaults are merged in.
+struct RequestParts {
+    var method: String
+    var url: PlanURL
+    var urlMark: YAMLMark
+    var headers: [HeaderEntry]
+    var body: BodySpec?
+    var insecure: Bool?
+}
+
+extension PlanDecoder {
+    // MARK: Settings (defaults and scenario level)
+
+    func decodeSettings(_ fields: Fields) -> SettingsLayer {
+        let context = fields.context
+        var layer = SettingsLayer()
+        for entry in fields.entries {
+            let site = Site(key: entry.key, context)
+            let value = entry.value
+            switch entry.key {
+            case "timeout": layer.timeout = duration(value, for: site)
+            case "connect_timeout": layer.connectTimeout = duration(value, for: site)
+            case "http":
+                layer.http = choice(value, for: site, among: ["1.1", "2", "auto"])
+                    .flatMap { HTTPVersionPreference(rawValue: $0.value) }
+            case "follow_redirects": layer.followRedirects = bool(value, for: site)
+            case "max_redirects": layer.maxRedirects = integer(value, for: site, minimum: 0)
+            case "ca":
+                layer.caFile = string(value, for: site).flatMap { planRelativeFile($0, what: "ca file", site: site) }
+            case "insecure": layer.insecure = bool(value, for: site)
+            case "max_body": layer.maxBody = size(value, for: site)
+            case "strategy": decodeStrategies(value, site: site, into: &layer)
+            case "ips": layer.ips = choice(value, for: site, among: ["first", "all"]).flatMap { IPSelection(rawValue: $0.value) }
+            case "ip_version":
+                layer.ipVersion = choice(value, for: site, among: ["4", "6", "any"])
+                    .flatMap { IPVersionPreference(rawValue: $0.value) }
+            case "domains": layer.domainMap = domainMapReference(value, site: site)
+            case "headers": layer.headers = decodeHeaders(value, site: site, context: context.part("headers"))
+            default: break
+            }
+        }
+        return layer
+    }
+
+    private func decodeStrategies(_ node: YAMLNode, site: Site, into layer: inout SettingsLayer) {
+        guard let items = items(node, expected: "a strategy name or a list of them", for: site) else { return }
+        guard !items.isEmpty else {
+            report(at: node.mark, "expected at least one strategy for \(site), got an empty list")
+            return
+        }
+        let names = Self.strategyNames
+        var strategies: [StrategyKind] = []
+        var marks: [YAMLMark] = []
+        var failed = false
+        for item in items {
+            guard let text = string(item, for: site) else {
+                failed = true
+                continue
+            }
+            guard let strategy = StrategyKind(rawValue: text.value) else {
+                let hint = Suggestion.closest(to: text.value, among: names).map { "; did you mean '\($0)'?" }
+                    ?? "; expected one of \(names.joined(separator: ", "))"
+                report(at: text.mark, "unknown strategy \(text.quoted) \(site.context)\(hint)")
+                failed = true
+                continue
+            }
+            if let first = strategies.firstIndex(of: strategy) {
+                report(at: text.mark, "duplicate strategy '\(strategy.rawValue)' \(site.context) (first at \(marks[first].text))")
+                failed = true
+                continue
+            }
+            strategies.append(strategy)
+            marks.append(text.mark)
+        }
+        guard !failed else { return }
+        layer.strategies = strategies
+        layer.strategyMarks = marks
+    }
+
+    private static let strategyNames = StrategyKind.allCases.map(\.rawValue)
+
+    private func domainMapReference(_ node: YAMLNode, site: Site) -> String? {
+        guard let text = string(node, for: site) else { return nil }
+        guard domainMapNameSet.contains(text.value) else {
+            let declared = domainMapNames + [systemDomainMapName]
+            let hint = Suggestion.closest(to: text.value, among: declared).map { "; did you mean '\($0)'?" }
+                ?? "; the plan declares \(declared.map { "'\($0)'" }.joined(separator: ", "))"
+            report(at: text.mark, "unknown domain map \(text.quoted) \(site.context)\(hint)")
+            return nil
+        }
+        return text.value
+    }
+
+    /// Header name → value. Names are HTTP tokens, values carry no line breaks.
+    func decodeHeaders(_ node: YAMLNode, site: Site, context: Context) -> [HeaderEntry]? {
+        guard let entries = namedEntries(of: node, site: site) else { return nil }
+        var headers: [HeaderEntry] = []
+        var keyMarks: [YAMLMark] = []  // parallel to `headers`
+        var failed = false
+        for entry in entries {
+            guard Self.isToken(entry.key) else {
+                report(at: entry.keyMark, "invalid header name '\(entry.key)' \(context); \(Self.tokenRule)")
+                failed = true
+                continue
+            }
+            let key = entry.key.lowercased()
+            // A few headers per mapping: a scan beats hashing.
+            if let first = headers.firstIndex(where: { $0.key == key }) {
+                report(at: entry.keyMark, "duplicate header '\(entry.key)' \(context) (first at \(keyMarks[first].text))")
+                failed = true
+                continue
+            }
+            guard let value = string(entry.value, for: Site(kind: "header", name: entry.key, context)) else {
+                failed = true
+                continue
+            }
+            if value.value.containsLineBreakOrNUL {
+                report(at: value.mark, "the value of header '\(entry.key)' \(context) must not contain CR, LF or NUL")
+                failed = true
+                continue
+            }
+            headers.append(HeaderEntry(key: key, header: Header(name: entry.key, value: value.value)))
+            keyMarks.append(entry.keyMark)
+        }
+        return failed ? nil : headers
+    }
+
+    static let tokenRule = "a header name is a token of letters, digits and !#$%&'*+-.^_`|~"
+
+    /// RFC 9110 token: what a method or header name may be.
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { tokenBytes[Int($0)] }
+    }
+
+    private static let tokenBytes: [Bool] = (0..<256).map { byte in
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+        default: return byte < 0x80 && "!#$%&'*+-.^_`|~".utf8.contains(UInt8(byte))
+        }
+    }
+
+    // MARK: Scenarios
+
+    func decodeScenarios(_ entry: Fields.Entry, defaults: SettingsLayer) -> [Scenario] {
+        let site = Site(key: "scenarios", Context(.topLevel))
+        guard case .sequence(let items) = entry.value.content else {
+            report(at: entry.value.mark, "expected a list of scenarios for \(site), got \(describe(entry.value))")
+            return []
+        }
+        guard !items.isEmpty else {
+            report(at: entry.value.mark, "expected at least one scenario for \(site), got an empty list")
+            return []
+        }
+        var scenarios: [Scenario] = []
+        scenarios.reserveCapacity(items.count)
+        var names: [String: YAMLMark] = [:]
+        names.reserveCapacity(items.count)
+        for (offset, item) in items.enumerated() {
+            if let scenario = decodeScenario(item, number: offset + 1, defaults: defaults, names: &names) {
+                scenarios.append(scenario)
+            }
+        }
+        return scenarios
+    }
+
+    private func decodeScenario(
+        _ node: YAMLNode, number: Int, defaults: SettingsLayer, names: inout [String: YAMLMark]
+    ) -> Scenario? {
+        let errorsBefore = errors.count
+        guard case .mapping(let pairs) = node.content else {
+            report(at: node.mark, "expected a mapping for scenario #\(number) in 'scenarios', got \(describe(node))")
+            return nil
+        }
+
+        // The name first: every other message names the scenario.
+        var label = "#\(number)"
+        var name = ""
+        if let pair = pairs.first(where: { if case .scalar("name", _) = $0.key.content { true } else { false } }),
+           let text = string(pair.value, for: Site(key: "name", Context(.scenario(label)))) {
+            name = text.value
+            label = "'\(text.shown)'"
+            if let first = names[name] {
+                report(at: text.mark, "duplicate scenario name \(text.quoted) (first at \(first.text))")
+            } else {
+                names[name] = text.mark
+            }
+        }
+        let context = Context(.scenario(label))
+        guard let fields = fields(of: node, site: Site(subject: "scenario \(label)", context), context: context, keys: Keys.scenario)
+        else { return nil }
+        _ = required("name", in: fields)
+
+        var tags: [String] = []
+        if let entry = fields["tags"] {
+            let site = Site(key: "tags", context)
+            for item in items(entry.value, expected: "a list of tags", for: site) ?? [] {
+                if let text = string(item, for: Site(subject: "a tag", context)) { tags.append(text.value) }
+            }
+        }
+
+        let layer = decodeSettings(fields)
+        let request = required("request", in: fields).flatMap { decodeRequest($0, context: context) }
+        let expect = fields["expect"].map { decodeExpect($0, context: context) } ?? Expectations()
+
+        guard let request else { return nil }
+        let strategies = layer.strategies ?? defaults.strategies ?? [.auto]
+        checkStrategies(
+            strategies, marks: layer.strategies == nil ? nil : layer.strategyMarks, url: request.url,
+            urlMark: request.urlMark, scenario: label)
+
+        guard errors.count == errorsBefore else { return nil }
+        var settings = TransferSettings()
+        defaults.apply(to: &settings)
+        layer.apply(to: &settings)
+        if let insecure = request.insecure { settings.insecure = insecure }
+        let headers = Self.merge([defaults.headers ?? [], layer.headers ?? [], request.headers]).map(\.header)
+        return Scenario(
+            name: name, location: location(node.mark), tags: tags,
+            domainMap: layer.domainMap ?? defaults.domainMap ?? systemDomainMapName,
+            strategies: strategies, ips: layer.ips ?? defaults.ips ?? .first,
+            ipVersion: layer.ipVersion ?? defaults.ipVersion ?? .any, settings: settings,
+            request: RequestSpec(method: request.method, url: request.url, headers: headers, body: request.body),
+            expect: expect)
+    }
+
+    /// `header-only` sends the IP in plain HTTP; `trust-override` only makes sense with TLS.
+    /// Reported at the strategy when the scenario names it, else at the URL.
+    private func checkStrategies(
+        _ strategies: [StrategyKind], marks: [YAMLMark]?, url: PlanURL, urlMark: YAMLMark, scenario: String
+    ) {
+        for (index, strategy) in strategies.enumerated() {
+            let mark = marks?[index] ?? urlMark
+            let origin = marks == nil ? " (from defaults)" : ""
+            switch (strategy, url.scheme) {
+            case (.headerOnly, .https):
+                report(
+                    at: mark,
+                    "strategy 'header-only'\(origin) is for http:// URLs, but scenario \(scenario) requests https://; use 'sni-resolve' or 'trust-override'"
+                )
+            case (.trustOverride, .http):
+                report(
+                    at: mark,
+                    "strategy 'trust-override'\(origin) is for https:// URLs, but scenario \(scenario) requests http://; use 'header-only' or 'sni-resolve'"
+                )
+            default:
+                break
+            }
+        }
+    }
+
+    /// Later layers replace a header of the same name (any case) in its first position.
+    static func merge(_ layers: [[HeaderEntry]]) -> [HeaderEntry] {
+        var result: [HeaderEntry] = []
+        result.reserveCapacity(layers.reduce(0) { $0 + $1.count })
+        for layer in layers {
+            for entry in layer {
+                // A request has a handful of headers: a scan beats hashing.
+                if let position = result.firstIndex(where: { $0.key == entry.key }) {
+                    result[position] = entry
+                } else {
+                    result.append(entry)
+                }
+            }
+        }
+        return result
+    }
+
+    // MARK: Request
+
+    private func decodeRequest(_ entry: Fields.Entry, context scenario: Context) -> RequestParts? {
+        let context = scenario.part("request")
+        guard let fields = fields(
+            of: entry.value, site: Site(key: "request", scenario), context: context, ownerMark: entry.keyMark,
+            keys: Keys.request)
+        else { return nil }
+        let errorsBefore = errors.count
+
+        var method = "GET"
+        if let entry = fields["method"], let text = string(entry.value, for: Site(key: "method", context)) {
+            if Self.isToken(text.value) {
+                method = text.value.uppercased()
+            } else {
+                report(
+                    at: text.mark,
+                    "expected an HTTP method such as GET or POST for \(Site(key: "method", context)), got \(text.quoted)")
+            }
+        }
+
+        var url: (PlanURL, YAMLMark)?
+        if let entry = required("url", in: fields) {
+            let site = Site(key: "url", context)
+            if let text = string(entry.value, for: site) {
+                if let parsed = PlanURL.parse(text.value) {
+                    if Self.hasCredentials(text.value) {
+                        report(at: text.mark, "the URL for \(site) carries credentials; send them in an Authorization header")
+                    } else {
+                        url = (parsed, text.mark)
+                    }
+                } else {
+                    report(at: text.mark, "expected an absolute http:// or https:// URL for \(site), got \(text.quoted)")
+                }
+            }
+        }
+
+        let headers = fields["headers"].flatMap {
+            decodeHeaders($0.value, site: Site(key: "headers", context), context: scenario.part("request.headers"))
+        }
+
+        var body: BodySpec?
+        let bodies = Keys.bodyKinds.compactMap { fields[$0] }.sorted { $0.keyMark < $1.keyMark }
+        if bodies.count > 1 {
+            report(
+                at: bodies[1].keyMark,
+                "only one of 'body', 'body_base64' and 'body_file' may be given \(context); found '\(bodies[0].key)' and '\(bodies[1].key)'"
+            )
+        } else if let entry = bodies.first {
+            let site = Site(key: entry.key, context)
+            switch entry.key {
+            case "body":
+                body = string(entry.value, for: site).map { .bytes(Data($0.value.utf8)) }
+            case "body_base64":
+                if let text = string(entry.value, for: site) {
+                    let compact = String(text.value.unicodeScalars.filter { !" \t\r\n".unicodeScalars.contains($0) })
+                    if let data = Data(base64Encoded: compact) {
+                        body = .bytes(data)
+                    } else {
+                        report(at: text.mark, "expected base64 data for \(site), got \(text.quoted)")
+                    }
+                }
+            default:
+                body = string(entry.value, for: site)
+                    .flatMap { planRelativeFile($0, what: "body_file", site: site) }
+                    .map { .file($0) }
+            }
+        }
+
+        let insecure = fields["insecure"].flatMap { bool($0.value, for: Site(key: "insecure", context)) }
+
+        guard errors.count == errorsBefore, let (parsedURL, urlMark) = url else { return nil }
+        return RequestParts(
+            method: method, url: parsedURL, urlMark: urlMark, headers: headers ?? [], body: body, insecure: insecure)
+    }
+
+    /// `user:pass@` before the host: PlanURL would drop it silently.
+    static func hasCredentials(_ url: String) -> Bool {
+        var utf8 = Substring(url).utf8[...]
+        // Skip `scheme://`; PlanURL has already checked there is one.
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        utf8 = utf8[colon...].dropFirst().drop { $0 == UInt8(ascii: "/") }
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "@"): return true
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false
+            default: continue
+            }
+        }
+        return false
+    }
+}

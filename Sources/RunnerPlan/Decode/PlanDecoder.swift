@@ -1,0 +1,121 @@
+import Foundation
+
+/// Turns a parsed document into a `Plan`, collecting every error it finds on the way.
+///
+/// One instance per load. Each step reports what is wrong and returns nil for that part,
+/// so the rest of the plan is still checked.
+final class PlanDecoder {
+    let file: String
+    /// The plan's directory as the path was given ("" for the current directory).
+    let planDirectory: String
+    let environment: [String: String]
+    private(set) var errors: [PlanError] = []
+
+    /// `vars:` merged with `--var`, already substituted.
+    var variables: [String: ResolvedVariable] = [:]
+    /// Variables whose own value did not resolve (already reported).
+    var failedVariables: Set<String> = []
+    /// Secret values in first-use order (and as a set, to add each once).
+    private(set) var secrets: [String] = []
+    private var secretSet: Set<String> = []
+    /// Declared domain map names (plus `system`), for lookups and suggestions.
+    var domainMapNames: [String] = []
+    var domainMapNameSet: Set<String> = [systemDomainMapName]
+
+    /// Patterns already compiled: nil when fine, else why not. Plans repeat patterns.
+    var regexVerdicts: [String: String?] = [:]
+    /// Files already checked, by resolved path: nil when fine, else why not.
+    var fileVerdicts: [String: String?] = [:]
+    private var workingDirectory: String?
+
+    init(file: String, environment: [String: String]) {
+        self.file = file
+        self.environment = environment
+        if let slash = file.lastIndex(of: "/") {
+            let directory = String(file[..<slash])
+            planDirectory = directory.isEmpty ? "/" : directory
+        } else {
+            planDirectory = ""
+        }
+    }
+
+    // MARK: Errors
+
+    func report(at mark: YAMLMark, _ message: String) {
+        errors.append(PlanError(location: location(mark), message: message))
+    }
+
+    func location(_ mark: YAMLMark) -> SourceLocation {
+        SourceLocation(file: file, line: mark.line, column: mark.column)
+    }
+
+    /// What a node is, for `got …`: a kind for collections, the (masked) value for scalars.
+    func describe(_ node: YAMLNode) -> String {
+        guard case .scalar(let value, let style) = node.content else { return node.kindDescription }
+        let raw = Text(value: value, shown: value, mark: node.mark, style: style, forcedString: Text.isStringTag(node.tag))
+        if raw.isNull, value.isEmpty { return raw.quoted }
+        // Show the substituted value when it resolves (masked), else the text as written.
+        if value.containsByte(UInt8(ascii: "$")), let resolved = quietlySubstitute(value) {
+            return "'\(Text.shorten(resolved))'"
+        }
+        return raw.quoted
+    }
+
+    // MARK: Secrets
+
+    func recordSecret(_ value: String) {
+        guard !value.isEmpty, secretSet.insert(value).inserted else { return }
+        secrets.append(value)
+    }
+
+    // MARK: Files
+
+    /// Resolves `text` against the plan's directory and checks it is a readable regular file.
+    /// Returns the absolute path; nil (reported at the value) when the file is unusable.
+    func planRelativeFile(_ text: Text, what: String, site: Site) -> String? {
+        let written = text.value
+        guard !written.isEmpty else {
+            report(at: text.mark, "expected a file path for \(site), got an empty value")
+            return nil
+        }
+        let display: String
+        if written.hasPrefix("/") || planDirectory.isEmpty {
+            display = written
+        } else if planDirectory == "/" {
+            display = "/" + written
+        } else {
+            display = planDirectory + "/" + written
+        }
+        let absolute = display.hasPrefix("/") ? display : currentDirectory() + "/" + display
+        let verdict: String?
+        if let cached = fileVerdicts[absolute] {
+            verdict = cached
+        } else {
+            verdict = Self.checkReadableFile(absolute)
+            fileVerdicts[absolute] = verdict
+        }
+        if let verdict {
+            let lookedFor = display == written ? "" : " (looked for '\(display)')"
+            report(at: text.mark, "\(what) '\(text.shown)' \(verdict)\(lookedFor)")
+            return nil
+        }
+        return absolute
+    }
+
+    private static func checkReadableFile(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == ENOENT || errno == ENOTDIR ? "does not exist" : "cannot be read"
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return "is not a regular file" }
+        guard access(path, R_OK) == 0 else { return "is not readable" }
+        return nil
+    }
+
+    private func currentDirectory() -> String {
+        if let workingDirectory { return workingDirectory }
+        let directory = FileManager.default.currentDirectoryPath
+        workingDirectory = directory
+        return directory
+    }
+}

@@ -1,0 +1,189 @@
+/// Typed readers for scalar values. Each reports what it expected and what it found, at the
+/// value, and returns nil when the value is unusable.
+extension PlanDecoder {
+    static let durationExample = "a duration with a unit such as '3s' or '250ms'"
+    static let sizeExample = "a size such as 1048576 or '1MiB' (units B, KiB, MiB, GiB)"
+
+    /// Any non-null scalar, as text (`200` and `true` are fine where a string is wanted).
+    func string(_ node: YAMLNode, for site: Site) -> Text? {
+        guard let text = text(node, expected: "a string", for: site) else { return nil }
+        guard !text.isNull else {
+            report(at: text.mark, "expected a string for \(site), got \(text.quoted)")
+            return nil
+        }
+        return text
+    }
+
+    /// A plain integer at least `minimum`.
+    func integer(_ node: YAMLNode, for site: Site, minimum: Int? = nil) -> Int? {
+        let expected = minimum == 0 ? "a non-negative integer" : minimum.map { "an integer >= \($0)" } ?? "an integer"
+        guard let text = text(node, expected: expected, for: site) else { return nil }
+        guard let number = Self.parseInteger(text.value) else {
+            report(at: text.mark, "expected \(expected) for \(site), got \(text.quoted)")
+            return nil
+        }
+        guard text.isPlain else {
+            report(at: text.mark, "expected \(expected) for \(site), got the string \(text.quoted); write it without quotes")
+            return nil
+        }
+        if let minimum, number < minimum {
+            report(at: text.mark, "expected \(expected) for \(site), got \(text.quoted)")
+            return nil
+        }
+        return number
+    }
+
+    /// `true` or `false`, written plain (YAML 1.2: no `yes`/`on`).
+    func bool(_ node: YAMLNode, for site: Site) -> Bool? {
+        guard let text = text(node, expected: "true or false", for: site) else { return nil }
+        let value: Bool
+        switch text.value {
+        case "true", "True", "TRUE": value = true
+        case "false", "False", "FALSE": value = false
+        default:
+            report(at: text.mark, "expected true or false for \(site), got \(text.quoted)")
+            return nil
+        }
+        guard text.isPlain else {
+            report(at: text.mark, "expected true or false for \(site), got the string \(text.quoted); write it without quotes")
+            return nil
+        }
+        return value
+    }
+
+    /// `<number><unit>` with unit ms, s or m; more than zero.
+    func duration(_ node: YAMLNode, for site: Site) -> Duration? {
+        guard let text = text(node, expected: Self.durationExample, for: site) else { return nil }
+        switch Self.parseDuration(text.value) {
+        case .valid(let duration):
+            return duration
+        case .notPositive:
+            report(at: text.mark, "expected a duration greater than zero for \(site), got \(text.quoted)")
+        case .tooLarge:
+            report(at: text.mark, "duration \(text.quoted) for \(site) is too large")
+        case .invalid:
+            report(at: text.mark, "expected \(Self.durationExample) for \(site), got \(text.quoted)")
+        }
+        return nil
+    }
+
+    /// Bytes: an integer, or a string with a unit (`512KiB`, `1MiB`); more than zero.
+    func size(_ node: YAMLNode, for site: Site) -> Int? {
+        guard let text = text(node, expected: Self.sizeExample, for: site) else { return nil }
+        guard let bytes = Self.parseSize(text.value) else {
+            report(at: text.mark, "expected \(Self.sizeExample) for \(site), got \(text.quoted)")
+            return nil
+        }
+        guard bytes > 0 else {
+            report(at: text.mark, "expected a size greater than zero for \(site), got \(text.quoted)")
+            return nil
+        }
+        return bytes
+    }
+
+    /// One of a few words (plain or quoted), with a suggestion when it is close to one.
+    func choice(_ node: YAMLNode, for site: Site, among options: [String]) -> Text? {
+        let listed = options.map { "'\($0)'" }.joined(separator: ", ")
+        guard let text = text(node, expected: "one of \(listed)", for: site) else { return nil }
+        guard options.contains(text.value) else {
+            let hint = Suggestion.phrase(for: text.value, among: options)
+            report(at: text.mark, "expected one of \(listed) for \(site), got \(text.quoted)\(hint)")
+            return nil
+        }
+        return text
+    }
+
+    /// A sequence's items, or a single scalar as a one-item list (`tags: smoke`).
+    func items(_ node: YAMLNode, expected: String, for site: Site) -> [YAMLNode]? {
+        switch node.content {
+        case .sequence(let items): return Array(items)
+        case .scalar: return [node]
+        case .mapping:
+            report(at: node.mark, "expected \(expected) for \(site), got a mapping")
+            return nil
+        }
+    }
+
+    // MARK: Parsing (pure, byte-level: these run for every scalar of a large plan)
+
+    /// A decimal integer with an optional sign; nil when it is not one or overflows.
+    static func parseInteger(_ text: String) -> Int? {
+        var utf8 = Substring(text).utf8[...]
+        var negative = false
+        if let first = utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            negative = first == UInt8(ascii: "-")
+            utf8 = utf8.dropFirst()
+        }
+        guard !utf8.isEmpty else { return nil }
+        var value = 0
+        for byte in utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+        }
+        return negative ? -value : value
+    }
+
+    enum DurationParse: Equatable {
+        case valid(Duration)
+        case notPositive
+        case tooLarge
+        case invalid
+    }
+
+    static func parseDuration(_ text: String) -> DurationParse {
+        let utf8 = Array(text.utf8)
+        var index = 0
+        if index < utf8.count, utf8[index] == UInt8(ascii: "-") || utf8[index] == UInt8(ascii: "+") { index += 1 }
+        var digits = 0
+        var sawPoint = false
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                digits += 1
+            } else if byte == UInt8(ascii: "."), !sawPoint {
+                sawPoint = true
+            } else {
+                break
+            }
+            index += 1
+        }
+        guard digits > 0 else { return .invalid }
+        let unit = String(decoding: utf8[index...], as: UTF8.self)
+        let nanosecondsPerUnit: Double
+        switch unit {
+        case "ms": nanosecondsPerUnit = 1e6
+        case "s": nanosecondsPerUnit = 1e9
+        case "m": nanosecondsPerUnit = 60e9
+        default: return .invalid
+        }
+        guard let number = Double(String(decoding: utf8[..<index], as: UTF8.self)) else { return .invalid }
+        let nanoseconds = (number * nanosecondsPerUnit).rounded()
+        guard nanoseconds >= 1 else { return .notPositive }
+        guard nanoseconds < 1e18 else { return .tooLarge }
+        return .valid(.nanoseconds(Int64(nanoseconds)))
+    }
+
+    /// `1048576`, `512KiB`, `1 MiB`, `10B`; nil when malformed or too large.
+    static func parseSize(_ text: String) -> Int? {
+        let utf8 = Array(text.utf8)
+        var index = 0
+        while index < utf8.count, utf8[index] >= UInt8(ascii: "0"), utf8[index] <= UInt8(ascii: "9") { index += 1 }
+        guard index > 0, let number = parseInteger(String(decoding: utf8[..<index], as: UTF8.self)) else { return nil }
+        var unitStart = index
+        if unitStart < utf8.count, utf8[unitStart] == UInt8(ascii: " ") { unitStart += 1 }
+        let multiplier: Int
+        switch String(decoding: utf8[unitStart...], as: UTF8.self) {
+        case "" where unitStart == index: multiplier = 1
+        case "B": multiplier = 1
+        case "KiB": multiplier = 1 << 10
+        case "MiB": multiplier = 1 << 20
+        case "GiB": multiplier = 1 << 30
+        default: return nil
+        }
+        let (bytes, overflow) = number.multipliedReportingOverflow(by: multiplier)
+        return overflow ? nil : bytes
+    }
+}

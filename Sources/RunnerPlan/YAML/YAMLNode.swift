@@ -1,0 +1,185 @@
+/// A 1-based position in the plan file.
+struct YAMLMark: Sendable, Equatable, Comparable {
+    // Stored narrow: a large plan holds millions of marks.
+    private var storedLine: Int32
+    private var storedColumn: Int32
+
+    init(line: Int, column: Int) {
+        storedLine = Int32(clamping: line)
+        storedColumn = Int32(clamping: column)
+    }
+
+    var line: Int { Int(storedLine) }
+    var column: Int { Int(storedColumn) }
+
+    static func < (lhs: YAMLMark, rhs: YAMLMark) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+    }
+
+    var text: String { "\(line):\(column)" }
+}
+
+/// How a scalar was written; quoting decides whether `10` is a number or a string.
+enum YAMLScalarStyle: Sendable, Equatable {
+    case plain
+    case singleQuoted
+    case doubleQuoted
+    case literal
+    case folded
+}
+
+/// Every node of one document, stored flat.
+///
+/// A plan of 100,000 scenarios holds millions of nodes: flat arrays make that a few large
+/// allocations instead of one per collection, and freeing it cheap. Built once, then read.
+final class YAMLTree {
+    enum Kind: UInt8 {
+        case scalar
+        case sequence
+        case mapping
+    }
+
+    struct Record {
+        var kind: Kind
+        var style: YAMLScalarStyle
+        var tag: YAMLTag?
+        var mark: YAMLMark
+        /// A scalar's index in `scalars`, or where a collection's children start in `children`.
+        var first: Int32
+        /// Entries in `children`: items of a sequence, key and value alternating for a mapping.
+        var count: Int32
+        /// Nodes in this subtree once aliases are expanded: what walking it costs.
+        var size: Int
+    }
+
+    // Immutable once built: reads need no exclusivity checks.
+    let records: [Record]
+    let scalars: [String]
+    let children: [Int32]
+
+    init(records: [Record], scalars: [String], children: [Int32]) {
+        self.records = records
+        self.scalars = scalars
+        self.children = children
+    }
+
+    func node(_ index: Int32) -> YAMLNode { YAMLNode(tree: self, index: index) }
+}
+
+/// One node of a parsed document (a handle into its `YAMLTree`), aliases already expanded.
+struct YAMLNode {
+    enum Content {
+        case scalar(String, YAMLScalarStyle)
+        case sequence(YAMLSequence)
+        case mapping(YAMLMapping)
+    }
+
+    let tree: YAMLTree
+    let index: Int32
+
+    private var record: YAMLTree.Record { tree.records[Int(index)] }
+
+    var content: Content {
+        let record = record
+        switch record.kind {
+        case .scalar:
+            return .scalar(tree.scalars[Int(record.first)], record.style)
+        case .sequence:
+            return .sequence(YAMLSequence(tree: tree, start: Int(record.first), count: Int(record.count)))
+        case .mapping:
+            return .mapping(YAMLMapping(tree: tree, start: Int(record.first), count: Int(record.count) / 2))
+        }
+    }
+
+    /// The tag written on the node (`!!str`), nil when none was.
+    var tag: YAMLTag? { record.tag }
+    /// Where the node starts (the quote of a quoted scalar, the `-` of a block sequence).
+    var mark: YAMLMark { record.mark }
+    /// Nodes in this subtree once aliases are expanded.
+    var size: Int { record.size }
+
+    /// The text of a scalar; "" for a collection.
+    var scalarText: String {
+        let record = record
+        return record.kind == .scalar ? tree.scalars[Int(record.first)] : ""
+    }
+
+    /// A name for what the node is, for "expected …, got …" messages.
+    var kindDescription: String {
+        switch record.kind {
+        case .scalar: return "a scalar"
+        case .sequence: return "a sequence"
+        case .mapping: return "a mapping"
+        }
+    }
+}
+
+/// The items of a sequence node, in document order.
+struct YAMLSequence: RandomAccessCollection {
+    let tree: YAMLTree
+    let start: Int
+    let count: Int
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(position: Int) -> YAMLNode { tree.node(tree.children[start + position]) }
+}
+
+/// The key/value pairs of a mapping node, in document order.
+struct YAMLMapping: RandomAccessCollection {
+    let tree: YAMLTree
+    let start: Int
+    /// Pairs, not children.
+    let count: Int
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(position: Int) -> YAMLPair {
+        let key = start + 2 * position
+        return YAMLPair(key: tree.node(tree.children[key]), value: tree.node(tree.children[key + 1]))
+    }
+}
+
+/// A key and its value in a mapping.
+struct YAMLPair {
+    var key: YAMLNode
+    var value: YAMLNode
+}
+
+/// A parsed plan document: its root and the errors found that did not stop parsing.
+struct YAMLDocument {
+    var root: YAMLNode?
+    var errors: [PlanError]
+}
+
+/// The tags a plan may write: those of the YAML core schema, and `!` (non-specific: a string).
+enum YAMLTag: UInt8, Sendable {
+    case string
+    case integer
+    case float
+    case boolean
+    case null
+    case mapping
+    case sequence
+    case nonSpecific
+
+    /// From the tag as libyaml resolves it (`!!str` → `tag:yaml.org,2002:str`); nil for others.
+    init?(resolved: String) {
+        switch resolved {
+        case "tag:yaml.org,2002:str": self = .string
+        case "tag:yaml.org,2002:int": self = .integer
+        case "tag:yaml.org,2002:float": self = .float
+        case "tag:yaml.org,2002:bool": self = .boolean
+        case "tag:yaml.org,2002:null": self = .null
+        case "tag:yaml.org,2002:map": self = .mapping
+        case "tag:yaml.org,2002:seq": self = .sequence
+        case "!": self = .nonSpecific
+        default: return nil
+        }
+    }
+
+    /// `!!str` and `!` make a scalar a string whatever it looks like.
+    var forcesString: Bool { self == .string || self == .nonSpecific }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import RunnerPlan
+
+/// A throwaway directory holding `plans/…` files for one test; removed when released.
+final class PlanWorkspace {
+    let root: String
+
+    init() throws {
+        root = NSTemporaryDirectory() + "runner-plan-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root + "/plans", withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    /// The directory plans are written to.
+    var plans: String { root + "/plans" }
+
+    /// Writes `contents` at `plans/<relative>` and returns the full path.
+    @discardableResult
+    func write(_ relative: String, _ contents: String) throws -> String {
+        try write(relative, bytes: Array(contents.utf8))
+    }
+
+    @discardableResult
+    func write(_ relative: String, bytes: [UInt8]) throws -> String {
+        let path = plans + "/" + relative
+        let directory = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        return path
+    }
+}
+
+/// Loads `path` and returns the errors it throws (empty when the plan is valid).
+func loadErrors(
+    _ path: String, variables: [String: String] = [:], environment: [String: String] = [:]
+) -> [PlanError] {
+    do {
+        _ = try PlanLoader.load(path: path, variables: variables, environment: environment)
+        return []
+    } catch {
+        return error.errors
+    }
+}
+
+/// A small deterministic generator (SplitMix64) so garbage inputs are the same every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
