@@ -81,6 +81,7 @@ struct RunPlans: ParsableCommand {
         let runner = PlanRunner(options: options) { result in
             if let line = formatter.line(for: result) { Console.output(line) }
         }
+        InterruptSignals.install(runner.interrupter)
         let run: RunResult
         do {
             run = try runner.run(plans)
@@ -97,6 +98,7 @@ struct RunPlans: ParsableCommand {
             reportFailed = !write(JSONReport.render(run, redactor: redactor), to: json) || reportFailed
         }
         Console.output(formatter.summary(for: run))
+        if let signal = run.interruptedBy { throw ExitCode(InterruptSignals.exitStatus(for: signal)) }
         let counts = run.counts
         if counts.failed + counts.errors > 0 || reportFailed { throw ExitCode(ExitStatus.failed) }
     }

@@ -63,8 +63,10 @@ public enum PackageExecutable {
         return directory.appendingPathComponent(name)
     }
 
+    /// - Parameter signal: sends this signal to the process `after` seconds (SIGINT or SIGTERM).
     public static func run(
-        _ name: String, _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil
+        _ name: String, _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
+        signal: (number: Int32, after: Double)? = nil
     ) async throws -> ProcessOutput {
         let executable = url(name)
         return try await offPool {
@@ -81,6 +83,10 @@ public enum PackageExecutable {
             process.standardOutput = outPipe
             process.standardError = errPipe
             try process.run()
+            if let signal {
+                let pid = process.processIdentifier
+                DispatchQueue.global().asyncAfter(deadline: .now() + signal.after) { kill(pid, signal.number) }
+            }
             // Read both pipes fully before waiting, so a chatty child cannot block on a full pipe.
             let errorReader = Thread.detachedRead(errPipe.fileHandleForReading)
             let out = outPipe.fileHandleForReading.readDataToEndOfFile()

@@ -153,3 +153,37 @@ extension PackageExecutable {
         }
     }
 }
+
+@Suite("runner interrupted")
+struct InterruptTests {
+    /// SIGTERM mid-run: in-flight transfers are aborted, the reports are still written (and
+    /// valid) with what had not finished marked skipped, and the exit status is 143.
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    func aSignalStopsTheRunAndTheReportsAreStillWritten(signal: Int32, status: Int32) async throws {
+        let lab = try await SharedLab.get()
+        let plan = try LabPlans.write("""
+            version: 1
+            defaults: {ca: "{{ca}}", domains: lab, timeout: 30s}
+            domains: {lab: {static: {api.lab.test: [127.0.0.2]}}}
+            scenarios:
+              - name: quick
+                request: {url: "https://api.lab.test:{{https}}/echo"}
+              - name: slow one
+                request: {url: "https://api.lab.test:{{https}}/delay/20000"}
+              - name: slow two
+                request: {url: "https://api.lab.test:{{https}}/delay/20000"}
+            """, lab: lab)
+        let junit = try LabPlans.temporaryDirectory().appendingPathComponent("junit.xml").path
+        let started = Date()
+        let output = try await PackageExecutable.run(
+            "runner", [plan, "--junit", junit], environment: ["NO_COLOR": "1"], signal: (signal, 1.0))
+        #expect(Date().timeIntervalSince(started) < 5, "the run did not stop promptly")
+        #expect(output.status == status, "\(output.stdout)\n\(output.stderr)")
+        #expect(output.stdout.hasSuffix("1 passed, 0 failed, 0 errors, 2 skipped\n"), "\(output.stdout)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<skipped message=\"interrupted\"").count == 3, "\(xml)")
+        let validation = try await PackageExecutable.runTool(
+            "/usr/bin/xmllint", ["--noout", "--schema", Repository.junitSchema.path, junit])
+        #expect(validation.status == 0, "\(validation.stderr)")
+    }
+}

@@ -8,6 +8,8 @@ import RunnerTransport
 public final class PlanRunner {
     private let options: RunOptions
     private let onResult: (ScenarioResult) -> Void
+    /// Stops the run from another thread (SIGINT/SIGTERM).
+    public let interrupter = RunInterrupter()
 
     /// - Parameter onResult: called once per result as it completes (console lines).
     public init(options: RunOptions, onResult: @escaping (ScenarioResult) -> Void = { _ in }) {
@@ -20,13 +22,17 @@ public final class PlanRunner {
         let engine = try TransferEngine(maxInFlight: max(1, options.jobs))
         let startedAt = Date()
         let clock = DispatchTime.now()
-        let suites = plans.map { SuiteRun(plan: $0, options: options) }
+        let suites = plans.map { SuiteRun(plan: $0, options: options, interrupter: interrupter) }
+        interrupter.attach(engine)
+        defer { interrupter.detach() }
         for suite in suites {
             suite.start(on: engine, onResult: onResult)
         }
         engine.run()
         let duration = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
-        return RunResult(suites: suites.map { $0.result() }, startedAt: startedAt, duration: duration)
+        return RunResult(
+            suites: suites.map { $0.result() }, startedAt: startedAt, duration: duration,
+            interruptedBy: interrupter.signal)
     }
 }
 
@@ -35,16 +41,18 @@ private final class SuiteRun {
     private let plan: Plan
     private let options: RunOptions
     private let resolver: DomainResolver
+    private let interrupter: RunInterrupter
     private var jobs: [ResultJob] = []
     private var results: [ScenarioResult?] = []
     private var startedAt = Date()
     private var clock = DispatchTime.now()
     private var finishedAt: DispatchTime?
 
-    init(plan: Plan, options: RunOptions) {
+    init(plan: Plan, options: RunOptions, interrupter: RunInterrupter) {
         self.plan = plan
         self.options = options
         self.resolver = DomainResolver(plan: plan)
+        self.interrupter = interrupter
     }
 
     func start(on engine: TransferEngine, onResult: @escaping (ScenarioResult) -> Void) {
@@ -58,6 +66,11 @@ private final class SuiteRun {
         results = Array(repeating: nil, count: planned.count)
         jobs = planned.enumerated().map { index, planned in
             ResultJob(planned: planned) { [unowned self] result in
+                var result = result
+                if interrupter.signal != nil, case .errored = result.outcome {
+                    // Aborted by the interruption, not by the service: it did not finish.
+                    result.outcome = .skipped(reason: "interrupted")
+                }
                 results[index] = result
                 finishedAt = DispatchTime.now()
                 onResult(result)

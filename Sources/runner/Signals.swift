@@ -1,0 +1,27 @@
+import Dispatch
+import Foundation
+import RunnerEngine
+
+/// SIGINT and SIGTERM: the first stops the run (reports are still written); a second SIGINT
+/// exits at once.
+enum InterruptSignals {
+    /// Keeps the dispatch sources alive for the process's lifetime.
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    static func install(_ interrupter: RunInterrupter) {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                if !interrupter.interrupt(signal: number), number == SIGINT {
+                    _exit(128 + SIGINT)
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// The contract's exit status for a run stopped by `signal` (130 for SIGINT, 143 for SIGTERM).
+    static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
+}
