@@ -57,7 +57,8 @@ let package = Package(
                 "RunnerLab", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "RunnerPlanTests", dependencies: ["RunnerPlan"]),
+        .target(name: "PlanFixtures", path: "Tests/PlanFixtures"),
+        .testTarget(name: "RunnerPlanTests", dependencies: ["RunnerPlan", "PlanFixtures"]),
         .testTarget(name: "RunnerReportTests", dependencies: ["RunnerReport", "RunnerResults"]),
         .testTarget(name: "RunnerLabTests", dependencies: ["RunnerLab"]),
         .target(name: "LabTestSupport", dependencies: ["RunnerLab"], path: "Tests/LabTestSupport"),
@@ -65,6 +66,6 @@ let package = Package(
         .testTarget(
             name: "RunnerEngineTests",
             dependencies: ["RunnerEngine", "RunnerPlan", "RunnerResults", "RunnerTransport", "RunnerLab", "LabTestSupport"]),
-        .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport"]),
+        .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures"]),
     ]
 )

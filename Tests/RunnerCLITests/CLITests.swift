@@ -1,5 +1,6 @@
 import Foundation
 import LabTestSupport
+import PlanFixtures
 import RunnerLab
 import Testing
 
@@ -185,5 +186,20 @@ struct InterruptTests {
         let validation = try await PackageExecutable.runTool(
             "/usr/bin/xmllint", ["--noout", "--schema", Repository.junitSchema.path, junit])
         #expect(validation.status == 0, "\(validation.stderr)")
+    }
+}
+
+@Suite("runner check on malformed plans")
+struct MalformedPlanCLITests {
+    /// The parser's table of malformed plans, through the real command: the exact error on
+    /// stderr, nothing on stdout, exit 2.
+    @Test(arguments: malformedPlans)
+    func checkPrintsTheErrorAndExitsTwo(_ plan: MalformedPlan) async throws {
+        let workspace = try PlanWorkspace()
+        let (path, expected) = try plan.write(into: workspace)
+        let output = try await PackageExecutable.run("runner", ["check", path])
+        #expect(output.status == 2)
+        #expect(output.stderr.split(separator: "\n").first.map(String.init) == expected, "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlanFixtures
 import RunnerPlan
 import Testing
 

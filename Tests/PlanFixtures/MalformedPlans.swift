@@ -1,0 +1,488 @@
+import Foundation
+import Testing
+
+/// One malformed plan and the exact error it must produce.
+public struct MalformedPlan: Sendable, CustomTestStringConvertible {
+    public var name: String
+    public var bytes: [UInt8]
+    /// Files (relative to the plan's directory) that must exist for the plan to get that far.
+    public var files: [String] = []
+    /// `{file}` stands for the plan's path and `{dir}` for its directory.
+    public var expected: String
+
+    public init(_ name: String, _ yaml: String, files: [String] = [], _ expected: String) {
+        self.name = name
+        bytes = Array(yaml.utf8)
+        self.files = files
+        self.expected = expected
+    }
+
+    public init(_ name: String, bytes: [UInt8], _ expected: String) {
+        self.name = name
+        self.bytes = bytes
+        self.expected = expected
+    }
+
+    public var testDescription: String { name }
+
+    /// Writes the plan (and the files it needs) into `workspace`; returns its path and the
+    /// exact error text expected for that path.
+    public func write(into workspace: PlanWorkspace) throws -> (path: String, expected: String) {
+        for file in files { try workspace.write(file, "x") }
+        let path = try workspace.write("bad.yaml", bytes: bytes)
+        let text = expected
+            .replacingOccurrences(of: "{file}", with: path)
+            .replacingOccurrences(of: "{dir}", with: workspace.plans)
+        return (path, text)
+    }
+}
+
+/// A billion-laughs document: each level repeats the previous one nine times.
+private let aliasBomb: String = {
+    var lines = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+    for level in 1..<names.count {
+        let previous = names[level - 1]
+        let items = Array(repeating: "*\(previous)", count: 9).joined(separator: ", ")
+        lines.append("\(names[level]): &\(names[level]) [\(items)]")
+    }
+    return lines.joined(separator: "\n") + "\n"
+}()
+
+/// Every malformed plan the tests feed the parser (in process) and `runner check` (as a process).
+public let malformedPlans: [MalformedPlan] = [
+    MalformedPlan("unknown key with a suggestion", """
+        version: 1
+        scenarios:
+          - name: login
+            request:
+              url: https://api.example.com/
+            expct:
+              status: 200
+        """, "{file}:6:5: error: unknown key 'expct' in scenario 'login'; did you mean 'expect'?"),
+    MalformedPlan("unknown key without a close match", """
+        version: 1
+        scenarios:
+          - name: a
+            request:
+              url: http://api.example.com/
+              verb: GET
+        """,
+        "{file}:6:7: error: unknown key 'verb' in request of scenario 'a'; expected one of method, url, headers, body, body_base64, body_file, insecure"
+    ),
+    MalformedPlan("duplicate key", """
+        version: 1
+        scenarios:
+          - name: a
+            request:
+              url: http://api.example.com/
+              url: http://other.example.com/
+        """, "{file}:6:7: error: duplicate key 'url' (first at 5:7)"),
+    MalformedPlan("bare-number duration", """
+        version: 1
+        defaults:
+          timeout: 10
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:3:12: error: expected a duration with a unit such as '3s' or '250ms' for 'timeout' in defaults, got '10'"
+    ),
+    MalformedPlan("quoted bare-number duration", """
+        version: 1
+        scenarios:
+          - name: a
+            connect_timeout: "3"
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:4:22: error: expected a duration with a unit such as '3s' or '250ms' for 'connect_timeout' in scenario 'a', got '3'"
+    ),
+    MalformedPlan("zero duration", """
+        version: 1
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+            expect:
+              time: {total: 0ms}
+        """, "{file}:6:21: error: expected a duration greater than zero for 'total' in expect.time of scenario 'a', got '0ms'"),
+    MalformedPlan("IP literal that does not parse", """
+        version: 1
+        domains:
+          builtin:
+            static:
+              api.example.com: [203.0.113.10, 203.0.113.999]
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:5:39: error: '203.0.113.999' is not an IP address (host 'api.example.com' in static of domain map 'builtin')"
+    ),
+    MalformedPlan("header-only with an https URL", """
+        version: 1
+        scenarios:
+          - name: a
+            strategy: header-only
+            request:
+              url: https://api.example.com/
+        """,
+        "{file}:4:15: error: strategy 'header-only' is for http:// URLs, but scenario 'a' requests https://; use 'sni-resolve' or 'trust-override'"
+    ),
+    MalformedPlan("header-only from defaults with an https URL", """
+        version: 1
+        defaults:
+          strategy: header-only
+        scenarios:
+          - name: a
+            request:
+              url: https://api.example.com/
+        """,
+        "{file}:7:12: error: strategy 'header-only' (from defaults) is for http:// URLs, but scenario 'a' requests https://; use 'sni-resolve' or 'trust-override'"
+    ),
+    MalformedPlan("trust-override with an http URL", """
+        version: 1
+        scenarios:
+          - name: a
+            strategy: [sni-resolve, trust-override]
+            request:
+              url: http://api.example.com/
+        """,
+        "{file}:4:29: error: strategy 'trust-override' is for https:// URLs, but scenario 'a' requests http://; use 'header-only' or 'sni-resolve'"
+    ),
+    MalformedPlan("undefined variable with a suggestion", """
+        version: 1
+        vars:
+          region: cn-north
+        scenarios:
+          - name: a
+            request:
+              url: http://${regoin}.example.com/
+        """, "{file}:7:12: error: undefined variable 'regoin'; did you mean 'region'?"),
+    MalformedPlan("undefined variable", """
+        version: 1
+        scenarios:
+          - name: a
+            request:
+              url: "http://api.example.com/${path}"
+        """, "{file}:5:12: error: undefined variable 'path'; define it under 'vars' or pass --var path=VALUE"),
+    MalformedPlan("unset environment variable", """
+        version: 1
+        scenarios:
+          - name: a
+            request:
+              url: http://api.example.com/
+              headers: {X-Token: "${env:MISSING_TOKEN}"}
+        """, "{file}:6:26: error: environment variable 'MISSING_TOKEN' is not set"),
+    MalformedPlan("a var that uses another var", """
+        version: 1
+        vars:
+          host: api.example.com
+          url: http://${host}/
+        scenarios:
+          - name: a
+            request: {url: "${url}"}
+        """,
+        "{file}:4:8: error: a variable cannot use another variable ('${host}'); vars may only use ${env:…} and ${secret:…}"
+    ),
+    MalformedPlan("duplicate scenario names", """
+        version: 1
+        scenarios:
+          - name: login
+            request: {url: http://api.example.com/}
+          - name: login
+            request: {url: http://api.example.com/}
+        """, "{file}:5:11: error: duplicate scenario name 'login' (first at 3:11)"),
+    MalformedPlan("unknown domain map", """
+        version: 1
+        domains:
+          builtin:
+            static: {api.example.com: 203.0.113.10}
+        scenarios:
+          - name: a
+            domains: buildin
+            request: {url: http://api.example.com/}
+        """, "{file}:7:14: error: unknown domain map 'buildin' in scenario 'a'; did you mean 'builtin'?"),
+    MalformedPlan("wrong version", """
+        version: 2
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """, "{file}:1:10: error: unsupported plan version 2; this runner reads version 1"),
+    MalformedPlan("missing version", """
+        # the version line is missing
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """, "{file}:2:1: error: missing required key 'version' at top level"),
+    MalformedPlan("quoted version", """
+        version: "1"
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """, "{file}:1:10: error: expected an integer for 'version' at top level, got the string '1'; write it without quotes"),
+    MalformedPlan("missing url", """
+        version: 1
+        scenarios:
+          - name: a
+            request:
+              method: GET
+        """, "{file}:4:5: error: missing required key 'url' in request of scenario 'a'"),
+    MalformedPlan("URL that is not http", """
+        version: 1
+        scenarios:
+          - name: a
+            request: {url: "ftp://files.example.com/x"}
+        """,
+        "{file}:4:20: error: expected an absolute http:// or https:// URL for 'url' in request of scenario 'a', got 'ftp://files.example.com/x'"
+    ),
+    MalformedPlan("status out of range", """
+        version: 1
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+            expect:
+              status: 700
+        """,
+        "{file}:6:15: error: expected a status code (100-599), a list of codes, or a class such as '2xx' for 'status' in expect of scenario 'a', got '700'"
+    ),
+    MalformedPlan("regular expression that does not compile", """
+        version: 1
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+            expect:
+              headers:
+                X-Request-Id: {matches: "[a-"}
+        """,
+        "{file}:7:33: error: invalid regular expression '[a-' for 'matches' in the matcher for header 'X-Request-Id' of scenario 'a': expected ']'"
+    ),
+    MalformedPlan("JSON path that does not parse", """
+        version: 1
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+            expect:
+              body:
+                json: {"$.user[id]": 42}
+        """,
+        "{file}:7:16: error: invalid JSON path '$.user[id]' in expect.body.json of scenario 'a': expected an array index or a quoted name inside '[…]' at position 8"
+    ),
+    MalformedPlan("sha256 that is not 64 hex digits", """
+        version: 1
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+            expect:
+              body: {sha256: abc123}
+        """, "{file}:6:22: error: expected 64 hexadecimal digits for 'sha256' in expect.body of scenario 'a', got 'abc123'"),
+    MalformedPlan("absent: false", """
+        version: 1
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+            expect:
+              headers:
+                Server: {absent: false}
+        """,
+        "{file}:7:26: error: 'absent' only takes true in the matcher for header 'Server' of scenario 'a'; to require the header, use equals, contains or matches"
+    ),
+    MalformedPlan("two body kinds", """
+        version: 1
+        scenarios:
+          - name: a
+            request:
+              url: http://api.example.com/
+              body: hello
+              body_base64: aGVsbG8=
+        """,
+        "{file}:7:7: error: only one of 'body', 'body_base64' and 'body_file' may be given in request of scenario 'a'; found 'body' and 'body_base64'"
+    ),
+    MalformedPlan("missing body_file", """
+        version: 1
+        scenarios:
+          - name: a
+            request:
+              url: http://api.example.com/
+              body_file: payloads/photo.jpg
+        """, "{file}:6:18: error: body_file 'payloads/photo.jpg' does not exist (looked for '{dir}/payloads/photo.jpg')"),
+    MalformedPlan("body_file that is a directory", """
+        version: 1
+        scenarios:
+          - name: a
+            request:
+              url: http://api.example.com/
+              body_file: payloads
+        """, files: ["payloads/inside.bin"],
+        "{file}:6:18: error: body_file 'payloads' is not a regular file (looked for '{dir}/payloads')"),
+    MalformedPlan("missing ca", """
+        version: 1
+        defaults:
+          ca: certs/ca.pem
+        scenarios:
+          - name: a
+            request: {url: https://api.example.com/}
+        """, "{file}:3:7: error: ca file 'certs/ca.pem' does not exist (looked for '{dir}/certs/ca.pem')"),
+    MalformedPlan("bad base64", """
+        version: 1
+        scenarios:
+          - name: a
+            request:
+              url: http://api.example.com/
+              body_base64: "not base64!"
+        """, "{file}:6:20: error: expected base64 data for 'body_base64' in request of scenario 'a', got 'not base64!'"),
+    MalformedPlan("unknown strategy", """
+        version: 1
+        scenarios:
+          - name: a
+            strategy: sni-reslove
+            request: {url: https://api.example.com/}
+        """, "{file}:4:15: error: unknown strategy 'sni-reslove' in scenario 'a'; did you mean 'sni-resolve'?"),
+    MalformedPlan("duplicate strategy in a list", """
+        version: 1
+        scenarios:
+          - name: a
+            strategy: [sni-resolve, system, sni-resolve]
+            request: {url: https://api.example.com/}
+        """, "{file}:4:37: error: duplicate strategy 'sni-resolve' in scenario 'a' (first at 4:16)"),
+    MalformedPlan("mapping where a sequence-free mapping is wrong", """
+        version: 1
+        scenarios:
+          - name: a
+            request:
+              - url: http://api.example.com/
+        """, "{file}:5:7: error: expected a mapping for 'request' in scenario 'a', got a sequence"),
+    MalformedPlan("yes is not a boolean", """
+        version: 1
+        defaults:
+          follow_redirects: yes
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """, "{file}:3:21: error: expected true or false for 'follow_redirects' in defaults, got 'yes'"),
+    MalformedPlan("size with an unknown unit", """
+        version: 1
+        defaults:
+          max_body: 1MB
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:3:13: error: expected a size such as 1048576 or '1MiB' (units B, KiB, MiB, GiB) for 'max_body' in defaults, got '1MB'"
+    ),
+    MalformedPlan("no scenarios", """
+        version: 1
+        scenarios: []
+        """, "{file}:2:12: error: expected at least one scenario for 'scenarios' at top level, got an empty list"),
+    MalformedPlan("static and httpdns in one map", """
+        version: 1
+        domains:
+          mixed:
+            static: {api.example.com: 203.0.113.10}
+            httpdns: {format: dnspod, url: "http://119.29.29.29/d?dn={host}"}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """, "{file}:5:5: error: domain map 'mixed' has both 'static' and 'httpdns'; give exactly one"),
+    MalformedPlan("httpdns URL without {host}", """
+        version: 1
+        domains:
+          tencent:
+            httpdns: {format: dnspod, url: "http://119.29.29.29/d"}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:4:36: error: expected a URL with '{host}' where the host name goes for 'url' in httpdns of domain map 'tencent', got 'http://119.29.29.29/d'"
+    ),
+    MalformedPlan("a map called system", """
+        version: 1
+        domains:
+          system:
+            static: {api.example.com: 203.0.113.10}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:3:3: error: 'system' is the implicit domain map (the machine's resolver) and cannot be declared; choose another name"
+    ),
+    MalformedPlan("fallback cycle", """
+        version: 1
+        domains:
+          one:
+            httpdns: {format: dnspod, url: "http://192.0.2.1/d?dn={host}", fallback: two}
+          two:
+            httpdns: {format: alibaba, url: "http://192.0.2.2/d?host={host}", fallback: one}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """, "{file}:4:78: error: fallback cycle between domain maps: 'one' → 'two' → 'one'"),
+    MalformedPlan("header value with CR/LF", """
+        version: 1
+        scenarios:
+          - name: a
+            request:
+              url: http://api.example.com/
+              headers:
+                X-Evil: "a\\r\\nInjected: 1"
+        """, "{file}:7:17: error: the value of header 'X-Evil' in request.headers of scenario 'a' must not contain CR, LF or NUL"),
+    MalformedPlan("header name that is not a token", """
+        version: 1
+        defaults:
+          headers: {"User Agent": runner}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:3:13: error: invalid header name 'User Agent' in headers of defaults; a header name is a token of letters, digits and !#$%&'*+-.^_`|~"
+    ),
+    MalformedPlan("unsupported tag", """
+        version: 1
+        scenarios:
+          - name: !custom a
+            request: {url: http://api.example.com/}
+        """, "{file}:3:11: error: unsupported YAML tag '!custom'; plans use plain YAML values"),
+    MalformedPlan("empty file", "# nothing here yet\n\n", "{file}:1:1: error: plan is empty"),
+    MalformedPlan("zero-byte file", "", "{file}:1:1: error: plan is empty"),
+    MalformedPlan("top level is a list", "- version: 1\n", "{file}:1:1: error: expected a mapping with 'version' and 'scenarios' at top level, got a sequence"),
+    MalformedPlan(
+        "binary garbage with NUL bytes", bytes: Array("version: 1\nscen".utf8) + [0x00, 0x01, 0x02, 0xFF, 0x00],
+        "{file}:2:5: error: plan contains a NUL byte; this looks like a binary file, not YAML text"),
+    MalformedPlan(
+        "invalid UTF-8", bytes: Array("version: 1\nname: caf".utf8) + [0xC3, 0x28] + Array("\n".utf8),
+        "{file}:2:10: error: plan is not valid UTF-8 text (byte 0xC3)"),
+    MalformedPlan(
+        "control character", bytes: Array("version: 1\nname: a\u{7}b\n".utf8),
+        "{file}:2:8: error: plan contains a control character (0x07); this looks like a binary file, not YAML text"),
+    MalformedPlan("unterminated quote", """
+        version: 1
+        scenarios:
+          - name: "login
+            request: {url: http://api.example.com/}
+        """, "{file}:3:11: error: unterminated quoted string: no closing quote before the end of the file"),
+    MalformedPlan("tab indentation", "version: 1\nscenarios:\n  - name: a\n    request:\n\turl: http://api.example.com/\n",
+        "{file}:5:1: error: tab character where YAML expects spaces; indent with spaces, not tabs"),
+    MalformedPlan("broken flow mapping", """
+        version: 1
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/
+          - name: b
+        """, "{file}:5:9: error: invalid YAML: did not find expected ',' or '}' (while parsing a flow mapping at 4:14)"),
+    MalformedPlan("multiple documents", """
+        version: 1
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        ---
+        version: 1
+        """, "{file}:5:1: error: a plan file holds one YAML document; '---' here starts a second one"),
+    MalformedPlan("alias bomb", aliasBomb,
+        "{file}:7:8: error: aliases expand to more than 1000000 nodes; refusing what looks like an alias bomb"),
+    MalformedPlan("undefined alias", """
+        version: 1
+        defaults:
+          headers: *common
+        scenarios: []
+        """, "{file}:3:12: error: undefined alias '*common'"),
+    MalformedPlan("deep nesting", "version: 1\nvars: " + String(repeating: "[", count: 5000) + "\n",
+        "{file}:2:134: error: nesting deeper than 128 levels"),
+]
