@@ -90,6 +90,45 @@ struct CLITests {
         #expect(FileManager.default.fileExists(atPath: json))
     }
 
+    @Test func tagAndFilterSelectScenarios() async throws {
+        let lab = try await SharedLab.get()
+        let tagged = try await runner(demoArguments(lab) + ["--tag", "baseline", "--tag", "post"])
+        #expect(tagged.status == 0, "\(tagged.stdout)")
+        #expect(tagged.stdout.hasSuffix("3 passed, 0 failed, 0 errors\n"), "\(tagged.stdout)")
+        let filtered = try await runner(demoArguments(lab) + ["--filter", "SNI-only host, reached"])
+        #expect(filtered.status == 0)
+        #expect(filtered.stdout.contains("PASS  SNI-only host, reached with SNI [sni-resolve 127.0.0.3]"), "\(filtered.stdout)")
+        #expect(filtered.stdout.hasSuffix("1 passed, 0 failed, 0 errors\n"))
+        let none = try await runner(demoArguments(lab) + ["--tag", "no-such-tag"])
+        #expect(none.status == 2)
+        #expect(none.stderr == "error: no scenario matches the --tag/--filter given\n")
+    }
+
+    @Test func strategyOverridesEveryScenario() async throws {
+        let lab = try await SharedLab.get()
+        let sni = try await runner(demoArguments(lab) + ["--tag", "https", "--strategy", "sni-resolve"])
+        // The SNI-only host now passes: the override gave it the strategy it needs; the scenario
+        // that expects no SNI now sees one, and says so.
+        #expect(sni.status == 1, "\(sni.stdout)")
+        #expect(sni.stdout.contains("PASS  SNI-only host without SNI (meant to fail: shows the diagnosis) [sni-resolve 127.0.0.3]"))
+        #expect(sni.stdout.contains("body json $.sni: expected null, got \"api.lab.test\""))
+        #expect(sni.stdout.hasSuffix("6 passed, 1 failed, 0 errors\n"), "\(sni.stdout)")
+        #expect(!sni.stdout.contains("trust-override"))
+        let wrong = try await runner(demoArguments(lab) + ["--strategy", "header-only"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.contains("--strategy header-only: scenario 'SNI-only host, reached with SNI' ("), "\(wrong.stderr)")
+        #expect(wrong.stdout.isEmpty)
+    }
+
+    @Test func quietPrintsOnlyProblemsAndTheSummary() async throws {
+        let lab = try await SharedLab.get()
+        let output = try await runner(demoArguments(lab) + ["-q"])
+        #expect(output.status == 1)
+        #expect(!output.stdout.contains("PASS"))
+        #expect(output.stdout.contains("ERROR SNI-only host without SNI"))
+        #expect(output.stdout.hasSuffix("9 passed, 0 failed, 1 errors\n"))
+    }
+
     @Test func aFailedExpectationExitsOne() async throws {
         let lab = try await SharedLab.get()
         let plan = try LabPlans.write("""
