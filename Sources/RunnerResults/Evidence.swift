@@ -11,6 +11,9 @@ public struct Evidence: Sendable {
     public var hops: [HopEvidence]
     /// Anything else worth knowing (a fallback used, a body cut at `max_body`, …).
     public var notes: [String]
+    /// Set when the IP came from a map's fallback because its HTTPDNS service failed: the
+    /// failed map's name. Monitoring must see degraded resolution even when the request passed.
+    public var resolutionFallbackFrom: String? = nil
 
     public init(strategy: String, ipSource: String, insecure: Bool, hops: [HopEvidence] = [], notes: [String] = []) {
         self.strategy = strategy

@@ -50,7 +50,7 @@ struct CLITests {
         let lab = try await SharedLab.get()
         let output = try await runner(["check"] + demoArguments(lab))
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.hasSuffix("lab.yaml: ok (7 scenarios)\n"))
+        #expect(output.stdout.hasSuffix("lab.yaml: ok (9 scenarios)\n"))
     }
 
     @Test func checkReportsEveryPlanErrorAndExitsTwo() async throws {
@@ -78,7 +78,7 @@ struct CLITests {
         #expect(output.status == 1, "\(output.stdout)\n\(output.stderr)")
         #expect(output.stderr.isEmpty, "\(output.stderr)")
         let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.dropLast().last == "9 passed, 0 failed, 1 errors", "\(output.stdout)")
+        #expect(lines.dropLast().last == "13 passed, 0 failed, 1 errors", "\(output.stdout)")
         #expect(output.stdout.contains("so this endpoint needs sni-resolve"))
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
@@ -112,7 +112,7 @@ struct CLITests {
         #expect(sni.status == 1, "\(sni.stdout)")
         #expect(sni.stdout.contains("PASS  SNI-only host without SNI (meant to fail: shows the diagnosis) [sni-resolve 127.0.0.3]"))
         #expect(sni.stdout.contains("body json $.sni: expected null, got \"api.lab.test\""))
-        #expect(sni.stdout.hasSuffix("6 passed, 1 failed, 0 errors\n"), "\(sni.stdout)")
+        #expect(sni.stdout.hasSuffix("10 passed, 1 failed, 0 errors\n"), "\(sni.stdout)")
         #expect(!sni.stdout.contains("trust-override"))
         let wrong = try await runner(demoArguments(lab) + ["--strategy", "header-only"])
         #expect(wrong.status == 2)
@@ -126,7 +126,7 @@ struct CLITests {
         #expect(output.status == 1)
         #expect(!output.stdout.contains("PASS"))
         #expect(output.stdout.contains("ERROR SNI-only host without SNI"))
-        #expect(output.stdout.hasSuffix("9 passed, 0 failed, 1 errors\n"))
+        #expect(output.stdout.hasSuffix("13 passed, 0 failed, 1 errors\n"))
     }
 
     @Test func aFailedExpectationExitsOne() async throws {

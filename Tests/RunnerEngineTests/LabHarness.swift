@@ -12,6 +12,9 @@ struct LabRun {
 
     static func make() async throws -> LabRun { LabRun(lab: try await SharedLab.get()) }
 
+    /// A lab of its own, for tests that count what the lab saw (others run in parallel).
+    static func dedicated() async throws -> LabRun { LabRun(lab: try await Lab.start()) }
+
     /// Loads and runs `yaml`; the blocking libcurl loop runs on its own thread, off the test pool.
     func run(_ yaml: String, jobs: Int = 8, environment: [String: String] = [:]) async throws -> RunResult {
         let path = try LabPlans.write(yaml, lab: lab)

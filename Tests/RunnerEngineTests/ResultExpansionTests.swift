@@ -17,26 +17,24 @@ struct ResultExpansionTests {
             expect: Expectations())
     }
 
-    let answer: (String, String) -> Result<Resolution, TransferError> = { _, _ in
-        .success(Resolution(
-            addresses: ["2001:db8::1", "192.0.2.1", "192.0.2.2"].compactMap(IPAddress.init), source: "static map 'm'",
-            lookupTime: 0))
-    }
+    let answer: Result<Resolution, TransferError> = .success(Resolution(
+        addresses: ["2001:db8::1", "192.0.2.1", "192.0.2.2"].compactMap(IPAddress.init), source: "static map 'm'",
+        lookupTime: 0))
 
     @Test func firstTakesIPv4FirstUnderAny() throws {
-        let planned = ResultExpansion.expand(try scenario(strategies: [.sniResolve]), strategyOverride: nil, resolve: answer)
+        let planned = ResultExpansion.expand(try scenario(strategies: [.sniResolve]), strategyOverride: nil, resolution: answer)
         #expect(planned.map { $0.ip?.text } == ["192.0.2.1"])
     }
 
     @Test func allFansOutIPv4ThenIPv6() throws {
-        let planned = ResultExpansion.expand(try scenario(strategies: [.sniResolve], ips: .all), strategyOverride: nil, resolve: answer)
+        let planned = ResultExpansion.expand(try scenario(strategies: [.sniResolve], ips: .all), strategyOverride: nil, resolution: answer)
         #expect(planned.map { $0.ip?.text } == ["192.0.2.1", "192.0.2.2", "2001:db8::1"])
     }
 
     @Test func strategiesTimesIPs() throws {
         let planned = ResultExpansion.expand(
             try scenario(strategies: [.trustOverride, .sniResolve, .system], ips: .all), strategyOverride: nil,
-            resolve: answer)
+            resolution: answer)
         #expect(planned.map { "\($0.strategy.rawValue) \($0.ip?.text ?? "-")" } == [
             "trust-override 192.0.2.1", "trust-override 192.0.2.2", "trust-override 2001:db8::1",
             "sni-resolve 192.0.2.1", "sni-resolve 192.0.2.2", "sni-resolve 2001:db8::1",
@@ -45,32 +43,30 @@ struct ResultExpansionTests {
     }
 
     @Test func ipVersionSixKeepsOnlyIPv6() throws {
-        let planned = ResultExpansion.expand(try scenario(strategies: [.sniResolve], ips: .all, ipVersion: .v6), strategyOverride: nil, resolve: answer)
+        let planned = ResultExpansion.expand(try scenario(strategies: [.sniResolve], ips: .all, ipVersion: .v6), strategyOverride: nil, resolution: answer)
         #expect(planned.map { $0.ip?.text } == ["2001:db8::1"])
     }
 
     @Test func autoAndItsConcreteStrategyRunOnce() throws {
-        let planned = ResultExpansion.expand(try scenario(strategies: [.auto, .sniResolve]), strategyOverride: nil, resolve: answer)
+        let planned = ResultExpansion.expand(try scenario(strategies: [.auto, .sniResolve]), strategyOverride: nil, resolution: answer)
         #expect(planned.map(\.strategy) == [.sniResolve])
     }
 
     @Test func aMissingHostIsOneResolveErrorPerStrategy() throws {
-        let planned = ResultExpansion.expand(try scenario(strategies: [.trustOverride, .sniResolve]), strategyOverride: nil) { _, _ in
-            .failure(TransferError(kind: .resolve, message: "host 'api.example.com' is not in static map 'm'"))
-        }
+        let planned = ResultExpansion.expand(try scenario(strategies: [.trustOverride, .sniResolve]), strategyOverride: nil,
+            resolution: .failure(TransferError(kind: .resolve, message: "host 'api.example.com' is not in static map 'm'")))
         #expect(planned.count == 2)
         #expect(planned.allSatisfy { $0.resolveError?.kind == .resolve && $0.ip == nil })
     }
 
     @Test func noAddressOfTheWantedFamilyIsAnError() throws {
-        let planned = ResultExpansion.expand(try scenario(strategies: [.sniResolve], ipVersion: .v6), strategyOverride: nil) { _, _ in
-            .success(Resolution(addresses: [IPAddress("192.0.2.1")].compactMap { $0 }, source: "static map 'm'", lookupTime: 0))
-        }
+        let planned = ResultExpansion.expand(try scenario(strategies: [.sniResolve], ipVersion: .v6), strategyOverride: nil,
+            resolution: .success(Resolution(addresses: [IPAddress("192.0.2.1")].compactMap { $0 }, source: "static map 'm'", lookupTime: 0)))
         #expect(planned.first?.resolveError?.message == "static map 'm' has no IPv6 address for 'api.example.com' (it has 192.0.2.1)")
     }
 
     @Test func overrideReplacesTheScenarioStrategies() throws {
-        let planned = ResultExpansion.expand(try scenario(strategies: [.trustOverride, .sniResolve]), strategyOverride: .system, resolve: answer)
+        let planned = ResultExpansion.expand(try scenario(strategies: [.trustOverride, .sniResolve]), strategyOverride: .system, resolution: nil)
         #expect(planned.map(\.strategy) == [.system])
     }
 }

@@ -26,6 +26,20 @@ import RunnerResults
         #expect(plain.line(for: result) == expected)
     }
 
+    /// Degraded resolution shows on the line and in the summary even though the result passed.
+    @Test func aFallbackIsMarkedOnTheLineAndInTheSummary() {
+        var degraded = Fixture.passed
+        degraded.evidence.resolutionFallbackFrom = "ali"
+        #expect(plain.line(for: degraded) == "PASS  login over SNI [sni-resolve 203.0.113.10] [FALLBACK]  200  h2  123 ms")
+        let run = RunResult(
+            suites: [SuiteResult(
+                name: "p", file: "p.yaml", startedAt: Fixture.start, duration: 1, hostname: "h", properties: [],
+                results: [degraded, Fixture.passed])],
+            startedAt: Fixture.start, duration: 1)
+        #expect(plain.summary(for: run).contains(
+            "FALLBACK: 1 result resolved through a fallback because an HTTPDNS service failed"))
+    }
+
     @Test func quietShowsOnlyWhatDidNotPass() {
         let quiet = ConsoleFormatter(color: false, verbosity: .quiet, redactor: Fixture.redactor)
         #expect(quiet.line(for: Fixture.passed) == nil)

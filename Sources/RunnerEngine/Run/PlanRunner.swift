@@ -3,8 +3,8 @@ import RunnerPlan
 import RunnerResults
 import RunnerTransport
 
-/// Runs validated plans: expands each scenario into its results, drives every transfer on one
-/// libcurl engine (`jobs` in flight across all plans), and judges each result.
+/// Runs validated plans: each scenario resolves its host, expands into its results, and every
+/// transfer runs on one libcurl engine (`jobs` in flight across all plans); each result is judged.
 public final class PlanRunner {
     private let options: RunOptions
     private let onResult: (ScenarioResult) -> Void
@@ -22,97 +22,165 @@ public final class PlanRunner {
         let engine = try TransferEngine(maxInFlight: max(1, options.jobs))
         let startedAt = Date()
         let clock = DispatchTime.now()
-        let suites = plans.map { SuiteRun(plan: $0, options: options, interrupter: interrupter) }
+        let suites = plans.map { SuiteRun(plan: $0, options: options, engine: engine, onResult: onResult) }
+        let scheduler = ScenarioScheduler(
+            limit: max(1, options.jobs), interrupter: interrupter,
+            units: suites.flatMap { suite in suite.scenarios.indices.map { (suite, $0) } })
         interrupter.attach(engine)
         defer { interrupter.detach() }
-        for suite in suites {
-            suite.start(on: engine, onResult: onResult)
-        }
+        scheduler.pump()
         engine.run()
         let duration = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
         return RunResult(
-            suites: suites.map { $0.result() }, startedAt: startedAt, duration: duration,
-            interruptedBy: interrupter.signal)
+            suites: suites.map { $0.result(interrupted: interrupter.signal != nil) }, startedAt: startedAt,
+            duration: duration, interruptedBy: interrupter.signal)
     }
 }
 
-/// One plan's results as they come in.
-private final class SuiteRun {
+/// Starts scenarios while fewer than `limit` results are under way, so a scenario resolves its
+/// host when it really starts (a cached answer is reused only while its TTL lasts), and stops
+/// starting any once the run is interrupted. Lives on the engine's thread.
+final class ScenarioScheduler {
+    private var pending: ArraySlice<(SuiteRun, Int)>
+    private var active = 0
+    private let limit: Int
+    private let interrupter: RunInterrupter
+
+    fileprivate init(limit: Int, interrupter: RunInterrupter, units: [(SuiteRun, Int)]) {
+        self.limit = limit
+        self.interrupter = interrupter
+        self.pending = units[...]
+    }
+
+    func pump() {
+        while active < limit, interrupter.signal == nil, let (suite, index) = pending.popFirst() {
+            // One slot held while the scenario resolves; `expanded` trades it for its results.
+            active += 1
+            suite.start(scenario: index, scheduler: self)
+        }
+    }
+
+    /// A scenario resolved into `count` results (each will call `finished` once).
+    func expanded(into count: Int) {
+        active += count - 1
+    }
+
+    func finished() {
+        active -= 1
+        pump()
+    }
+}
+
+/// One plan's scenarios, their results as they come in, and its resolver.
+final class SuiteRun {
+    let scenarios: [Scenario]
     private let plan: Plan
     private let options: RunOptions
+    private let engine: TransferEngine
     private let resolver: DomainResolver
-    private let interrupter: RunInterrupter
-    private var jobs: [ResultJob] = []
-    private var results: [ScenarioResult?] = []
-    private var startedAt = Date()
-    private var clock = DispatchTime.now()
+    private let onResult: (ScenarioResult) -> Void
+    /// Per scenario: its planned results once expanded, and each one's result once finished.
+    private var planned: [[PlannedResult]?]
+    private var results: [[ScenarioResult?]]
+    private let startedAt = Date()
+    private let clock = DispatchTime.now()
     private var finishedAt: DispatchTime?
 
-    init(plan: Plan, options: RunOptions, interrupter: RunInterrupter) {
+    fileprivate init(plan: Plan, options: RunOptions, engine: TransferEngine, onResult: @escaping (ScenarioResult) -> Void) {
         self.plan = plan
         self.options = options
-        self.resolver = DomainResolver(plan: plan)
-        self.interrupter = interrupter
+        self.engine = engine
+        self.onResult = onResult
+        self.resolver = DomainResolver(plan: plan, engine: engine)
+        self.scenarios = plan.scenarios.filter(options.selects)
+        self.planned = Array(repeating: nil, count: scenarios.count)
+        self.results = Array(repeating: [], count: scenarios.count)
     }
 
-    func start(on engine: TransferEngine, onResult: @escaping (ScenarioResult) -> Void) {
-        startedAt = Date()
-        clock = DispatchTime.now()
-        let planned = plan.scenarios.filter(options.selects).flatMap { scenario in
-            ResultExpansion.expand(scenario, strategyOverride: options.strategyOverride) { host, map in
-                self.resolver.resolve(host: host, map: map)
+    func start(scenario index: Int, scheduler: ScenarioScheduler) {
+        let scenario = scenarios[index]
+        let begin = { [self] (resolution: Result<Resolution, TransferError>?) in
+            let expansion = ResultExpansion.expand(scenario, strategyOverride: options.strategyOverride, resolution: resolution)
+            planned[index] = expansion
+            results[index] = Array(repeating: nil, count: expansion.count)
+            scheduler.expanded(into: expansion.count)
+            for (slot, plannedResult) in expansion.enumerated() {
+                ResultJob(planned: plannedResult) { [self] result in
+                    results[index][slot] = result
+                    finishedAt = DispatchTime.now()
+                    onResult(result)
+                    scheduler.finished()
+                }.start(on: engine)
             }
         }
-        results = Array(repeating: nil, count: planned.count)
-        jobs = planned.enumerated().map { index, planned in
-            ResultJob(planned: planned) { [unowned self] result in
-                var result = result
-                if interrupter.signal != nil, case .errored = result.outcome {
-                    // Aborted by the interruption, not by the service: it did not finish.
-                    result.outcome = .skipped(reason: "interrupted")
+        guard ResultExpansion.needsResolution(scenario, override: options.strategyOverride) else {
+            begin(nil)
+            return
+        }
+        resolver.resolve(
+            host: scenario.request.url.host, map: scenario.domainMap, ipVersion: scenario.ipVersion,
+            caFile: scenario.settings.caFile
+        ) { begin($0) }
+    }
+
+    func result(interrupted: Bool) -> SuiteResult {
+        var collected: [ScenarioResult] = []
+        for (index, scenario) in scenarios.enumerated() {
+            let expansion = planned[index] ?? ResultExpansion.expand(scenario, strategyOverride: options.strategyOverride, resolution: nil)
+            for (slot, plannedResult) in expansion.enumerated() {
+                if let result = results[index].indices.contains(slot) ? results[index][slot] : nil {
+                    collected.append(Self.markInterruption(result, interrupted: interrupted))
+                } else {
+                    collected.append(Self.notRun(plannedResult))
                 }
-                results[index] = result
-                finishedAt = DispatchTime.now()
-                onResult(result)
             }
         }
-        if jobs.isEmpty { finishedAt = clock }
-        for job in jobs { job.start(on: engine) }
-    }
-
-    func result() -> SuiteResult {
-        let end = finishedAt ?? DispatchTime.now()
-        let collected = zip(jobs, results).map { job, result in
-            result ?? ScenarioResult(
-                scenario: job.planned.scenario.name, strategy: job.planned.strategy.rawValue,
-                ip: job.planned.ip?.text, tags: job.planned.scenario.tags,
-                outcome: .skipped(reason: "interrupted"),
-                evidence: Evidence(strategy: job.planned.strategy.rawValue, ipSource: "", insecure: false),
-                duration: 0)
-        }
+        let end = finishedAt ?? clock
         return SuiteResult(
             name: plan.name, file: plan.path, startedAt: startedAt,
             duration: Double(end.uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9,
             hostname: Host.name, properties: properties(), results: collected)
     }
 
+    /// An error caused by the interruption (an aborted transfer) is not the service's: skipped.
+    private static func markInterruption(_ result: ScenarioResult, interrupted: Bool) -> ScenarioResult {
+        guard interrupted, case .errored(let error) = result.outcome, error.kind == .io else { return result }
+        var result = result
+        result.outcome = .skipped(reason: "interrupted")
+        return result
+    }
+
+    private static func notRun(_ planned: PlannedResult) -> ScenarioResult {
+        ScenarioResult(
+            scenario: planned.scenario.name, strategy: planned.strategy.rawValue, ip: planned.ip?.text,
+            tags: planned.scenario.tags, outcome: .skipped(reason: "interrupted"),
+            evidence: Evidence(strategy: planned.strategy.rawValue, ipSource: "", insecure: planned.scenario.settings.insecure),
+            duration: 0)
+    }
+
+    /// Runner version, plan path, and each domain map's answers as the run saw them.
     private func properties() -> [Property] {
         var properties = [
             Property(name: "runner.version", value: RunnerVersion.current),
             Property(name: "plan.path", value: plan.path),
         ]
-        for answer in resolver.answers {
+        var seen = Set<String>()
+        for record in resolver.records.reversed() {
+            // The latest answer per map and host (a TTL may have renewed it during the run).
+            let name = "domains.\(record.map).\(record.host)"
+            guard seen.insert(name).inserted else { continue }
             let value: String
-            switch answer.answer {
+            switch record.answer {
             case .success(let resolution):
                 value = resolution.addresses.map(\.text).joined(separator: ", ") + " (\(resolution.source))"
                     + resolution.notes.map { "; \($0)" }.joined()
             case .failure(let error):
                 value = "error: \(error.message)"
             }
-            properties.append(Property(name: "domains.\(answer.map).\(answer.host)", value: value))
+            properties.append(Property(name: name, value: value))
         }
-        return properties
+        let resolved = properties.prefix(2) + properties.dropFirst(2).sorted { $0.name < $1.name }
+        return Array(resolved)
     }
 }
 
@@ -120,6 +188,6 @@ private enum Host {
     static let name: String = {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }()
 }

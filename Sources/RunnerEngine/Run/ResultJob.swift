@@ -103,6 +103,7 @@ final class ResultJob {
         var evidence = Evidence(
             strategy: planned.strategy.rawValue, ipSource: ipSource, insecure: scenario.settings.insecure,
             hops: hops, notes: planned.resolution?.notes ?? [])
+        evidence.resolutionFallbackFrom = planned.resolution?.fallbackFrom
         if case .passed = outcome, let last = hops.last, let status = last.status, (300..<400).contains(status),
             scenario.settings.followRedirects
         {

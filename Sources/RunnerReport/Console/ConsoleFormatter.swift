@@ -82,6 +82,12 @@ public struct ConsoleFormatter: Sendable {
                 "INSECURE: \(Format.count(insecure, "result", "results")) skipped certificate verification (insecure: true)",
                 .yellow))
         }
+        let fallbacks = run.suites.flatMap(\.results).filter { $0.evidence.resolutionFallbackFrom != nil }.count
+        if fallbacks > 0 {
+            lines.append(paint(
+                "FALLBACK: \(Format.count(fallbacks, "result", "results")) resolved through a fallback because an HTTPDNS service failed",
+                .yellow))
+        }
         if let signal = run.interruptedBy {
             lines.append(paint(
                 "Interrupted by \(Format.signalName(signal)): results that had not finished are marked skipped.",
@@ -100,6 +106,7 @@ public struct ConsoleFormatter: Sendable {
     private func headline(for result: ScenarioResult) -> String {
         var line = paint(Label(result.outcome)) + " " + text(result.displayName)
         if result.evidence.insecure { line += " " + paint("[INSECURE]", .yellow) }
+        if result.evidence.resolutionFallbackFrom != nil { line += " " + paint("[FALLBACK]", .yellow) }
         switch result.outcome {
         case .passed:
             line += facts(for: result)

@@ -1,0 +1,158 @@
+import Dispatch
+import Foundation
+import RunnerPlan
+import RunnerResults
+import RunnerTransport
+
+/// Turns hosts into IPs through a plan's domain maps, the way a client SDK does: each
+/// (map, host, address family) is looked up once however many scenarios ask at once, and the
+/// answer is reused while its TTL lasts. HTTPDNS queries are transfers on the run's own engine,
+/// concurrent with everything else. Lives on the engine's thread.
+final class DomainResolver {
+    typealias Completion = (Result<Resolution, TransferError>) -> Void
+
+    /// One answer given during the run, for the suite's properties.
+    struct Record {
+        var map: String
+        var host: String
+        var answer: Result<Resolution, TransferError>
+    }
+
+    private let plan: Plan
+    private let engine: TransferEngine
+    private var entries: [Key: Entry] = [:]
+    /// Every lookup's answer, in the order they came.
+    private(set) var records: [Record] = []
+
+    private struct Key: Hashable {
+        var map: String
+        var host: String
+        var family: IPVersionPreference
+    }
+
+    private enum Entry {
+        case pending([Completion])
+        /// `expires` in uptime nanoseconds; nil = for the rest of the run.
+        case answered(Result<Resolution, TransferError>, expires: UInt64?)
+    }
+
+    init(plan: Plan, engine: TransferEngine) {
+        self.plan = plan
+        self.engine = engine
+    }
+
+    /// Answers `host` through map `mapName`; `completion` runs on the engine's thread (at once
+    /// for built-in lists and cached answers).
+    func resolve(
+        host: String, map mapName: String, ipVersion: IPVersionPreference, caFile: String?,
+        completion: @escaping Completion
+    ) {
+        if let literal = IPAddress(host) {
+            completion(.success(Resolution(addresses: [literal], source: "IP literal in the URL", lookupTime: 0)))
+            return
+        }
+        guard let map = mapName == systemDomainMapName ? nil : plan.domainMap(named: mapName) else {
+            if mapName == systemDomainMapName {
+                answer(Key(map: mapName, host: host, family: .any), completion: completion) { done in
+                    done(SystemResolver.resolve(host: host), nil)
+                }
+            } else {
+                completion(.failure(TransferError(kind: .resolve, message: "no domain map named '\(mapName)'")))
+            }
+            return
+        }
+        switch map.source {
+        case .staticList(let entries):
+            answer(Key(map: mapName, host: host, family: .any), completion: completion) { done in
+                guard let entry = entries.first(where: { $0.host == host }) else {
+                    done(.failure(TransferError(
+                        kind: .resolve, message: "host '\(host)' is not in static map '\(mapName)'",
+                        diagnosis: "add it to domains.\(mapName).static or use another map")), nil)
+                    return
+                }
+                done(.success(Resolution(addresses: entry.addresses, source: "static map '\(mapName)'", lookupTime: 0)), nil)
+            }
+        case .httpdns(let service):
+            answer(Key(map: mapName, host: host, family: ipVersion), completion: completion) { [self] done in
+                HTTPDNSLookup(mapName: mapName, service: service, host: host, ipVersion: ipVersion, caFile: caFile)
+                    .run(on: engine) { [self] result in
+                        switch result {
+                        case .success(let resolution):
+                            done(.success(resolution), resolution.ttl)
+                        case .failure(let error):
+                            fallBack(from: mapName, service: service, error: error, host: host, ipVersion: ipVersion, caFile: caFile) {
+                                done($0, nil)
+                            }
+                        }
+                    }
+            }
+        }
+    }
+
+    /// Serves a cached or pending answer, or starts `lookUp` and shares its answer with every
+    /// asker that comes while it runs.
+    private func answer(
+        _ key: Key, completion: @escaping Completion,
+        lookUp: (@escaping (Result<Resolution, TransferError>, _ ttl: Int?) -> Void) -> Void
+    ) {
+        switch entries[key] {
+        case .pending(let waiting):
+            entries[key] = .pending(waiting + [completion])
+            return
+        case .answered(let result, let expires) where expires.map({ DispatchTime.now().uptimeNanoseconds < $0 }) ?? true:
+            completion(result.map { cached in
+                var cached = cached
+                cached.lookupTime = 0
+                return cached
+            })
+            return
+        case .answered, nil:
+            break
+        }
+        entries[key] = .pending([completion])
+        let started = DispatchTime.now().uptimeNanoseconds
+        lookUp { [self] result, ttl in
+            let finished = DispatchTime.now().uptimeNanoseconds
+            let timed = result.map { resolution in
+                var resolution = resolution
+                resolution.lookupTime = Double(finished - started) / 1e9
+                return resolution
+            }
+            let expires = ttl.map { finished + UInt64(max(0, $0)) * 1_000_000_000 }
+            guard case .pending(let waiting) = entries[key] else { return }
+            entries[key] = .answered(timed, expires: expires)
+            records.append(Record(map: key.map, host: key.host, answer: timed))
+            for waiter in waiting { waiter(timed) }
+        }
+    }
+
+    /// The map's `fallback:` after its service failed: none (the failure stands), the system
+    /// resolver, or another map; a fallback answer says so in its notes.
+    private func fallBack(
+        from mapName: String, service: HTTPDNSSpec, error: TransferError, host: String,
+        ipVersion: IPVersionPreference, caFile: String?, completion: @escaping Completion
+    ) {
+        let degraded = { (result: Result<Resolution, TransferError>, target: String) -> Result<Resolution, TransferError> in
+            switch result {
+            case .success(var resolution):
+                resolution.notes.insert("fallback: HTTPDNS map '\(mapName)' failed (\(error.message)); used \(target)", at: 0)
+                resolution.source += " (fallback for '\(mapName)')"
+                resolution.fallbackFrom = mapName
+                return .success(resolution)
+            case .failure(let fallbackError):
+                return .failure(TransferError(
+                    kind: .resolve, message: "\(error.message); fallback \(target) failed too: \(fallbackError.message)"))
+            }
+        }
+        switch service.fallback {
+        case .none:
+            completion(.failure(error))
+        case .system:
+            completion(degraded(SystemResolver.resolve(host: host), "the system resolver"))
+        case .map(let other):
+            resolve(host: host, map: other, ipVersion: ipVersion, caFile: caFile) { result in
+                completion(degraded(result, "map '\(other)'"))
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import RunnerPlan
+import Testing
+
+@testable import RunnerEngine
+
+/// Property checks on random bodies: the parsers never crash, and what they return is coherent.
+@Suite("HTTPDNS parsers on random bodies")
+struct HTTPDNSRandomBodyTests {
+    /// Bodies the parsers accept, mutated below so the random input reaches deep into each grammar.
+    static let recorded: [HTTPDNSSpec.Format: [String]] = [
+        .dnspod: [
+            "1.1.1.1;2.2.2.2,120-240e::1;240e::2,120|10.0.0.1",
+            "other.example.com.:9.9.9.9,60\napi.example.com.:1.2.3.4;5.6.7.8,120",
+            "183.47.248.109;125.90.206.144,17",
+        ],
+        .alibaba: [
+            #"{"host":"api.example.com","ips":["1.1.1.1","2.2.2.2"],"ipsv6":["240e::1"],"ttl":60,"origin_ttl":600,"client_ip":"101.1.2.3"}"#
+        ],
+        .dohJSON: [
+            #"{"Status":0,"Question":[{"name":"api.example.com.","type":1}],"Answer":[{"name":"api.example.com.","type":5,"TTL":30,"data":"x.example.net."},{"name":"x.example.net.","type":1,"TTL":60,"data":"1.2.3.4"},{"name":"x.example.net.","type":28,"TTL":60,"data":"240e::1"}]}"#
+        ],
+    ]
+
+    /// Bytes that matter to the grammars, so random strings are often almost valid.
+    static let alphabet = Array("0123456789abcdef.:;,-|\n\r {}[]\":ipsv6ttlStatusAnswerTypedata".utf8) + [0, 0xC3, 0xFF]
+
+    static let garbagePrefix: [HTTPDNSSpec.Format: String] = [
+        .dnspod: "not a DNSPod answer",
+        .alibaba: "not an Alibaba HTTPDNS answer",
+        .dohJSON: "not a DoH JSON answer",
+    ]
+
+    enum Source: String, CaseIterable, Sendable {
+        case randomBytes, grammarBytes, mutatedRecordings
+    }
+
+    @Test("every result is coherent", arguments: HTTPDNSSpec.Format.allCases, Source.allCases)
+    func coherent(format: HTTPDNSSpec.Format, source: Source) throws {
+        var generator = HTTPDNSSeededGenerator(seed: 0x5EED_0000 + UInt64(source.rawValue.count * 31 + format.rawValue.count))
+        let prefix = try #require(Self.garbagePrefix[format])
+        var answers = 0
+        var garbage = 0
+        for _ in 0..<1500 {
+            let body = Self.body(source, format: format, using: &generator)
+            let result = HTTPDNSWire.parse(format: format, host: "api.example.com", status: 200, body: body)
+            #expect(HTTPDNSOutcome(result) == HTTPDNSOutcome(
+                HTTPDNSWire.parse(format: format, host: "api.example.com", status: 200, body: body)))
+            switch result {
+            case .success(let answer):
+                answers += 1
+                #expect(!answer.addresses.isEmpty, "empty answer for \(Array(body))")
+                if let ttl = answer.ttl { #expect((0...HTTPDNSFields.maxTTL).contains(ttl)) }
+            case .failure(let problem) where problem.kind == .garbage:
+                garbage += 1
+                #expect(problem.detail.hasPrefix(prefix), "\(problem.detail)")
+                #expect(problem.detail.hasSuffix("(\(body.count) byte\(body.count == 1 ? "" : "s"))"), "\(problem.detail)")
+            case .failure(let problem):
+                #expect(!problem.detail.isEmpty)
+            }
+            // Whatever the body, a failed HTTP status is the service's error.
+            let failed = HTTPDNSWire.parse(format: format, host: "api.example.com", status: 502, body: body)
+            guard case .failure(let problem) = failed, problem.kind == .serviceError else {
+                Issue.record("HTTP 502 gave \(failed) for \(Array(body))")
+                continue
+            }
+        }
+        // Mutations of good answers must reach both sides, or this test proves little.
+        if source == .mutatedRecordings {
+            #expect(answers > 0 && garbage > 0, "\(answers) answers, \(garbage) garbage")
+        }
+    }
+
+    static func body(_ source: Source, format: HTTPDNSSpec.Format, using generator: inout HTTPDNSSeededGenerator) -> Data {
+        switch source {
+        case .randomBytes:
+            let count = Int.random(in: 0...200, using: &generator)
+            return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        case .grammarBytes:
+            let count = Int.random(in: 0...120, using: &generator)
+            return Data((0..<count).compactMap { _ in alphabet.randomElement(using: &generator) })
+        case .mutatedRecordings:
+            var bytes = Array((recorded[format]?.randomElement(using: &generator) ?? "").utf8)
+            for _ in 0..<Int.random(in: 1...4, using: &generator) where !bytes.isEmpty {
+                let index = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes[index] = alphabet.randomElement(using: &generator) ?? 0
+                case 1: bytes.remove(at: index)
+                default: bytes.insert(alphabet.randomElement(using: &generator) ?? 0, at: index)
+                }
+            }
+            return Data(bytes)
+        }
+    }
+
+    @Test("deeply nested and huge bodies are refused, not a crash", arguments: HTTPDNSSpec.Format.allCases)
+    func hostileBodies(format: HTTPDNSSpec.Format) {
+        let nested = Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8)
+        let huge = Data(repeating: UInt8(ascii: "1"), count: 1 << 20)
+        for body in [nested, huge] {
+            let result = HTTPDNSWire.parse(format: format, host: "api.example.com", status: 200, body: body)
+            guard case .failure(let problem) = result else {
+                Issue.record("accepted \(body.count) bytes: \(result)")
+                continue
+            }
+            #expect(problem.kind == .garbage)
+            #expect(problem.detail.hasSuffix("…' (\(body.count) bytes)"))
+        }
+    }
+
+    @Test("the quote keeps 60 bytes and says how many there were")
+    func quoteBoundary() {
+        let sixty = Data(repeating: UInt8(ascii: "x"), count: 60)
+        #expect(HTTPDNSBodyQuote.quote(sixty) == "'\(String(repeating: "x", count: 60))' (60 bytes)")
+        let sixtyOne = sixty + Data("y".utf8)
+        #expect(HTTPDNSBodyQuote.quote(sixtyOne) == "'\(String(repeating: "x", count: 60))…' (61 bytes)")
+        #expect(HTTPDNSBodyQuote.quote(Data("'\\\t\r".utf8)) == #"'\'\\\t\r' (4 bytes)"#)
+        #expect(HTTPDNSBodyQuote.quote(Data([0x7F])) == #"'\x7f' (1 byte)"#)
+    }
+}
