@@ -7,7 +7,8 @@ import NIOPosix
 /// with certificates issued at start-up by a throwaway CA.
 ///
 /// Every address listens on `httpPort` (plain HTTP/1.1) and `httpsPort` (TLS, ALPN "http/1.1") and
-/// serves the same endpoints: `/echo`, `/status/{code}`, `/delay/{ms}`, `/bytes/{n}`, `/json`, `/headers`.
+/// serves the same endpoints: `/echo`, `/status/{code}`, `/delay/{ms}`, `/bytes/{n}`, `/json`, `/headers`,
+/// and an HTTPDNS service in three formats under `/httpdns/` (see `LabDNS`).
 public final class Lab: Sendable {
     /// The plain HTTP port, the same on every lab address.
     public let httpPort: Int
@@ -21,13 +22,14 @@ public final class Lab: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let listeners: [ListenerSet]
     private let ledger: ConnectionLedger
+    private let httpdnsLedger: HTTPDNSLedger
     /// The temporary state directory the lab made for itself, removed at shutdown.
     private let temporaryDirectory: String?
     private let isShutDown = NIOLockedValueBox(false)
 
     private init(
         httpPort: Int, httpsPort: Int, caFile: String, caPEM: String, group: MultiThreadedEventLoopGroup,
-        listeners: [ListenerSet], ledger: ConnectionLedger, temporaryDirectory: String?
+        listeners: [ListenerSet], ledger: ConnectionLedger, httpdnsLedger: HTTPDNSLedger, temporaryDirectory: String?
     ) {
         self.httpPort = httpPort
         self.httpsPort = httpsPort
@@ -36,6 +38,7 @@ public final class Lab: Sendable {
         self.group = group
         self.listeners = listeners
         self.ledger = ledger
+        self.httpdnsLedger = httpdnsLedger
         self.temporaryDirectory = temporaryDirectory
     }
 
@@ -47,7 +50,8 @@ public final class Lab: Sendable {
         let certificates = try LabCertificates.generate()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let ledger = ConnectionLedger()
-        let pipeline = ConnectionPipeline(ledger: ledger, router: .standard)
+        let httpdnsLedger = HTTPDNSLedger()
+        let pipeline = ConnectionPipeline(ledger: ledger, router: .standard(httpdns: httpdnsLedger))
         let hosts = VirtualHost.labHosts(certificates)
         var listeners: [ListenerSet] = []
         do {
@@ -72,7 +76,7 @@ public final class Lab: Sendable {
             }
             return Lab(
                 httpPort: http.port, httpsPort: https.port, caFile: caFile, caPEM: certificates.authority.pem,
-                group: group, listeners: listeners, ledger: ledger,
+                group: group, listeners: listeners, ledger: ledger, httpdnsLedger: httpdnsLedger,
                 temporaryDirectory: state.isTemporary ? state.path : nil)
         } catch {
             for listener in listeners { await listener.close() }
@@ -84,6 +88,23 @@ public final class Lab: Sendable {
     /// TCP connections accepted on `ip` (HTTP and HTTPS together) since start; 0 for unknown addresses.
     public func connectionsAccepted(on ip: String) -> Int {
         ledger.accepted(on: ip)
+    }
+
+    /// HTTPDNS lookups of `host` since start, in every format, counted as each request arrives (so lookups
+    /// that never got an answer count too); the name is matched without regard to case or a trailing dot.
+    public func httpdnsLookups(host: String) -> Int {
+        httpdnsLedger.lookups(of: host, format: nil)
+    }
+
+    /// HTTPDNS lookups of `host` in one format ("dnspod", "alibaba" or "doh") since start; 0 for other formats.
+    public func httpdnsLookups(format: String, host: String) -> Int {
+        guard let format = LabDNS.Format(rawValue: format) else { return 0 }
+        return httpdnsLookups(format: format, host: host)
+    }
+
+    /// HTTPDNS lookups of `host` in `format` since start.
+    public func httpdnsLookups(format: LabDNS.Format, host: String) -> Int {
+        httpdnsLedger.lookups(of: host, format: format)
     }
 
     /// Stops listening, closes every open connection and frees the ports; calling it again does nothing.

@@ -17,6 +17,10 @@ enum Banner {
             text += "  " + pad(row.address, 11) + pad(row.hosts, width + 2) + row.shows + "\n"
         }
         text += "\nendpoints: /echo /status/{code} /delay/{ms} /bytes/{n} /json /headers?Name=Value\n"
+        text += "httpdns (any address or port; names in LabDNS, faults empty/garbage/error/slow/hang.lab.test):\n"
+        for format in LabDNS.Format.allCases {
+            text += "  " + pad(format.rawValue, 9) + LabDNS.urlTemplate(format, port: lab.httpPort) + "\n"
+        }
         text += "try: curl --cacert \(stateDir)/ca.pem --resolve sni.lab.test:\(lab.httpsPort):\(LabAddress.sniOnly) "
         text += "https://sni.lab.test:\(lab.httpsPort)/echo\n"
         text += "ready: \(stateDir)/ready; stop with Ctrl-C\n"

@@ -21,6 +21,9 @@ struct HTTPDNSAlibabaTests {
             .ok(["1.1.1.1"], ttl: 60)),
         HTTPDNSCase("ipsv6 null", #"{"ips":["1.1.1.1"],"ipsv6":null,"ttl":60}"#, .ok(["1.1.1.1"], ttl: 60)),
         HTTPDNSCase(
+            "IPv6 only, without 'ips' (query=6)", #"{"host":"api.example.com","ipsv6":["::1"],"ttl":60}"#,
+            .ok(["::1"], ttl: 60)),
+        HTTPDNSCase(
             "unknown members ignored", #"{"ips":["1.1.1.1"],"ttl":60,"extra":"","type":1,"code":"success"}"#,
             .ok(["1.1.1.1"], ttl: 60)),
         HTTPDNSCase(

@@ -36,13 +36,17 @@ import Testing
         let (httpPort, httpsPort) = (lab.httpPort, lab.httpsPort)
         // A request still waiting when the lab stops must end, not hang the client.
         async let pending = Command.curl(["http://\(LabAddress.primary):\(httpPort)/delay/10000"])
-        while lab.connectionsAccepted(on: LabAddress.primary) == 0 {
+        // So must a lookup that never gets an answer.
+        async let hanging = Command.curl([LabDNS.urlTemplate(.doh, port: httpPort, address: LabAddress.replica)
+            .replacingOccurrences(of: "{host}", with: "hang.lab.test")])
+        while lab.connectionsAccepted(on: LabAddress.primary) == 0 || lab.httpdnsLookups(host: "hang.lab.test") == 0 {
             try await Task.sleep(for: .milliseconds(20))
         }
         let stopped = Date()
         try await lab.shutdown()
         try await lab.shutdown()  // a second call is harmless
         #expect(try await pending.exitCode == 52, "curl should see the connection close with no reply")
+        #expect(try await hanging.exitCode == 52, "curl should see the connection close with no reply")
         #expect(Date().timeIntervalSince(stopped) < 5)
 
         let refused = try await Command.curl(["http://\(LabAddress.primary):\(httpPort)/json"])

@@ -171,7 +171,7 @@ enum TransferErrors {
         case .resolve: message = "cannot resolve '\(url.host)': \(failure.message)"
         case .connect: message = "cannot connect to \(endpoint): \(failure.message)"
         case .tls: message = "TLS handshake with \(endpoint) (\(sniText(wire))) failed: \(failure.message)"
-        case .timeout: message = "timed out (timeout \(timeout.formatted())) with \(endpoint): \(failure.message)"
+        case .timeout: message = "timed out (timeout \(timeout.planNotation)) with \(endpoint): \(failure.message)"
         case .http: message = "bad HTTP response from \(endpoint): \(failure.message)"
         case .io: message = "transfer with \(endpoint) failed: \(failure.message)"
         }

@@ -8,6 +8,8 @@ struct LabRequest: Sendable {
     let connection: ConnectionInfo
     /// 1-based position of this request on its connection.
     let requestIndex: Int
+    /// Completes when the connection closes (client gone or lab stopping): what a hanging endpoint waits for.
+    let connectionClosed: EventLoopFuture<Void>
     /// What the matched route left after its prefix, e.g. "404" for `/status/404`; empty for exact routes.
     var routeParameter: String = ""
 

@@ -17,15 +17,20 @@ struct Router: Sendable {
 
     let routes: [Route]
 
-    /// The lab's endpoints, served on every address and port.
-    static let standard = Router(routes: [
-        Route(pattern: .exact("/echo"), endpoint: EchoEndpoint()),
-        Route(pattern: .prefix("/status/"), endpoint: StatusEndpoint()),
-        Route(pattern: .prefix("/delay/"), endpoint: DelayEndpoint()),
-        Route(pattern: .prefix("/bytes/"), endpoint: BytesEndpoint()),
-        Route(pattern: .exact("/json"), endpoint: JSONEndpoint()),
-        Route(pattern: .exact("/headers"), endpoint: HeadersEndpoint()),
-    ])
+    /// The lab's endpoints, served on every address and port; HTTPDNS lookups are counted in `httpdns`.
+    static func standard(httpdns: HTTPDNSLedger) -> Router {
+        Router(routes: [
+            Route(pattern: .exact("/echo"), endpoint: EchoEndpoint()),
+            Route(pattern: .prefix("/status/"), endpoint: StatusEndpoint()),
+            Route(pattern: .prefix("/delay/"), endpoint: DelayEndpoint()),
+            Route(pattern: .prefix("/bytes/"), endpoint: BytesEndpoint()),
+            Route(pattern: .exact("/json"), endpoint: JSONEndpoint()),
+            Route(pattern: .exact("/headers"), endpoint: HeadersEndpoint()),
+            Route(pattern: .exact("/httpdns/dnspod/d"), endpoint: DNSPodEndpoint(service: .init(.dnspod, httpdns))),
+            Route(pattern: .prefix("/httpdns/alibaba/"), endpoint: AlibabaEndpoint(service: .init(.alibaba, httpdns))),
+            Route(pattern: .exact("/httpdns/doh/resolve"), endpoint: DoHEndpoint(service: .init(.doh, httpdns))),
+        ])
+    }
 
     func respond(to request: LabRequest, on eventLoop: any EventLoop) -> EventLoopFuture<LabResponse> {
         let path = request.path

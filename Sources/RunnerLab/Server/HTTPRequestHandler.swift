@@ -67,11 +67,14 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         let request = LabRequest(
-            head: head, body: pending.body, connection: connection, requestIndex: requestCount)
+            head: head, body: pending.body, connection: connection, requestIndex: requestCount,
+            connectionClosed: context.channel.closeFuture)
         router.respond(to: request, on: context.eventLoop)
             .hop(to: context.eventLoop)
             .assumeIsolated()
             .whenComplete { result in
+                // The client went away (or the lab stopped) while the endpoint worked: no one to answer.
+                guard context.channel.isActive else { return }
                 let response: LabResponse
                 switch result {
                 case .success(let answer): response = answer

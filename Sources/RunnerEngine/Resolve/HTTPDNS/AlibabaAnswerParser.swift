@@ -3,8 +3,9 @@ import RunnerPlan
 
 /// Alibaba Cloud EMAS HTTPDNS JSON answers.
 ///
-/// `{"host":"…","ips":["…"],"ipsv6":["…"],"ttl":60,"origin_ttl":60,"client_ip":"…"}`; only
-/// `ips` is required. Errors come as `{"code":"InvalidAccount"}` with a 4xx status.
+/// `{"host":"…","ips":["…"],"ipsv6":["…"],"ttl":60,"origin_ttl":60,"client_ip":"…"}`; `ips` or
+/// `ipsv6` is required (an IPv6-only query, `query=6`, may answer `ipsv6` alone). Errors come as
+/// `{"code":"InvalidAccount"}` with a 4xx status.
 enum AlibabaAnswerParser {
     static let formatName = "an Alibaba HTTPDNS answer"
 
@@ -13,7 +14,7 @@ enum AlibabaAnswerParser {
         let object = HTTPDNSJSON.object(body)
         // The service's own error code says more than the status; it comes without `ips`.
         if let object, let code = HTTPDNSJSON.member(object, "code") as? String,
-            status != 200 || HTTPDNSJSON.member(object, "ips") == nil
+            status != 200 || (HTTPDNSJSON.member(object, "ips") == nil && HTTPDNSJSON.member(object, "ipsv6") == nil)
         {
             throw HTTPDNSProblem(.serviceError, "\(HTTPDNSBodyQuote.escapeText(code, limit: 60)) (HTTP \(status))")
         }
@@ -37,8 +38,10 @@ enum AlibabaAnswerParser {
                 throw HTTPDNSMalformed("answer for \(HTTPDNSBodyQuote.quoteText(answered)), not \(HTTPDNSBodyQuote.quoteText(host))")
             }
         }
-        guard let ips = HTTPDNSJSON.member(object, "ips") else { throw HTTPDNSMalformed("no 'ips'") }
-        var addresses = try list(ips, key: "ips", family: .v4)
+        let ips = HTTPDNSJSON.member(object, "ips")
+        guard ips != nil || HTTPDNSJSON.member(object, "ipsv6") != nil else { throw HTTPDNSMalformed("no 'ips'") }
+        var addresses: [IPAddress] = []
+        if let ips { addresses = try list(ips, key: "ips", family: .v4) }
         if let ipsv6 = HTTPDNSJSON.member(object, "ipsv6") {
             addresses += try list(ipsv6, key: "ipsv6", family: .v6)
         }

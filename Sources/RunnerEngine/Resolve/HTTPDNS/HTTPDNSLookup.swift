@@ -38,7 +38,7 @@ struct HTTPDNSLookup {
     private func answer(of outcome: TransferOutcome, url: String) -> Result<HTTPDNSAnswer, TransferError> {
         switch outcome.result {
         case .failure(let failure):
-            let what = failure.kind == .timeout ? "no answer within \(service.timeout.formatted())" : failure.message
+            let what = failure.kind == .timeout ? "no answer within \(service.timeout.planNotation)" : failure.message
             return .failure(TransferError(kind: .resolve, message: "\(label) at \(url): \(what)"))
         case .success(let response):
             switch HTTPDNSWire.parse(format: service.format, host: host, status: response.status, body: response.body) {

@@ -1,0 +1,59 @@
+import NIOCore
+
+/// `/httpdns/alibaba/{account}/d?host=HOST[&query=4|6|4,6]`: Alibaba Cloud EMAS JSON.
+///
+/// `{"host":H,"ips":[…],"ipsv6":[…],"ttl":T,"origin_ttl":T}`: `ips` when the query includes 4 or is
+/// absent, `ipsv6` when it includes 6; no answer is empty lists with 200. The account
+/// `LabDNS.refusedAccount` gets 403 `{"code":"InvalidAccount"}`.
+struct AlibabaEndpoint: Endpoint {
+    let service: HTTPDNSService
+
+    /// Answers the route parameter `{account}/d`.
+    func respond(to request: LabRequest, on eventLoop: any EventLoop) -> EventLoopFuture<LabResponse> {
+        let parts = request.routeParameter.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1] == "d" else {
+            return eventLoop.makeSucceededFuture(.text("no lab endpoint at \(request.path)\n", status: .notFound))
+        }
+        let host: String
+        let families: (v4: Bool, v6: Bool)
+        do throws(HTTPDNSBadQuery) {
+            let pairs = try HTTPDNSService.pairs(request.query)
+            guard let name = HTTPDNSService.parameter("host", in: pairs), !name.isEmpty else {
+                throw HTTPDNSBadQuery(description: "alibaba wants host=HOST")
+            }
+            host = name
+            families = try Self.families(HTTPDNSService.parameter("query", in: pairs))
+        } catch {
+            return eventLoop.makeSucceededFuture(.badRequest(error.description))
+        }
+        if parts[0] == LabDNS.refusedAccount {
+            // The request arrived, so it counts, even though the service refuses to resolve.
+            service.countLookups([host])
+            let refusal = JSONValue.object([("code", .string("InvalidAccount"))])
+            return eventLoop.makeSucceededFuture(.json(refusal, status: .forbidden))
+        }
+        return service.answer(hosts: [host], to: request, on: eventLoop) { resolutions in
+            .json(Self.document(host: host, resolution: resolutions[0], families: families))
+        }
+    }
+
+    /// Which lists `query=` asks for; absent means IPv4 only, as in the real service.
+    static func families(_ query: String?) throws(HTTPDNSBadQuery) -> (v4: Bool, v6: Bool) {
+        guard let query else { return (true, false) }
+        let asked = Set(query.split(separator: ",", omittingEmptySubsequences: false))
+        guard !asked.isEmpty, asked.isSubset(of: ["4", "6"]) else {
+            throw HTTPDNSBadQuery(description: "alibaba query must be 4, 6 or 4,6, got \"\(query)\"")
+        }
+        return (asked.contains("4"), asked.contains("6"))
+    }
+
+    static func document(host: String, resolution: HTTPDNSResolution, families: (v4: Bool, v6: Bool)) -> JSONValue {
+        let record: LabDNS.Record? = if case .records(let found) = resolution { found } else { nil }
+        let ttl = record?.ttl ?? LabDNS.noAnswerTTL
+        var members: [(String, JSONValue)] = [("host", .string(LabDNS.canonicalName(host)))]
+        if families.v4 { members.append(("ips", .array((record?.ipv4 ?? []).map(JSONValue.string)))) }
+        if families.v6 { members.append(("ipsv6", .array((record?.ipv6 ?? []).map(JSONValue.string)))) }
+        members += [("ttl", .int(ttl)), ("origin_ttl", .int(ttl))]
+        return .object(members)
+    }
+}

@@ -1,0 +1,77 @@
+import NIOCore
+
+/// `/httpdns/dnspod/d?dn=HOST[,HOST…][&ttl=1][&type=aaaa|addrs][&clientip=1]`: DNSPod / Tencent D+ text.
+///
+/// One name: `ip;ip` (`,ttl` with `ttl=1`), or an empty body when there is no answer (still 200).
+/// `type=aaaa` answers the IPv6 list; `type=addrs` both, as `v4s,ttl-v6s,ttl` with `0` for an empty side.
+/// `clientip=1` appends `|` and the requester's address. Several names: one line `host.:ANSWER` each,
+/// `0` standing for no answer.
+struct DNSPodEndpoint: Endpoint {
+    enum RecordType: String {
+        case a, aaaa, addrs
+    }
+
+    struct Query {
+        let hosts: [String]
+        let withTTL: Bool
+        let type: RecordType
+        let withClientIP: Bool
+
+        init(_ query: String?) throws(HTTPDNSBadQuery) {
+            let pairs = try HTTPDNSService.pairs(query)
+            let names = HTTPDNSService.parameter("dn", in: pairs)?.split(separator: ",").map(String.init) ?? []
+            guard !names.isEmpty else { throw HTTPDNSBadQuery(description: "dnspod wants dn=HOST[,HOST...]") }
+            let typeText = HTTPDNSService.parameter("type", in: pairs)?.lowercased() ?? "a"
+            guard let type = RecordType(rawValue: typeText) else {
+                throw HTTPDNSBadQuery(description: "dnspod type must be a, aaaa or addrs, got \"\(typeText)\"")
+            }
+            hosts = names
+            withTTL = HTTPDNSService.parameter("ttl", in: pairs) == "1"
+            self.type = type
+            withClientIP = HTTPDNSService.parameter("clientip", in: pairs) == "1"
+        }
+    }
+
+    let service: HTTPDNSService
+
+    func respond(to request: LabRequest, on eventLoop: any EventLoop) -> EventLoopFuture<LabResponse> {
+        let query: Query
+        do {
+            query = try Query(request.query)
+        } catch {
+            return eventLoop.makeSucceededFuture(.badRequest(error.description))
+        }
+        let clientIP = query.withClientIP ? request.connection.remoteAddress : nil
+        return service.answer(hosts: query.hosts, to: request, on: eventLoop) { resolutions in
+            .text(Self.body(query: query, resolutions: resolutions, clientIP: clientIP))
+        }
+    }
+
+    static func body(query: Query, resolutions: [HTTPDNSResolution], clientIP: String?) -> String {
+        let suffix = clientIP.map { "|" + $0 } ?? ""
+        let answers = resolutions.map { answer($0, query: query) }
+        guard query.hosts.count > 1 else {
+            return answers.first.flatMap { $0 }.map { $0 + suffix } ?? ""
+        }
+        return zip(query.hosts, answers).map { host, answer in
+            "\(LabDNS.canonicalName(host)).:\(answer ?? "0")\(suffix)"
+        }.joined(separator: "\n")
+    }
+
+    /// One name's answer without the client suffix; nil when it has no address of the type asked.
+    private static func answer(_ resolution: HTTPDNSResolution, query: Query) -> String? {
+        guard case .records(let record) = resolution else { return nil }
+        func list(_ addresses: [String]) -> String? {
+            guard !addresses.isEmpty else { return nil }
+            return addresses.joined(separator: ";") + (query.withTTL ? ",\(record.ttl)" : "")
+        }
+        switch query.type {
+        case .a: return list(record.ipv4)
+        case .aaaa: return list(record.ipv6)
+        case .addrs:
+            let (v4, v6) = (list(record.ipv4), list(record.ipv6))
+            if v4 == nil, v6 == nil { return nil }
+            return "\(v4 ?? "0")-\(v6 ?? "0")"
+        }
+    }
+}

@@ -1,0 +1,107 @@
+/// The lab's HTTPDNS service: the names it knows, what it answers for each, and where to ask.
+///
+/// Every format (`Format`) serves the same table on every lab address and both ports; names are
+/// matched without regard to case or a trailing dot. Names that are in neither `records` nor `faults`
+/// get each format's "no such name" (DNSPod: empty body; Alibaba: empty lists; DoH: Status 3).
+public enum LabDNS {
+    /// What the service answers for one name.
+    public struct Record: Sendable, Equatable {
+        /// IPv4 addresses, in answer order.
+        public let ipv4: [String]
+        /// IPv6 addresses, in answer order.
+        public let ipv6: [String]
+        /// Seconds, as every format reports it.
+        public let ttl: Int
+        /// DoH only: the name is an alias, answered as a CNAME record (type 5) to this name before the
+        /// addresses; the other formats have no place for it and answer just the addresses.
+        public let canonicalName: String?
+
+        public init(ipv4: [String] = [], ipv6: [String] = [], ttl: Int = 60, canonicalName: String? = nil) {
+            self.ipv4 = ipv4
+            self.ipv6 = ipv6
+            self.ttl = ttl
+            self.canonicalName = canonicalName
+        }
+    }
+
+    /// What a fault host does instead of answering; the same in every format.
+    public enum Fault: String, Sendable, CaseIterable {
+        /// A well-formed answer with no addresses (DNSPod: empty body; Alibaba: empty lists;
+        /// DoH: Status 0 without Answer).
+        case empty
+        /// HTTP 200 with `garbagePage` as text/html, as a captive portal or broken proxy sends.
+        case garbage
+        /// HTTP 500 with `serverErrorText`.
+        case serverError
+        /// The correct answer `slowAnswer`, but only after `slowDelay`.
+        case slow
+        /// No response at all: the connection stays open until the client gives up or the lab stops.
+        case hang
+    }
+
+    /// One of the HTTPDNS dialects the lab speaks.
+    public enum Format: String, Sendable, CaseIterable {
+        /// DNSPod / Tencent D+ text: `/httpdns/dnspod/d?dn=HOST[,HOST…][&ttl=1][&type=aaaa|addrs][&clientip=1]`.
+        case dnspod
+        /// Alibaba Cloud EMAS JSON: `/httpdns/alibaba/{account}/d?host=HOST[&query=4|6|4,6]`.
+        case alibaba
+        /// DNS-over-HTTPS JSON (application/dns-json): `/httpdns/doh/resolve?name=HOST[&type=A|AAAA|1|28]`.
+        case doh
+
+        /// The path and query of a lookup, with `{host}` where the name goes (a plan's URL template).
+        public var pathTemplate: String {
+            switch self {
+            case .dnspod: "/httpdns/dnspod/d?dn={host}&ttl=1"
+            case .alibaba: "/httpdns/alibaba/\(LabDNS.account)/d?host={host}"
+            case .doh: "/httpdns/doh/resolve?name={host}"
+            }
+        }
+    }
+
+    /// Names with addresses, keyed by lower-case name without a trailing dot.
+    public static let records: [String: Record] = [
+        "api.lab.test": Record(ipv4: [LabAddress.primary, LabAddress.replica], ipv6: [LabAddress.ipv6]),
+        "sni.lab.test": Record(ipv4: [LabAddress.sniOnly]),
+        "expired.lab.test": Record(ipv4: [LabAddress.expired]),
+        // Nothing listens on .9: one address works and one refuses connections.
+        "split.lab.test": Record(ipv4: [LabAddress.primary, "127.0.0.9"]),
+        "v6only.lab.test": Record(ipv6: [LabAddress.ipv6]),
+        "shortttl.lab.test": Record(ipv4: [LabAddress.primary], ttl: 1),
+        "cname.lab.test": Record(ipv4: [LabAddress.primary], canonicalName: "api.lab.test"),
+    ]
+
+    /// Names that misbehave, keyed like `records`.
+    public static let faults: [String: Fault] = [
+        "empty.lab.test": .empty,
+        "garbage.lab.test": .garbage,
+        "error.lab.test": .serverError,
+        "slow.lab.test": .slow,
+        "hang.lab.test": .hang,
+    ]
+
+    /// What `Fault.slow` answers once `slowDelay` has passed.
+    public static let slowAnswer = Record(ipv4: [LabAddress.primary])
+    /// How long `Fault.slow` keeps the client waiting.
+    public static let slowDelay: Duration = .seconds(3)
+    /// The body of `Fault.garbage`.
+    public static let garbagePage = "<html><body>Bad gateway</body></html>"
+    /// The body of `Fault.serverError`.
+    public static let serverErrorText = "httpdns backend failed\n"
+    /// The TTL Alibaba answers carry when they have no addresses.
+    public static let noAnswerTTL = 60
+    /// The Alibaba account in `Format.alibaba.pathTemplate`; any account but `refusedAccount` works.
+    public static let account = "lab"
+    /// The Alibaba account the service refuses: 403 `{"code":"InvalidAccount"}`.
+    public static let refusedAccount = "bad"
+
+    /// A lookup URL template for `format` on the lab, e.g. `http://127.0.0.2:18080/httpdns/dnspod/d?dn={host}&ttl=1`.
+    public static func urlTemplate(_ format: Format, port: Int, address: String = LabAddress.primary) -> String {
+        "http://\(LabError.endpoint(address, port))\(format.pathTemplate)"
+    }
+
+    /// The table's spelling of `host`: lower case, without a trailing dot.
+    public static func canonicalName(_ host: String) -> String {
+        let lowered = host.lowercased()
+        return lowered.hasSuffix(".") ? String(lowered.dropLast()) : lowered
+    }
+}

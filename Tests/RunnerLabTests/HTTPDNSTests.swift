@@ -1,0 +1,182 @@
+import Foundation
+import RunnerLab
+import Testing
+
+/// One HTTPDNS lookup and the exact response it must get.
+struct HTTPDNSCase: CustomTestStringConvertible, Sendable {
+    /// Path and query under `/httpdns/`.
+    let lookup: String
+    let status: Int
+    let contentType: String
+    let body: String
+
+    var testDescription: String { lookup }
+
+    static let text = "text/plain; charset=utf-8"
+    static let json = "application/json"
+    static let dnsJSON = "application/dns-json"
+
+    static let all: [HTTPDNSCase] = [
+        // DNSPod text.
+        .init(lookup: "dnspod/d?dn=api.lab.test&ttl=1", status: 200, contentType: text, body: "127.0.0.2;127.0.0.5,60"),
+        .init(lookup: "dnspod/d?dn=API.lab.test.", status: 200, contentType: text, body: "127.0.0.2;127.0.0.5"),
+        .init(lookup: "dnspod/d?dn=api.lab.test&type=aaaa&ttl=1", status: 200, contentType: text, body: "::1,60"),
+        .init(
+            lookup: "dnspod/d?dn=api.lab.test&type=addrs&ttl=1", status: 200, contentType: text,
+            body: "127.0.0.2;127.0.0.5,60-::1,60"),
+        .init(lookup: "dnspod/d?dn=v6only.lab.test&type=addrs&ttl=1", status: 200, contentType: text, body: "0-::1,60"),
+        .init(
+            lookup: "dnspod/d?dn=api.lab.test&ttl=1&clientip=1", status: 200, contentType: text,
+            body: "127.0.0.2;127.0.0.5,60|127.0.0.1"),
+        .init(
+            lookup: "dnspod/d?dn=api.lab.test,shortttl.lab.test,nowhere.lab.test&ttl=1", status: 200,
+            contentType: text,
+            body: "api.lab.test.:127.0.0.2;127.0.0.5,60\nshortttl.lab.test.:127.0.0.2,1\nnowhere.lab.test.:0"),
+        .init(lookup: "dnspod/d?dn=cname.lab.test&ttl=1", status: 200, contentType: text, body: "127.0.0.2,60"),
+        .init(lookup: "dnspod/d?dn=nowhere.lab.test&ttl=1", status: 200, contentType: text, body: ""),
+        // Alibaba EMAS JSON.
+        .init(
+            lookup: "alibaba/lab/d?host=api.lab.test", status: 200, contentType: json,
+            body: #"{"host":"api.lab.test","ips":["127.0.0.2","127.0.0.5"],"ttl":60,"origin_ttl":60}"#),
+        .init(
+            lookup: "alibaba/lab/d?host=api.lab.test&query=6", status: 200, contentType: json,
+            body: #"{"host":"api.lab.test","ipsv6":["::1"],"ttl":60,"origin_ttl":60}"#),
+        .init(
+            lookup: "alibaba/100000/d?host=api.lab.test&query=4,6", status: 200, contentType: json,
+            body: #"{"host":"api.lab.test","ips":["127.0.0.2","127.0.0.5"],"ipsv6":["::1"],"ttl":60,"origin_ttl":60}"#),
+        .init(
+            lookup: "alibaba/lab/d?host=nowhere.lab.test", status: 200, contentType: json,
+            body: #"{"host":"nowhere.lab.test","ips":[],"ttl":60,"origin_ttl":60}"#),
+        .init(
+            lookup: "alibaba/bad/d?host=api.lab.test", status: 403, contentType: json,
+            body: #"{"code":"InvalidAccount"}"#),
+        // DoH JSON.
+        .init(
+            lookup: "doh/resolve?name=api.lab.test&type=A", status: 200, contentType: dnsJSON,
+            body: #"{"Status":0,"Answer":[{"name":"api.lab.test.","type":1,"TTL":60,"data":"127.0.0.2"},"#
+                + #"{"name":"api.lab.test.","type":1,"TTL":60,"data":"127.0.0.5"}]}"#),
+        .init(
+            lookup: "doh/resolve?name=api.lab.test&type=28", status: 200, contentType: dnsJSON,
+            body: #"{"Status":0,"Answer":[{"name":"api.lab.test.","type":28,"TTL":60,"data":"::1"}]}"#),
+        .init(
+            lookup: "doh/resolve?name=cname.lab.test&type=1", status: 200, contentType: dnsJSON,
+            body: #"{"Status":0,"Answer":[{"name":"cname.lab.test.","type":5,"TTL":60,"data":"api.lab.test."},"#
+                + #"{"name":"api.lab.test.","type":1,"TTL":60,"data":"127.0.0.2"}]}"#),
+        .init(
+            lookup: "doh/resolve?name=sni.lab.test&type=AAAA", status: 200, contentType: dnsJSON,
+            body: #"{"Status":0}"#),
+        .init(
+            lookup: "doh/resolve?name=nowhere.lab.test&type=A", status: 200, contentType: dnsJSON,
+            body: #"{"Status":3}"#),
+    ]
+}
+
+/// `http://ADDRESS:PORT` + a format's lookup path for `host`.
+func httpdnsURL(_ format: LabDNS.Format, _ host: String, lab: Lab, address: String = LabAddress.primary) -> String {
+    LabDNS.urlTemplate(format, port: lab.httpPort, address: address).replacingOccurrences(of: "{host}", with: host)
+}
+
+@Suite struct HTTPDNSTests {
+    @Test(arguments: HTTPDNSCase.all)
+    func answers(_ lookup: HTTPDNSCase) async throws {
+        try await withLab { lab in
+            let result = try await Command.curl([
+                "--dump-header", "/dev/stderr", "http://\(LabAddress.primary):\(lab.httpPort)/httpdns/\(lookup.lookup)",
+            ])
+            #expect(result.exitCode == 0, "\(result.errorOutput)")
+            #expect(result.errorOutput.hasPrefix("HTTP/1.1 \(lookup.status) "), "\(result.errorOutput)")
+            #expect(
+                result.errorOutput.lowercased().contains("content-type: \(lookup.contentType)\r\n"),
+                "\(result.errorOutput)")
+            #expect(result.text == lookup.body)
+        }
+    }
+
+    @Test(arguments: LabDNS.Format.allCases)
+    func faultHostsMisbehaveTheSameInEveryFormat(_ format: LabDNS.Format) async throws {
+        try await withLab { lab in
+            let headers = ["--dump-header", "/dev/stderr"]
+            let empty = try await Command.curl(headers + [httpdnsURL(format, "empty.lab.test", lab: lab)])
+            let emptyBodies: [LabDNS.Format: String] = [
+                .dnspod: "",
+                .alibaba: #"{"host":"empty.lab.test","ips":[],"ttl":60,"origin_ttl":60}"#,
+                .doh: #"{"Status":0}"#,
+            ]
+            #expect(empty.errorOutput.hasPrefix("HTTP/1.1 200 "), "\(empty.errorOutput)")
+            #expect(empty.text == emptyBodies[format])
+
+            let garbage = try await Command.curl(headers + [httpdnsURL(format, "garbage.lab.test", lab: lab)])
+            #expect(garbage.errorOutput.hasPrefix("HTTP/1.1 200 "), "\(garbage.errorOutput)")
+            #expect(garbage.errorOutput.lowercased().contains("content-type: text/html"), "\(garbage.errorOutput)")
+            #expect(garbage.text == "<html><body>Bad gateway</body></html>")
+
+            let error = try await Command.curl(headers + [httpdnsURL(format, "error.lab.test", lab: lab)])
+            #expect(error.errorOutput.hasPrefix("HTTP/1.1 500 "), "\(error.errorOutput)")
+            #expect(error.text == LabDNS.serverErrorText)
+
+            // Nothing comes back, not even a status line, however long the client waits.
+            let hang = try await Command.run(
+                "curl", ["--silent", "--max-time", "1", "--include", httpdnsURL(format, "hang.lab.test", lab: lab)])
+            #expect(hang.exitCode == 28, "curl should time out: \(hang.errorOutput)")
+            #expect(hang.output.isEmpty)
+            #expect(lab.httpdnsLookups(format: format.rawValue, host: "hang.lab.test") == 1)
+
+            // The lab is still answering after the client gave up on the hanging lookup.
+            let after = try await Command.curl([httpdnsURL(format, "sni.lab.test", lab: lab)])
+            #expect(after.text.contains("127.0.0.3"), "\(after.text)")
+        }
+    }
+
+    @Test func slowAnswersCorrectlyAfterThreeSecondsAndIsCountedOnArrival() async throws {
+        try await withLab { lab in
+            let started = Date()
+            async let slow = Command.curl([httpdnsURL(.dnspod, "slow.lab.test", lab: lab)])
+            // Counted as soon as the request is in, long before the answer.
+            while lab.httpdnsLookups(host: "slow.lab.test") == 0, Date().timeIntervalSince(started) < 2 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(lab.httpdnsLookups(host: "slow.lab.test") == 1, "the slow lookup was not counted on arrival")
+            // The wait holds up no thread: other lookups answer meanwhile.
+            let quick = try await Command.curl([httpdnsURL(.doh, "api.lab.test", lab: lab)])
+            #expect(quick.text.hasPrefix(#"{"Status":0,"Answer":"#), "\(quick.text)")
+            #expect(Date().timeIntervalSince(started) < 2)
+
+            let answer = try await slow
+            let elapsed = Date().timeIntervalSince(started)
+            #expect(answer.exitCode == 0, "\(answer.errorOutput)")
+            #expect(answer.text == "127.0.0.2,60")
+            #expect(elapsed >= 3)
+            #expect(elapsed < 8)
+        }
+    }
+
+    @Test func countsEveryLookupPerFormatAndName() async throws {
+        try await withLab { lab in
+            let https = [
+                "--cacert", lab.caFile,
+                "--connect-to", "api.lab.test:\(lab.httpsPort):\(authority(LabAddress.ipv6, lab.httpsPort))",
+            ]
+            let lookups: [[String]] = [
+                [httpdnsURL(.dnspod, "api.lab.test,sni.lab.test", lab: lab)],
+                [httpdnsURL(.alibaba, "API.lab.test", lab: lab, address: LabAddress.expired)],
+                ["http://\(LabAddress.primary):\(lab.httpPort)/httpdns/alibaba/bad/d?host=api.lab.test"],
+                [httpdnsURL(.doh, "api.lab.test.", lab: lab) + "&type=A"],
+                // Any address and either port: the service is just paths.
+                https + ["https://api.lab.test:\(lab.httpsPort)/httpdns/doh/resolve?name=api.lab.test&type=AAAA"],
+            ]
+            for arguments in lookups {
+                let result = try await Command.curl(arguments)
+                #expect(result.exitCode == 0, "\(arguments): \(result.errorOutput)")
+            }
+            #expect(lab.httpdnsLookups(host: "api.lab.test") == 5)
+            #expect(lab.httpdnsLookups(host: "API.LAB.TEST.") == 5)
+            #expect(lab.httpdnsLookups(format: "dnspod", host: "api.lab.test") == 1)
+            #expect(lab.httpdnsLookups(format: "alibaba", host: "api.lab.test") == 2)
+            #expect(lab.httpdnsLookups(format: "doh", host: "api.lab.test") == 2)
+            #expect(lab.httpdnsLookups(format: .dnspod, host: "sni.lab.test") == 1)
+            #expect(lab.httpdnsLookups(host: "sni.lab.test") == 1)
+            #expect(lab.httpdnsLookups(host: "nowhere.lab.test") == 0)
+            #expect(lab.httpdnsLookups(format: "bogus", host: "api.lab.test") == 0)
+        }
+    }
+}
