@@ -105,7 +105,12 @@ final class SuiteRun {
             results[index] = Array(repeating: nil, count: expansion.count)
             scheduler.expanded(into: expansion.count)
             for (slot, plannedResult) in expansion.enumerated() {
-                ResultJob(planned: plannedResult) { [self] result in
+                let redirectResolve: ResultJob.Resolve = { [self] host, done in
+                    resolver.resolve(
+                        host: host, map: scenario.domainMap, ipVersion: scenario.ipVersion,
+                        caFile: scenario.settings.caFile, completion: done)
+                }
+                ResultJob(planned: plannedResult, resolve: redirectResolve) { [self] result in
                     results[index][slot] = result
                     finishedAt = DispatchTime.now()
                     onResult(result)

@@ -3,23 +3,33 @@ import RunnerPlan
 import RunnerResults
 import RunnerTransport
 
-/// Carries one planned result through its transfers (the request, and a diagnosis probe when
-/// trust override fails) to a verdict. Lives on the engine's thread.
+/// Carries one planned result through its hops — the request, each redirect the runner
+/// follows itself (re-resolved and re-pinned per hop), and a diagnosis probe when trust
+/// override fails — to a verdict. Lives on the engine's thread.
 final class ResultJob {
+    typealias Resolve = (_ host: String, _ completion: @escaping (Result<Resolution, TransferError>) -> Void) -> Void
+
     let planned: PlannedResult
-    private let ipSource: String
+    private let resolve: Resolve
     private let completion: (ScenarioResult) -> Void
     private var startedAt = DispatchTime.now()
     private var hops: [HopEvidence] = []
+    private var chain: [PlanURL] = []
+    private var cookies = CookieJar()
+    private var notes: [String] = []
+    private var ipSource: String
 
-    init(planned: PlannedResult, completion: @escaping (ScenarioResult) -> Void) {
+    /// - Parameter resolve: the scenario's domain map, for the hosts redirects lead to.
+    init(planned: PlannedResult, resolve: @escaping Resolve, completion: @escaping (ScenarioResult) -> Void) {
         self.planned = planned
+        self.resolve = resolve
         self.completion = completion
         if planned.strategy == .system {
             ipSource = "system resolver (libcurl, not pinned)"
         } else {
             ipSource = planned.resolution?.source ?? "not resolved"
         }
+        notes = planned.resolution?.notes ?? []
     }
 
     private var scenario: Scenario { planned.scenario }
@@ -33,19 +43,40 @@ final class ResultJob {
             finish(.errored(resolveError))
             return
         }
-        let wire = StrategyRules.wirePlan(
-            url: scenario.request.url, strategy: planned.strategy, ip: planned.ip, tls: tlsIdentity)
-        let spec = TransferSpecs.request(scenario: scenario, wire: wire)
+        let request = HopRequest(
+            method: scenario.request.method, url: scenario.request.url, headers: scenario.request.headers,
+            body: scenario.request.body)
+        send(request, strategy: planned.strategy, ip: planned.ip, resolveTime: planned.resolution?.lookupTime, on: engine)
+    }
+
+    /// Sends one hop within what is left of the scenario's `timeout` (it covers every hop).
+    private func send(
+        _ request: HopRequest, strategy: StrategyKind, ip: IPAddress?, resolveTime: Double?, on engine: TransferEngine
+    ) {
+        let remaining = scenario.settings.timeout - .nanoseconds(Int64(elapsed * 1e9))
+        guard remaining > .milliseconds(1) else {
+            finish(.errored(TransferError(
+                kind: .timeout,
+                message: "timed out (timeout \(scenario.settings.timeout.planNotation)) after \(chain.count) hop(s), before \(request.url)")))
+            return
+        }
+        chain.append(request.url)
+        let wire = StrategyRules.wirePlan(url: request.url, strategy: strategy, ip: ip, tls: tlsIdentity)
+        var hopRequest = request
+        if let cookieHeader = cookies.cookieHeader(for: CookieURL(request.url), now: Date()) {
+            hopRequest.headers.append(Header(name: "Cookie", value: cookieHeader))
+        }
+        let spec = TransferSpecs.request(hopRequest, scenario: scenario, wire: wire, timeout: remaining)
         engine.submit(spec) { [self] outcome in
-            handle(outcome, wire: wire, engine: engine)
+            handle(outcome, request: request, wire: wire, resolveTime: resolveTime, engine: engine)
         }
     }
 
-    private func handle(_ outcome: TransferOutcome, wire: WirePlan, engine: TransferEngine) {
-        var hop = HopEvidence.from(wire: wire, method: scenario.request.method, outcome: outcome)
-        if let resolution = planned.resolution, wire.pinnedIP != nil {
-            hop.timings.resolve = resolution.lookupTime
-        }
+    private func handle(
+        _ outcome: TransferOutcome, request: HopRequest, wire: WirePlan, resolveTime: Double?, engine: TransferEngine
+    ) {
+        var hop = HopEvidence.from(wire: wire, method: request.method, outcome: outcome)
+        if let resolveTime, wire.pinnedIP != nil { hop.timings.resolve = resolveTime }
         hops.append(hop)
 
         switch outcome.result {
@@ -65,11 +96,67 @@ final class ResultJob {
                 finish(.errored(mismatch))
                 return
             }
-            let observed = ObservedResponse(
-                response: response, evidence: outcome.evidence, totalTime: elapsed, redirects: hops.count - 1)
-            let problems = ExpectationChecker.problems(for: scenario.expect, observed: observed, now: Date())
-            finish(problems.isEmpty ? .passed : .failed(problems))
+            cookies.store(setCookieHeaders: response.values(of: "Set-Cookie"), requestURL: CookieURL(request.url), now: Date())
+            let step = RedirectPolicy.next(
+                status: response.status, location: response.values(of: "Location").first, request: request,
+                chain: chain, followRedirects: scenario.settings.followRedirects,
+                maxRedirects: scenario.settings.maxRedirects)
+            switch step {
+            case .final:
+                let observed = ObservedResponse(
+                    response: response, evidence: outcome.evidence, totalTime: elapsed, redirects: chain.count - 1,
+                    finalURL: request.url.description)
+                let problems = ExpectationChecker.problems(for: scenario.expect, observed: observed, now: Date())
+                finish(problems.isEmpty ? .passed : .failed(problems))
+            case .error(let error):
+                finish(.errored(error))
+            case .follow(let next):
+                follow(next, from: wire, engine: engine)
+            }
         }
+    }
+
+    /// The next hop: the same pin when the host stays, the domain map again when it changes; the
+    /// strategy rule applied to the hop's scheme.
+    private func follow(_ next: HopRequest, from previous: WirePlan, engine: TransferEngine) {
+        let strategy = Self.hopStrategy(requested: planned.strategy, scheme: next.url.scheme)
+        if strategy != previous.strategy {
+            notes.append("hop \(chain.count + 1) (\(next.url.scheme.rawValue)) uses \(strategy.rawValue) instead of \(previous.strategy.rawValue)")
+        }
+        guard StrategyRules.pins(strategy) else {
+            send(next, strategy: strategy, ip: nil, resolveTime: nil, on: engine)
+            return
+        }
+        if next.url.host == previous.originalURL.host, let ip = previous.pinnedIP {
+            send(next, strategy: strategy, ip: ip, resolveTime: nil, on: engine)
+            return
+        }
+        resolve(next.url.host) { [self] answer in
+            switch answer {
+            case .failure(let error):
+                finish(.errored(TransferError(
+                    kind: .resolve, message: "redirect to \(next.url): \(error.message)", diagnosis: error.diagnosis)))
+            case .success(let resolution):
+                guard let ip = resolution.ordered(for: scenario.ipVersion).first else {
+                    finish(.errored(TransferError(
+                        kind: .resolve, message: "redirect to \(next.url): \(resolution.source) has no usable address")))
+                    return
+                }
+                notes += resolution.notes
+                ipSource += "; hop \(chain.count + 1): \(resolution.source)"
+                send(next, strategy: strategy, ip: ip, resolveTime: resolution.lookupTime, on: engine)
+            }
+        }
+    }
+
+    /// A hop keeps the result's strategy when it can carry the hop's scheme; otherwise the
+    /// `auto` rule decides for that hop (an https→http redirect under trust override goes
+    /// header-only).
+    static func hopStrategy(requested: StrategyKind, scheme: PlanURL.Scheme) -> StrategyKind {
+        if StrategyRules.incompatibility(requested, with: scheme) == nil {
+            return StrategyRules.concrete(requested, for: scheme)
+        }
+        return StrategyRules.concrete(.auto, for: scheme)
     }
 
     /// One extra handshake, with SNI, to tell "needs SNI" from "wrong certificate".
@@ -102,12 +189,11 @@ final class ResultJob {
     private func finish(_ outcome: Outcome) {
         var evidence = Evidence(
             strategy: planned.strategy.rawValue, ipSource: ipSource, insecure: scenario.settings.insecure,
-            hops: hops, notes: planned.resolution?.notes ?? [])
+            hops: hops, notes: notes)
         evidence.resolutionFallbackFrom = planned.resolution?.fallbackFrom
-        if case .passed = outcome, let last = hops.last, let status = last.status, (300..<400).contains(status),
-            scenario.settings.followRedirects
-        {
-            evidence.notes.append("the final response is a \(status) redirect; this version does not follow redirects yet")
+        let jar = cookies.cookies
+        if !jar.isEmpty {
+            evidence.notes.append("cookies kept: " + jar.map { "\($0.name) (\($0.domain)\($0.path))" }.joined(separator: ", "))
         }
         completion(ScenarioResult(
             scenario: scenario.name, strategy: planned.strategy.rawValue, ip: planned.ip?.text,
@@ -115,10 +201,17 @@ final class ResultJob {
     }
 }
 
+extension CookieURL {
+    /// The jar is keyed by the original host, never by the IP a hop connected to.
+    init(_ url: PlanURL) {
+        let path = url.pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+        self.init(secure: url.scheme == .https, host: url.host, path: path.isEmpty ? "/" : path)
+    }
+}
+
 /// Builds the transfer for a wire plan: the plan's request, carried out the strategy's way.
 enum TransferSpecs {
-    static func request(scenario: Scenario, wire: WirePlan) -> TransferSpec {
-        let request = scenario.request
+    static func request(_ request: HopRequest, scenario: Scenario, wire: WirePlan, timeout: Duration) -> TransferSpec {
         var headers = request.headers.map { (name: $0.name, value: $0.value) }
         if let host = wire.explicitHostHeader,
             !headers.contains(where: { $0.name.caseInsensitiveCompare("Host") == .orderedSame })
@@ -134,8 +227,8 @@ enum TransferSpecs {
         return TransferSpec(
             url: wire.urlSent, method: request.method, headers: headers, body: body,
             connectTo: wire.connectTo, tls: tls(scenario: scenario, wire: wire),
-            httpVersion: httpVersion(scenario.settings.http), timeout: scenario.settings.timeout,
-            connectTimeout: scenario.settings.connectTimeout, poolKey: wire.poolKey,
+            httpVersion: httpVersion(scenario.settings.http), timeout: timeout,
+            connectTimeout: min(scenario.settings.connectTimeout, timeout), poolKey: wire.poolKey,
             bodyCaptureLimit: scenario.settings.maxBody)
     }
 

@@ -24,13 +24,15 @@ package struct ObservedResponse: Sendable {
     package var totalTime: Double
     /// Redirect hops followed before the final response.
     package var redirects: Int
+    /// The final response's URL with the original host.
+    package var finalURL: String?
 
     /// A response from its parts.
     package init(
         status: Int, headers: [(name: String, value: String)] = [], body: Data = Data(),
         bodyLength: Int? = nil, bodySHA256: String = "", httpVersion: String? = nil,
         certificate: PeerCertificate? = nil, timings: PhaseTimings = PhaseTimings(),
-        totalTime: Double = 0, redirects: Int = 0
+        totalTime: Double = 0, redirects: Int = 0, finalURL: String? = nil
     ) {
         self.status = status
         self.headers = headers
@@ -42,16 +44,19 @@ package struct ObservedResponse: Sendable {
         self.timings = timings
         self.totalTime = totalTime
         self.redirects = redirects
+        self.finalURL = finalURL
     }
 
     /// The final hop's transfer, plus what only the whole result knows: its total time
     /// (all hops) and the number of redirects followed.
-    package init(response: TransferResponse, evidence: TransferEvidence, totalTime: Double, redirects: Int) {
+    package init(
+        response: TransferResponse, evidence: TransferEvidence, totalTime: Double, redirects: Int, finalURL: String? = nil
+    ) {
         self.init(
             status: response.status, headers: response.headers, body: response.body,
             bodyLength: response.bodyLength, bodySHA256: response.bodySHA256,
             httpVersion: evidence.httpVersion, certificate: evidence.certificate,
-            timings: evidence.timings, totalTime: totalTime, redirects: redirects)
+            timings: evidence.timings, totalTime: totalTime, redirects: redirects, finalURL: finalURL)
     }
 
     /// True when only a prefix of the body was kept.
@@ -81,6 +86,10 @@ package enum ExpectationChecker {
         }
         if let redirects = expect.redirects, redirects != observed.redirects {
             problems.append(Problem(subject: "redirects", expected: "\(redirects)", actual: "\(observed.redirects)"))
+        }
+        if let finalURL = expect.finalURL, finalURL.description != observed.finalURL {
+            problems.append(Problem(
+                subject: "final_url", expected: finalURL.description, actual: observed.finalURL ?? "unknown"))
         }
         return problems
     }

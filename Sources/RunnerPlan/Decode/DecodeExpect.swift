@@ -25,6 +25,14 @@ extension PlanDecoder {
                 expect.httpVersion = choice(entry.value, for: site, among: ["1.0", "1.1", "2", "3"])?.value
             case "redirects":
                 expect.redirects = integer(entry.value, for: site, minimum: 0)
+            case "final_url":
+                if let text = string(entry.value, for: site) {
+                    if let url = PlanURL.parse(text.value) {
+                        expect.finalURL = url
+                    } else {
+                        report(at: text.mark, "expected an absolute http:// or https:// URL for \(site), got \(text.quoted)")
+                    }
+                }
             default:
                 break
             }

@@ -9,7 +9,7 @@ enum Keys {
     static let scenario = KeySet(["name", "tags", "request", "expect"] + settings)
     static let request = KeySet(["method", "url", "headers", "body", "body_base64", "body_file", "insecure"])
     static let bodyKinds = ["body", "body_base64", "body_file"]
-    static let expect = KeySet(["status", "headers", "body", "certificate", "time", "http_version", "redirects"])
+    static let expect = KeySet(["status", "headers", "body", "certificate", "time", "http_version", "redirects", "final_url"])
     static let headerMatcher = KeySet(["equals", "contains", "matches", "absent"])
     static let valueMatcher = KeySet(["equals", "contains", "matches"])
     static let bodyMatcher = KeySet(["equals", "contains", "matches", "sha256", "json"])

@@ -7,6 +7,8 @@ public struct Expectations: Sendable, Equatable {
     public var time: TimeLimits = TimeLimits()
     public var httpVersion: String? = nil
     public var redirects: Int? = nil
+    /// The final response's URL, with the original host (after every redirect followed).
+    public var finalURL: PlanURL? = nil
 
     public init() {}
 }
