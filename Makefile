@@ -2,7 +2,7 @@
 # Each installs the Debian packages it needs when they are missing.
 
 SWIFT        ?= swift
-DEB_PACKAGES := pkg-config libyaml-dev libcurl4-openssl-dev libssl-dev libxml2-utils curl
+DEB_PACKAGES := pkg-config libyaml-dev libcurl4-openssl-dev libssl-dev libxml2-utils curl time bc
 SCHEMA       := $(firstword $(wildcard ../shared/schemas/junit-10.xsd) docs/junit-10.xsd)
 LAB_DIR      := .lab
 DEMO_DIR     := .demo
@@ -10,7 +10,7 @@ HTTP_PORT    ?= 18080
 HTTPS_PORT   ?= 18443
 BIN           = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build test demo lab check-demo-junit clean
+.PHONY: all deps build test demo lab bench clean
 
 all: build
 
@@ -48,9 +48,14 @@ demo: build
 	echo "demo: exit 1 as expected — trust override against the SNI-only host fails, with its diagnosis above."; \
 	xmllint --noout --schema $(SCHEMA) $(DEMO_DIR)/junit.xml && echo "demo: $(DEMO_DIR)/junit.xml validates against $(SCHEMA)"
 
+## bench: release build, then benchmarks that print runner and curl side by side (same run)
+bench: deps
+	$(SWIFT) build -c release --scratch-path .build-release
+	bench/upload.sh "$$($(SWIFT) build -c release --scratch-path .build-release --show-bin-path)"
+
 ## lab: run the lab in the foreground (Ctrl-C stops it)
 lab: build
 	$(BIN)/runner-lab --http-port $(HTTP_PORT) --https-port $(HTTPS_PORT) --state-dir $(LAB_DIR)
 
 clean:
-	rm -rf .build $(LAB_DIR) $(DEMO_DIR)
+	rm -rf .build .build-release $(LAB_DIR) $(DEMO_DIR) .bench

@@ -6,8 +6,11 @@ import NIOPosix
 /// An in-process test lab: real HTTP and TLS virtual hosts on loopback addresses (see `LabAddress`),
 /// with certificates issued at start-up by a throwaway CA.
 ///
-/// Every address listens on `httpPort` (plain HTTP/1.1) and `httpsPort` (TLS, ALPN "http/1.1") and
-/// serves the same endpoints: `/echo`, `/status/{code}`, `/delay/{ms}`, `/bytes/{n}`, `/json`, `/headers`,
+/// Every address listens on `httpPort` (plain HTTP/1.1) and `httpsPort` (TLS, ALPN "h2" and "http/1.1";
+/// "http/1.1" only on `LabAddress.replica`) and serves the same endpoints, identically over HTTP/1.1 and
+/// HTTP/2: `/echo`, `/status/{code}`, `/delay/{ms}`, `/bytes/{n}`, `/json`, `/headers`; redirects
+/// (`/redirect/{code}?to=…[&set-cookie=…]`, `/redirect-chain/{n}`, `/redirect-loop`, all with the body
+/// "redirect body — must not be reported"); cookies (`/cookies/set?name=value&…[&attrs=…]`, `/cookies`);
 /// and an HTTPDNS service in three formats under `/httpdns/` (see `LabDNS`).
 public final class Lab: Sendable {
     /// The plain HTTP port, the same on every lab address.

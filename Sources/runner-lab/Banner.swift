@@ -7,7 +7,7 @@ enum Banner {
             (LabAddress.primary, "api.lab.test single.lab.test", "one certificate whatever the SNI (also IP SAN)"),
             (LabAddress.sniOnly, "sni.lab.test", "certificate by SNI; no SNI gets default.lab.test"),
             (LabAddress.expired, "expired.lab.test", "certificate expired yesterday"),
-            (LabAddress.replica, "api.lab.test", "second IP for api.lab.test, same as 127.0.0.2"),
+            (LabAddress.replica, "api.lab.test", "second IP for api.lab.test, like 127.0.0.2 but HTTP/1.1 only"),
             (LabAddress.ipv6, "api.lab.test", "IPv6, same as 127.0.0.2"),
         ]
         let width = rows.map(\.hosts.count).max() ?? 0
@@ -16,7 +16,10 @@ enum Banner {
         for row in rows {
             text += "  " + pad(row.address, 11) + pad(row.hosts, width + 2) + row.shows + "\n"
         }
-        text += "\nendpoints: /echo /status/{code} /delay/{ms} /bytes/{n} /json /headers?Name=Value\n"
+        text += "\nHTTPS offers h2 and http/1.1 by ALPN (\(LabAddress.replica): http/1.1 only); HTTP is HTTP/1.1\n"
+        text += "endpoints: /echo /status/{code} /delay/{ms} /bytes/{n} /json /headers?Name=Value\n"
+        text += "  /redirect/{301|302|303|307|308}?to=URL[&set-cookie=C] /redirect-chain/{n} /redirect-loop\n"
+        text += "  /cookies/set?name=value[&attrs=Path%3D%2F] /cookies\n"
         text += "httpdns (any address or port; names in LabDNS, faults empty/garbage/error/slow/hang.lab.test):\n"
         for format in LabDNS.Format.allCases {
             text += "  " + pad(format.rawValue, 9) + LabDNS.urlTemplate(format, port: lab.httpPort) + "\n"

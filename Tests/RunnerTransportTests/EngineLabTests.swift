@@ -171,11 +171,11 @@ struct EngineLabTests {
         try await withLab { lab in
             // The same pool key on purpose (as if two identities collided): the server closes
             // the first connection, so the second needs a handshake. A resumed session would
-            // skip verification and let the wrong name through.
+            // skip verification and let the wrong name through. (`Connection: close` is HTTP/1.1's.)
             let url = "https://\(LabAddress.primary):\(lab.httpsPort)/echo"
             let good = TransferSpec(
                 url: url, headers: [("Connection", "close")], tls: .init(caFile: lab.caFile, verifyName: "api.lab.test"),
-                poolKey: "collision")
+                httpVersion: .http1_1, poolKey: "collision")
             var wrong = good
             wrong.tls.verifyName = "other.lab.test"
             let outcomes = try await transfer([good, wrong], maxInFlight: 1)

@@ -1,24 +1,37 @@
 import Foundation
 import NIOSSL
 
-/// A certificate ready to present: its name and the TLS server context that serves it.
+/// A certificate ready to present: its name and a TLS server context per ALPN offer.
 struct TLSIdentity: Sendable {
     let commonName: String
-    let context: NIOSSLContext
+    private let contexts: [ApplicationProtocols: NIOSSLContext]
 
-    /// Builds a TLS 1.2+ server context for `issued` that negotiates ALPN "http/1.1".
+    /// Builds TLS 1.2+ server contexts for `issued`, one for each `ApplicationProtocols` offer, so hosts
+    /// that share a certificate can still differ in what they negotiate.
     init(_ issued: IssuedCertificate) throws {
         do {
             let certificate = try NIOSSLCertificate(bytes: Array(issued.certificatePEM.utf8), format: .pem)
             let key = try NIOSSLPrivateKey(bytes: Array(issued.privateKeyPEM.utf8), format: .pem)
-            var configuration = TLSConfiguration.makeServerConfiguration(
-                certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
-            configuration.applicationProtocols = ["http/1.1"]
+            var contexts: [ApplicationProtocols: NIOSSLContext] = [:]
+            for offer in ApplicationProtocols.allCases {
+                var configuration = TLSConfiguration.makeServerConfiguration(
+                    certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+                configuration.applicationProtocols = offer.alpnTokens
+                contexts[offer] = try NIOSSLContext(configuration: configuration)
+            }
             self.commonName = issued.commonName
-            self.context = try NIOSSLContext(configuration: configuration)
+            self.contexts = contexts
         } catch {
             throw LabError.certificate(name: issued.commonName, reason: "\(error)")
         }
+    }
+
+    /// The context presenting this certificate and offering `protocols` by ALPN.
+    func context(offering protocols: ApplicationProtocols) throws -> NIOSSLContext {
+        guard let context = contexts[protocols] else {
+            throw LabError.certificate(name: commonName, reason: "no TLS context offering \(protocols.alpnTokens)")
+        }
+        return context
     }
 }
 

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// What the lab knows about one accepted TCP connection; `/echo` reports it.
@@ -11,6 +12,8 @@ struct ConnectionInfo: Sendable {
     let localPort: Int?
     let remoteAddress: String?
     let remotePort: Int?
+    /// Numbers the requests of this connection, shared by all its HTTP/2 streams.
+    let requests = RequestCounter()
 
     init(id: Int, tls: Bool, channel: any Channel) {
         self.id = id
@@ -20,5 +23,19 @@ struct ConnectionInfo: Sendable {
         self.localPort = channel.localAddress?.port
         self.remoteAddress = channel.remoteAddress?.ipAddress
         self.remotePort = channel.remoteAddress?.port
+    }
+}
+
+/// Counts the requests of one TCP connection, 1, 2, 3…, whether they come one after another
+/// (HTTP/1.1 keep-alive) or as streams of one HTTP/2 connection, in the order their heads arrive.
+final class RequestCounter: Sendable {
+    private let count = NIOLockedValueBox(0)
+
+    /// The 1-based index of the request whose head just arrived.
+    func next() -> Int {
+        count.withLockedValue { count in
+            count += 1
+            return count
+        }
     }
 }

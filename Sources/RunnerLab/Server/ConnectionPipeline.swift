@@ -1,24 +1,25 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOSSL
 import NIOTLS
 
 /// Builds the pipeline of each accepted connection: plain HTTP/1.1, or TLS with the certificate
-/// chosen from the ClientHello's SNI.
+/// chosen from the ClientHello's SNI and then HTTP/2 or HTTP/1.1 as ALPN decided.
 struct ConnectionPipeline: Sendable {
     let ledger: ConnectionLedger
     let router: Router
 
-    /// Plain HTTP: count the connection, then HTTP/1.1 straight away.
+    /// Plain HTTP: count the connection, then HTTP/1.1 straight away (no h2c).
     func plainHTTP(_ channel: any Channel, host: VirtualHost) -> EventLoopFuture<Void> {
         let connection = ConnectionInfo(id: ledger.accept(on: host.address), tls: false, channel: channel)
         return channel.eventLoop.makeCompletedFuture {
-            try addHTTP(to: channel, connection: connection)
+            try addHTTP1(to: channel, connection: connection)
         }
     }
 
     /// TLS: sniff the ClientHello for SNI first, because the certificate depends on it; only then add
-    /// the TLS handler (which replays the buffered hello) and HTTP behind it.
+    /// the TLS handler (which replays the buffered hello), and behind it the protocol ALPN picks.
     func tls(_ channel: any Channel, host: VirtualHost) -> EventLoopFuture<Void> {
         var connection = ConnectionInfo(id: ledger.accept(on: host.address), tls: true, channel: channel)
         let pipeline = self
@@ -28,10 +29,19 @@ struct ConnectionPipeline: Sendable {
             case .fallback: connection.serverName = nil
             }
             let identity = host.identity(forServerName: connection.serverName)
+            let negotiated = connection
             do {
                 // The sniffer is the only handler so far: appending puts TLS right behind it.
-                try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: identity.context))
-                try pipeline.addHTTP(to: channel, connection: connection)
+                let operations = channel.pipeline.syncOperations
+                try operations.addHandler(
+                    NIOSSLServerHandler(context: identity.context(offering: host.applicationProtocols)))
+                try operations.addHandler(CloseOnErrorHandler())
+                try operations.addHandler(
+                    ApplicationProtocolNegotiationHandler { alpn in
+                        channel.eventLoop.makeCompletedFuture {
+                            try pipeline.addProtocol(alpn, to: channel, connection: negotiated)
+                        }
+                    })
                 return channel.eventLoop.makeSucceededVoidFuture()
             } catch {
                 channel.close(promise: nil)
@@ -43,9 +53,33 @@ struct ConnectionPipeline: Sendable {
         }
     }
 
-    private func addHTTP(to channel: any Channel, connection: ConnectionInfo) throws {
+    /// After the handshake: HTTP/2 when the client took "h2", otherwise HTTP/1.1 (chosen, or no ALPN at all).
+    private func addProtocol(_ alpn: ALPNResult, to channel: any Channel, connection: ConnectionInfo) throws {
+        switch alpn {
+        case .negotiated("h2"): try addHTTP2(to: channel, connection: connection)
+        case .negotiated, .fallback: try addHTTP1(to: channel, connection: connection)
+        }
+    }
+
+    private func addHTTP1(to channel: any Channel, connection: ConnectionInfo) throws {
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withPipeliningAssistance: true, withErrorHandling: true)
-        try channel.pipeline.syncOperations.addHandler(HTTPRequestHandler(connection: connection, router: router))
+        try channel.pipeline.syncOperations.addHandler(
+            HTTPRequestHandler(connection: connection, router: router, framing: .http1))
+    }
+
+    /// Each stream gets its own HTTP/1-shaped pipeline, so every endpoint serves HTTP/2 unchanged.
+    private func addHTTP2(to channel: any Channel, connection: ConnectionInfo) throws {
+        let router = self.router
+        _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+            mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
+        ) { stream in
+            stream.eventLoop.makeCompletedFuture {
+                try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+                try stream.pipeline.syncOperations.addHandler(
+                    HTTPRequestHandler(connection: connection, router: router, framing: .http2Stream))
+            }
+        }
+        try channel.pipeline.syncOperations.addHandler(CloseOnErrorHandler())
     }
 }

@@ -1,38 +1,50 @@
 import NIOCore
 import NIOHTTP1
 
-/// Reads whole HTTP/1.1 requests off one connection, hands them to the router, writes the answers.
+/// Reads whole requests, hands them to the router, writes the answers: on an HTTP/1.1 connection, or on
+/// one HTTP/2 stream behind `HTTP2FramePayloadToHTTP1ServerCodec`, which gives it the same HTTP/1 shapes.
 ///
-/// Sits behind NIO's `HTTPServerPipelineHandler`, which serialises pipelined requests, so at most one
-/// request is in flight here; keep-alive is the default and `Connection: close` is honoured.
+/// On HTTP/1.1 it sits behind NIO's `HTTPServerPipelineHandler`, which serialises pipelined requests, so at
+/// most one request is in flight here; keep-alive is the default and `Connection: close` is honoured.
+/// An HTTP/2 stream carries exactly one request, and its end is the stream's, never the connection's.
 final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
+
+    /// What the handler's channel carries.
+    enum Framing {
+        /// A whole HTTP/1.x connection, request after request.
+        case http1
+        /// One HTTP/2 stream: one request, no connection-level headers.
+        case http2Stream
+    }
 
     /// Request bodies are kept in memory for the endpoints; beyond this the answer is 413.
     static let maximumBodyBytes = 64 << 20
 
     private struct PendingRequest {
         let head: HTTPRequestHead
+        let index: Int
         var body: ByteBuffer
         var tooLarge = false
     }
 
     private let connection: ConnectionInfo
     private let router: Router
-    private var requestCount = 0
+    private let framing: Framing
     private var pending: PendingRequest?
 
-    init(connection: ConnectionInfo, router: Router) {
+    init(connection: ConnectionInfo, router: Router, framing: Framing) {
         self.connection = connection
         self.router = router
+        self.framing = framing
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            requestCount += 1
-            pending = PendingRequest(head: head, body: context.channel.allocator.buffer(capacity: 0))
+            pending = PendingRequest(
+                head: head, index: connection.requests.next(), body: context.channel.allocator.buffer(capacity: 0))
             if head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" }) {
                 // Without this curl waits a second before sending bodies over 1 MiB.
                 let interim = HTTPResponseHead(version: head.version, status: .continue)
@@ -54,7 +66,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // TLS failures (the client rejected our certificate) and parse errors end the connection.
+        // TLS failures (the client rejected our certificate) and parse errors end the connection (on HTTP/2
+        // the stream).
         context.close(promise: nil)
     }
 
@@ -67,7 +80,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         let request = LabRequest(
-            head: head, body: pending.body, connection: connection, requestIndex: requestCount,
+            head: head, body: pending.body, connection: connection, requestIndex: pending.index,
             connectionClosed: context.channel.closeFuture)
         router.respond(to: request, on: context.eventLoop)
             .hop(to: context.eventLoop)
@@ -94,18 +107,23 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             // Explicit length (also on HEAD, where NIO's encoder drops the body) keeps framing obvious.
             headers.replaceOrAdd(name: "content-length", value: String(response.body.readableBytes))
         }
-        if !keepAlive {
-            headers.replaceOrAdd(name: "connection", value: "close")
-        } else if request.version.minor == 0 {
-            headers.replaceOrAdd(name: "connection", value: "keep-alive")
+        // HTTP/2 forbids connection-level headers, and a stream ends with its response anyway.
+        let closeAfter = framing == .http1 && !keepAlive
+        if framing == .http1 {
+            if !keepAlive {
+                headers.replaceOrAdd(name: "connection", value: "close")
+            } else if request.version.minor == 0 {
+                headers.replaceOrAdd(name: "connection", value: "keep-alive")
+            }
         }
         let head = HTTPResponseHead(version: request.version, status: response.status, headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        if response.status.mayHaveResponseBody, response.body.readableBytes > 0 {
+        // HTTP/1's encoder drops a HEAD response's body by itself; the HTTP/2 codec would send it.
+        if response.status.mayHaveResponseBody, request.method != .HEAD, response.body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
         }
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if !keepAlive {
+        if closeAfter {
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         }
     }

@@ -1,13 +1,19 @@
-/// One lab address and how it picks the certificate to present from the client's SNI.
+/// One lab address: how it picks the certificate to present from the client's SNI, and what it offers by ALPN.
 struct VirtualHost: Sendable {
     let address: String
+    /// What the TLS port offers by ALPN; the plain HTTP port is HTTP/1.1 whatever this says.
+    let applicationProtocols: ApplicationProtocols
     /// Presented when the client sends no SNI or a name not in `identitiesBySNI`.
     let defaultIdentity: TLSIdentity
     /// Keyed by lower-cased server name.
     let identitiesBySNI: [String: TLSIdentity]
 
-    init(address: String, defaultIdentity: TLSIdentity, identitiesBySNI: [String: TLSIdentity] = [:]) {
+    init(
+        address: String, applicationProtocols: ApplicationProtocols = .http2AndHTTP1, defaultIdentity: TLSIdentity,
+        identitiesBySNI: [String: TLSIdentity] = [:]
+    ) {
         self.address = address
+        self.applicationProtocols = applicationProtocols
         self.defaultIdentity = defaultIdentity
         self.identitiesBySNI = identitiesBySNI
     }
@@ -29,7 +35,9 @@ struct VirtualHost: Sendable {
                 address: LabAddress.sniOnly, defaultIdentity: certificates.sniDefault,
                 identitiesBySNI: ["sni.lab.test": certificates.sni]),
             VirtualHost(address: LabAddress.expired, defaultIdentity: certificates.expired),
-            VirtualHost(address: LabAddress.replica, defaultIdentity: certificates.primary),
+            // HTTP/1.1 only, so connection reuse stays observable as keep-alive whatever the client prefers.
+            VirtualHost(
+                address: LabAddress.replica, applicationProtocols: .http1Only, defaultIdentity: certificates.primary),
             VirtualHost(address: LabAddress.ipv6, defaultIdentity: certificates.primary),
         ]
     }
