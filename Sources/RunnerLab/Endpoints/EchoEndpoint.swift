@@ -1,4 +1,3 @@
-import Crypto
 import NIOCore
 import NIOHTTP1
 
@@ -25,8 +24,8 @@ struct EchoEndpoint: ImmediateEndpoint {
                 ("http_version", .string(Self.versionText(head.version))),
                 ("headers", .object(Self.mergedHeaders(head.headers))),
                 ("cookies", .object(CookieHeader.pairs(head.headers).map { ($0.name, JSONValue.string($0.value)) })),
-                ("body_length", .int(request.body.readableBytes)),
-                ("body_sha256", .string(Self.sha256Hex(request.body))),
+                ("body_length", .int(request.bodyFacts.length)),
+                ("body_sha256", .string(request.bodyFacts.sha256)),
                 ("connection_id", .int(connection.id)),
                 ("request_index", .int(request.requestIndex)),
             ]))
@@ -50,14 +49,5 @@ struct EchoEndpoint: ImmediateEndpoint {
     /// "1.1", "1.0", or just "2" for HTTP/2 (which has no minor version), as curl's `%{http_version}` says.
     static func versionText(_ version: HTTPVersion) -> String {
         version.major >= 2 ? "\(version.major)" : "\(version.major).\(version.minor)"
-    }
-
-    static func sha256Hex(_ body: ByteBuffer) -> String {
-        var hasher = SHA256()
-        body.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
-        return hasher.finalize().map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
     }
 }

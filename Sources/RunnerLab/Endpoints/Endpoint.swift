@@ -10,6 +10,15 @@ struct LabRequest: Sendable {
     let requestIndex: Int
     /// Completes when the connection closes (client gone or lab stopping): what a hanging endpoint waits for.
     let connectionClosed: EventLoopFuture<Void>
+    /// The whole body's length and SHA-256, taken while it streamed in; `body` holds it only up
+    /// to the handler's in-memory limit (`truncated` past it).
+    let bodyFacts: BodyFacts
+
+    struct BodyFacts: Sendable {
+        var length: Int
+        var sha256: String
+        var truncated: Bool
+    }
     /// What the matched route left after its prefix, e.g. "404" for `/status/404`; empty for exact routes.
     var routeParameter: String = ""
 

@@ -1,3 +1,4 @@
+import Crypto
 import NIOCore
 import NIOHTTP1
 
@@ -19,14 +20,17 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         case http2Stream
     }
 
-    /// Request bodies are kept in memory for the endpoints; beyond this the answer is 413.
+    /// Request bodies are kept in memory for the endpoints up to this size; past it only their
+    /// length and SHA-256 (taken while streaming) are kept, so a 1 GiB upload costs no memory.
     static let maximumBodyBytes = 64 << 20
 
     private struct PendingRequest {
         let head: HTTPRequestHead
         let index: Int
         var body: ByteBuffer
-        var tooLarge = false
+        var digest = SHA256()
+        var length = 0
+        var truncated = false
     }
 
     private let connection: ConnectionInfo
@@ -51,18 +55,26 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 context.writeAndFlush(wrapOutboundOut(.head(interim)), promise: nil)
             }
         case .body(var chunk):
-            guard let current = pending, !current.tooLarge else { return }
-            if current.body.readableBytes + chunk.readableBytes > Self.maximumBodyBytes {
-                pending?.tooLarge = true
-                pending?.body.clear()
+            guard var current = pending else { return }
+            pending = nil  // keeps the buffer uniquely referenced while it grows
+            chunk.withUnsafeReadableBytes { current.digest.update(bufferPointer: $0) }
+            current.length += chunk.readableBytes
+            if current.truncated || current.body.readableBytes + chunk.readableBytes > Self.maximumBodyBytes {
+                current.truncated = true
+                current.body.clear()
             } else {
-                pending?.body.writeBuffer(&chunk)
+                current.body.writeBuffer(&chunk)
             }
+            pending = current
         case .end:
             guard let request = pending else { return }
             pending = nil
             dispatch(request, context: context)
         }
+    }
+
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { byte in byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -73,15 +85,11 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func dispatch(_ pending: PendingRequest, context: ChannelHandlerContext) {
         let head = pending.head
-        if pending.tooLarge {
-            let response = LabResponse.text(
-                "request body over \(Self.maximumBodyBytes) bytes\n", status: .payloadTooLarge)
-            write(response, to: head, keepAlive: false, context: context)
-            return
-        }
         let request = LabRequest(
             head: head, body: pending.body, connection: connection, requestIndex: pending.index,
-            connectionClosed: context.channel.closeFuture)
+            connectionClosed: context.channel.closeFuture,
+            bodyFacts: LabRequest.BodyFacts(
+                length: pending.length, sha256: Self.hex(pending.digest.finalize()), truncated: pending.truncated))
         router.respond(to: request, on: context.eventLoop)
             .hop(to: context.eventLoop)
             .assumeIsolated()
