@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerTransport", "RunnerLab", "LabTestSupport"]),
         .testTarget(
             name: "RunnerEngineTests",
-            dependencies: ["RunnerEngine", "RunnerPlan", "RunnerResults", "RunnerTransport", "RunnerLab", "LabTestSupport"]),
+            dependencies: ["RunnerEngine", "RunnerPlan", "RunnerResults", "RunnerTransport", "RunnerLab", "LabTestSupport", "PlanFixtures"]),
         .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures"]),
     ]
 )

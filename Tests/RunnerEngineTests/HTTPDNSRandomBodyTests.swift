@@ -1,3 +1,4 @@
+import PlanFixtures
 import Foundation
 import RunnerPlan
 import Testing
@@ -37,7 +38,7 @@ struct HTTPDNSRandomBodyTests {
 
     @Test("every result is coherent", arguments: HTTPDNSSpec.Format.allCases, Source.allCases)
     func coherent(format: HTTPDNSSpec.Format, source: Source) throws {
-        var generator = HTTPDNSSeededGenerator(seed: 0x5EED_0000 + UInt64(source.rawValue.count * 31 + format.rawValue.count))
+        var generator = SeededGenerator(seed: 0x5EED_0000 + UInt64(source.rawValue.count * 31 + format.rawValue.count))
         let prefix = try #require(Self.garbagePrefix[format])
         var answers = 0
         var garbage = 0
@@ -71,7 +72,7 @@ struct HTTPDNSRandomBodyTests {
         }
     }
 
-    static func body(_ source: Source, format: HTTPDNSSpec.Format, using generator: inout HTTPDNSSeededGenerator) -> Data {
+    static func body(_ source: Source, format: HTTPDNSSpec.Format, using generator: inout SeededGenerator) -> Data {
         switch source {
         case .randomBytes:
             let count = Int.random(in: 0...200, using: &generator)

@@ -1,3 +1,4 @@
+import PlanFixtures
 import Foundation
 import RunnerPlan
 import Testing
@@ -70,20 +71,3 @@ let httpdnsHTMLPage: String = {
     return head + String(repeating: "\n<!-- padding -->", count: (812 - head.utf8.count) / 17)
         + String(repeating: " ", count: (812 - head.utf8.count) % 17)
 }()
-
-/// SplitMix64: a small seeded generator, so a failing random body can be replayed.
-struct HTTPDNSSeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
