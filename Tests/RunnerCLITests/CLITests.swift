@@ -242,3 +242,26 @@ struct MalformedPlanCLITests {
         #expect(output.stdout.isEmpty)
     }
 }
+
+@Suite("runner interrupted during resolution")
+struct InterruptDuringLookupTests {
+    /// Interrupted while an HTTPDNS lookup hangs: the result did not finish, so it is skipped
+    /// (not a resolve error the service would be blamed for).
+    @Test func aSignalDuringAnHTTPDNSLookupSkipsTheResult() async throws {
+        let lab = try await SharedLab.get()
+        let plan = try LabPlans.write("""
+            version: 1
+            defaults: {ca: "{{ca}}", domains: dns, timeout: 30s}
+            domains:
+              dns:
+                httpdns: {format: doh-json, url: "http://127.0.0.2:{{http}}/httpdns/doh/resolve?name={host}", timeout: 30s}
+            scenarios:
+              - name: waits on the lookup
+                strategy: header-only
+                request: {url: "http://hang.lab.test:{{http}}/echo"}
+            """, lab: lab)
+        let output = try await PackageExecutable.run("runner", [plan], signal: (SIGTERM, 1.0))
+        #expect(output.status == 143, "\(output.stdout)\n\(output.stderr)")
+        #expect(output.stdout.hasSuffix("0 passed, 0 failed, 0 errors, 1 skipped\n"), "\(output.stdout)")
+    }
+}

@@ -22,7 +22,9 @@ public final class PlanRunner {
         let engine = try TransferEngine(maxInFlight: max(1, options.jobs))
         let startedAt = Date()
         let clock = DispatchTime.now()
-        let suites = plans.map { SuiteRun(plan: $0, options: options, engine: engine, onResult: onResult) }
+        let suites = plans.map {
+            SuiteRun(plan: $0, options: options, engine: engine, interrupter: interrupter, onResult: onResult)
+        }
         let scheduler = ScenarioScheduler(
             limit: max(1, options.jobs), interrupter: interrupter,
             units: suites.flatMap { suite in suite.scenarios.indices.map { (suite, $0) } })
@@ -32,7 +34,7 @@ public final class PlanRunner {
         engine.run()
         let duration = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
         return RunResult(
-            suites: suites.map { $0.result(interrupted: interrupter.signal != nil) }, startedAt: startedAt,
+            suites: suites.map { $0.result() }, startedAt: startedAt,
             duration: duration, interruptedBy: interrupter.signal)
     }
 }
@@ -78,6 +80,7 @@ final class SuiteRun {
     private let options: RunOptions
     private let engine: TransferEngine
     private let resolver: DomainResolver
+    private let interrupter: RunInterrupter
     private let onResult: (ScenarioResult) -> Void
     /// Per scenario: its planned results once expanded, and each one's result once finished.
     private var planned: [[PlannedResult]?]
@@ -86,10 +89,14 @@ final class SuiteRun {
     private let clock = DispatchTime.now()
     private var finishedAt: DispatchTime?
 
-    fileprivate init(plan: Plan, options: RunOptions, engine: TransferEngine, onResult: @escaping (ScenarioResult) -> Void) {
+    fileprivate init(
+        plan: Plan, options: RunOptions, engine: TransferEngine, interrupter: RunInterrupter,
+        onResult: @escaping (ScenarioResult) -> Void
+    ) {
         self.plan = plan
         self.options = options
         self.engine = engine
+        self.interrupter = interrupter
         self.onResult = onResult
         self.resolver = DomainResolver(plan: plan, engine: engine)
         self.scenarios = plan.scenarios.filter(options.selects)
@@ -111,6 +118,11 @@ final class SuiteRun {
                         caFile: scenario.settings.caFile, completion: done)
                 }
                 ResultJob(planned: plannedResult, resolve: redirectResolve) { [self] result in
+                    var result = result
+                    if interrupter.signal != nil, case .errored = result.outcome {
+                        // Aborted by the interruption (a transfer or a lookup), not by the service.
+                        result.outcome = .skipped(reason: "interrupted")
+                    }
                     results[index][slot] = result
                     finishedAt = DispatchTime.now()
                     onResult(result)
@@ -128,13 +140,13 @@ final class SuiteRun {
         ) { begin($0) }
     }
 
-    func result(interrupted: Bool) -> SuiteResult {
+    func result() -> SuiteResult {
         var collected: [ScenarioResult] = []
         for (index, scenario) in scenarios.enumerated() {
             let expansion = planned[index] ?? ResultExpansion.expand(scenario, strategyOverride: options.strategyOverride, resolution: nil)
             for (slot, plannedResult) in expansion.enumerated() {
                 if let result = results[index].indices.contains(slot) ? results[index][slot] : nil {
-                    collected.append(Self.markInterruption(result, interrupted: interrupted))
+                    collected.append(result)
                 } else {
                     collected.append(Self.notRun(plannedResult))
                 }
@@ -145,14 +157,6 @@ final class SuiteRun {
             name: plan.name, file: plan.path, startedAt: startedAt,
             duration: Double(end.uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9,
             hostname: Host.name, properties: properties(), results: collected)
-    }
-
-    /// An error caused by the interruption (an aborted transfer) is not the service's: skipped.
-    private static func markInterruption(_ result: ScenarioResult, interrupted: Bool) -> ScenarioResult {
-        guard interrupted, case .errored(let error) = result.outcome, error.kind == .io else { return result }
-        var result = result
-        result.outcome = .skipped(reason: "interrupted")
-        return result
     }
 
     private static func notRun(_ planned: PlannedResult) -> ScenarioResult {
