@@ -52,23 +52,6 @@ struct EngineLabTests {
         try await lab.shutdown()
     }
 
-    private func response(_ outcome: TransferOutcome?) throws -> TransferResponse {
-        let outcome = try #require(outcome)
-        switch outcome.result {
-        case .success(let response): return response
-        case .failure(let failure): throw failure
-        }
-    }
-
-    private func failure(_ outcome: TransferOutcome?) throws -> TransferFailure {
-        let outcome = try #require(outcome)
-        guard case .failure(let failure) = outcome.result else {
-            Issue.record("expected a failure, got \(outcome.result)")
-            throw CancellationError()
-        }
-        return failure
-    }
-
     /// The `/echo` report of a successful transfer.
     private func echo(_ outcome: TransferOutcome?) throws -> [String: Any] {
         let body = try response(outcome).body

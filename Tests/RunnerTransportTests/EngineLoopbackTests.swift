@@ -23,23 +23,6 @@ struct EngineLoopbackTests {
         return outcomes.compactMap { $0 }
     }
 
-    private func response(_ outcome: TransferOutcome?) throws -> TransferResponse {
-        let outcome = try #require(outcome)
-        switch outcome.result {
-        case .success(let response): return response
-        case .failure(let failure): throw failure
-        }
-    }
-
-    private func failure(_ outcome: TransferOutcome?) throws -> TransferFailure {
-        let outcome = try #require(outcome)
-        guard case .failure(let failure) = outcome.result else {
-            Issue.record("expected a failure, got \(outcome.result)")
-            throw CancellationError()
-        }
-        return failure
-    }
-
     private func sha256(_ bytes: [UInt8]) throws -> String {
         let digest = try SHA256Digest()
         _ = bytes.withUnsafeBytes { digest.update($0) }
