@@ -27,11 +27,6 @@ struct LabRun {
 }
 
 extension RunResult {
-    /// The results of the first (only) suite, by display name.
-    var byName: [String: ScenarioResult] {
-        Dictionary(suites.flatMap(\.results).map { ($0.displayName, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
     var all: [ScenarioResult] { suites.flatMap(\.results) }
 }
 
