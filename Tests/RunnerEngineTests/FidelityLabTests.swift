@@ -223,3 +223,22 @@ struct FidelityLabTests {
         #expect(run.all.first?.evidence.hops.first?.httpVersion == "2")
     }
 }
+
+@Suite("Bounded bodies")
+struct BoundedBodyTests {
+    /// Past `max_body` the body is still counted and hashed whole, and the evidence says it was cut.
+    @Test func aBodyLongerThanMaxBodyIsHashedWholeAndSaysSo() async throws {
+        let run = try await LabRun.make().run(FidelityLabTests.header + """
+              - name: long body
+                strategy: sni-resolve
+                max_body: 1KiB
+                request: {url: "https://api.lab.test:{{https}}/bytes/5000"}
+            """)
+        let result = try #require(run.all.first)
+        #expect(result.passed, "\(result.summary)")
+        #expect(result.evidence.hops.first?.bodyLength == 5000)
+        #expect(result.evidence.notes.contains(
+            "body: 5000 bytes; only the first 1024 kept for contains/matches/json (max_body), all of it hashed"),
+            "\(result.evidence.notes)")
+    }
+}

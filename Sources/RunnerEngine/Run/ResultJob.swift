@@ -103,6 +103,10 @@ final class ResultJob {
                 maxRedirects: scenario.settings.maxRedirects)
             switch step {
             case .final:
+                if response.bodyTruncated {
+                    notes.append(
+                        "body: \(response.bodyLength) bytes; only the first \(response.body.count) kept for contains/matches/json (max_body), all of it hashed")
+                }
                 let observed = ObservedResponse(
                     response: response, evidence: outcome.evidence, totalTime: elapsed, redirects: chain.count - 1,
                     finalURL: request.url.description)
