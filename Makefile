@@ -28,9 +28,11 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## test: the whole test suite, then the demo run with its JUnit checked against the schema
+## test: the whole test suite, then the demo run with its JUnit checked against the schema.
+## Serial: under a fully parallel run on 2 cores the lab has (rarely) dropped a fresh connection;
+## until that is root-caused, CI runs the suite one test at a time (~80 s instead of ~20 s).
 test: deps
-	$(SWIFT) test
+	$(SWIFT) test --no-parallel
 	$(MAKE) --no-print-directory demo
 
 ## demo: start the built-in lab, run plans/lab.yaml against it, validate the JUnit it wrote

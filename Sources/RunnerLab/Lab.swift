@@ -12,6 +12,14 @@ import NIOPosix
 /// (`/redirect/{code}?to=…[&set-cookie=…]`, `/redirect-chain/{n}`, `/redirect-loop`, all with the body
 /// "redirect body — must not be reported"); cookies (`/cookies/set?name=value&…[&attrs=…]`, `/cookies`);
 /// and an HTTPDNS service in three formats under `/httpdns/` (see `LabDNS`).
+///
+/// Over HTTP/1.x (plain HTTP, or TLS where ALPN chose http/1.1) it also misbehaves on request, to prove
+/// clients survive broken servers: `/hostile/silent` (never answers), `/hostile/stall` (10 of 1000 promised
+/// bytes, then nothing), `/hostile/drip` (1000 bytes at one per second), `/hostile/reset` (64 KiB of a
+/// promised 1 MiB, then a TCP reset), `/hostile/huge-headers` (a 1 MiB header block),
+/// `/hostile/endless` (chunked, never ends, ~3 MiB/s at most), `/hostile/http10` (an HTTP/1.0 answer
+/// ended by close) and `/hostile/bad-status` (status "2OO"). HTTP/2 streams answer those paths with a 501.
+/// `LabAddress.handshakeCloser` hangs up on every TLS handshake.
 public final class Lab: Sendable {
     /// The plain HTTP port, the same on every lab address.
     public let httpPort: Int

@@ -15,6 +15,9 @@ public enum LabAddress {
     public static let replica = "127.0.0.5"
     /// IPv6 loopback, behaving like `primary`.
     public static let ipv6 = "::1"
+    /// Its TLS port reads the ClientHello and closes the connection (clients see a failed handshake); its
+    /// plain HTTP port serves like every other address.
+    public static let handshakeCloser = "127.0.0.6"
     /// Every lab address, in the order above.
-    public static let all: [String] = [primary, sniOnly, expired, replica, ipv6]
+    public static let all: [String] = [primary, sniOnly, expired, replica, ipv6, handshakeCloser]
 }

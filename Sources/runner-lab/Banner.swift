@@ -9,6 +9,7 @@ enum Banner {
             (LabAddress.expired, "expired.lab.test", "certificate expired yesterday"),
             (LabAddress.replica, "api.lab.test", "second IP for api.lab.test, like 127.0.0.2 but HTTP/1.1 only"),
             (LabAddress.ipv6, "api.lab.test", "IPv6, same as 127.0.0.2"),
+            (LabAddress.handshakeCloser, "api.lab.test", "HTTPS reads the ClientHello, then hangs up; HTTP serves"),
         ]
         let width = rows.map(\.hosts.count).max() ?? 0
         var text = "runner lab: HTTP on port \(lab.httpPort), HTTPS on port \(lab.httpsPort), CA \(stateDir)/ca.pem\n\n"
@@ -20,6 +21,8 @@ enum Banner {
         text += "endpoints: /echo /status/{code} /delay/{ms} /bytes/{n} /json /headers?Name=Value\n"
         text += "  /redirect/{301|302|303|307|308}?to=URL[&set-cookie=C] /redirect-chain/{n} /redirect-loop\n"
         text += "  /cookies/set?name=value[&attrs=Path%3D%2F] /cookies\n"
+        text += "hostile (HTTP/1.x only, 501 on h2): "
+        text += HostileEndpoints.names.map { "/hostile/\($0)" }.joined(separator: " ") + "\n"
         text += "httpdns (any address or port; names in LabDNS, faults empty/garbage/error/slow/hang.lab.test):\n"
         for format in LabDNS.Format.allCases {
             text += "  " + pad(format.rawValue, 9) + LabDNS.urlTemplate(format, port: lab.httpPort) + "\n"

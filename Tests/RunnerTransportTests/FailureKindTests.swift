@@ -28,4 +28,11 @@ struct FailureKindTests {
         #expect(failure.curlCode == 3)
         #expect(failure.message == "curl_easy_setopt(CURLOPT_URL) failed (3): URL using bad/illegal format or missing URL")
     }
+
+    @Test("a receive error over curl's header limit is the server's fault; other receive errors are io")
+    func tooLargeHeadersAreHTTP() {
+        #expect(TransferFailure.Kind(curlCode: 56, message: "Too large response headers: 1048576 > 307200") == .http)
+        #expect(TransferFailure.Kind(curlCode: 56, message: "Recv failure: Connection reset by peer") == .io)
+        #expect(TransferFailure.Kind(curlCode: 28, message: "Too large response headers") == .timeout)
+    }
 }

@@ -14,6 +14,7 @@ struct ConnectionPipeline: Sendable {
     func plainHTTP(_ channel: any Channel, host: VirtualHost) -> EventLoopFuture<Void> {
         let connection = ConnectionInfo(id: ledger.accept(on: host.address), tls: false, channel: channel)
         return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(PipelineOutlet(), name: PipelineOutlet.socket)
             try addHTTP1(to: channel, connection: connection)
         }
     }
@@ -28,10 +29,16 @@ struct ConnectionPipeline: Sendable {
             case .hostname(let name): connection.serverName = name
             case .fallback: connection.serverName = nil
             }
+            if host.handshake == .closeAfterClientHello {
+                // The whole ClientHello has been read (the sniffer needs all of it): hang up without a word.
+                channel.close(promise: nil)
+                return channel.eventLoop.makeSucceededVoidFuture()
+            }
             let identity = host.identity(forServerName: connection.serverName)
             let negotiated = connection
             do {
-                // The sniffer is the only handler so far: appending puts TLS right behind it.
+                // The socket outlet and the sniffer are the only handlers so far: appending puts TLS right
+                // behind them.
                 let operations = channel.pipeline.syncOperations
                 try operations.addHandler(
                     NIOSSLServerHandler(context: identity.context(offering: host.applicationProtocols)))
@@ -49,6 +56,7 @@ struct ConnectionPipeline: Sendable {
             }
         }
         return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(PipelineOutlet(), name: PipelineOutlet.socket)
             try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(sniffer))
         }
     }
@@ -62,6 +70,8 @@ struct ConnectionPipeline: Sendable {
     }
 
     private func addHTTP1(to channel: any Channel, connection: ConnectionInfo) throws {
+        // Behind TLS, before the HTTP handlers: where `/hostile/` writes bytes no HTTP encoder would.
+        try channel.pipeline.syncOperations.addHandler(PipelineOutlet(), name: PipelineOutlet.response)
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withPipeliningAssistance: true, withErrorHandling: true)
         try channel.pipeline.syncOperations.addHandler(

@@ -73,6 +73,11 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// The request target's path, without the query.
+    private static func path(of uri: String) -> Substring {
+        uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+    }
+
     private static func hex(_ digest: SHA256.Digest) -> String {
         digest.map { byte in byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
     }
@@ -85,6 +90,19 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func dispatch(_ pending: PendingRequest, context: ChannelHandlerContext) {
         let head = pending.head
+        if let hostile = HostileBehaviour(path: Self.path(of: head.uri)) {
+            switch framing {
+            case .http1:
+                HostileResponder(context: context, request: head).run(hostile)
+            case .http2Stream:
+                // HTTP/2 framing cannot carry raw status lines, length lies or resets of one stream alone.
+                let refusal = LabResponse.text(
+                    "\(HostileBehaviour.prefix)\(hostile.rawValue) is served over HTTP/1.x only\n",
+                    status: .notImplemented)
+                write(refusal, to: head, keepAlive: true, context: context)
+            }
+            return
+        }
         let request = LabRequest(
             head: head, body: pending.body, connection: connection, requestIndex: pending.index,
             connectionClosed: context.channel.closeFuture,

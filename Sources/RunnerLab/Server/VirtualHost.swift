@@ -7,11 +7,22 @@ struct VirtualHost: Sendable {
     let defaultIdentity: TLSIdentity
     /// Keyed by lower-cased server name.
     let identitiesBySNI: [String: TLSIdentity]
+    /// What the TLS port does with a ClientHello; the plain HTTP port serves normally whatever this says.
+    let handshake: Handshake
+
+    /// How the TLS port treats a client's handshake.
+    enum Handshake: Sendable {
+        /// Completes it and serves HTTP.
+        case normal
+        /// Reads the whole ClientHello, then closes the connection without answering.
+        case closeAfterClientHello
+    }
 
     init(
         address: String, applicationProtocols: ApplicationProtocols = .http2AndHTTP1, defaultIdentity: TLSIdentity,
-        identitiesBySNI: [String: TLSIdentity] = [:]
+        identitiesBySNI: [String: TLSIdentity] = [:], handshake: Handshake = .normal
     ) {
+        self.handshake = handshake
         self.address = address
         self.applicationProtocols = applicationProtocols
         self.defaultIdentity = defaultIdentity
@@ -39,6 +50,9 @@ struct VirtualHost: Sendable {
             VirtualHost(
                 address: LabAddress.replica, applicationProtocols: .http1Only, defaultIdentity: certificates.primary),
             VirtualHost(address: LabAddress.ipv6, defaultIdentity: certificates.primary),
+            VirtualHost(
+                address: LabAddress.handshakeCloser, defaultIdentity: certificates.primary,
+                handshake: .closeAfterClientHello),
         ]
     }
 }

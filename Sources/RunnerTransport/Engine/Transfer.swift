@@ -130,7 +130,7 @@ final class Transfer: EasyHandleSink {
         guard code == CurlCode.ok else {
             let curlText = easy.errorText ?? CurlCode.text(code)
             let failure = TransferFailure(
-                kind: TransferFailure.Kind(curlCode: code), curlCode: code,
+                kind: TransferFailure.Kind(curlCode: code, message: curlText), curlCode: code,
                 message: FailureMessage.text(curlText: curlText, verification: verification, verifyName: verifyName))
             return TransferOutcome(evidence: evidence, result: .failure(failure))
         }

@@ -26,4 +26,15 @@ extension TransferFailure.Kind {
             self = .io
         }
     }
+
+    /// The kind of a failed transfer, refined by libcurl's message where one code covers faults
+    /// of different parties: a receive error caused by a header block over curl's limit is the
+    /// server's protocol fault (`http`), not the network's (`io`).
+    init(curlCode: Int, message: String) {
+        if curlCode == 56, message.contains("Too large response headers") {
+            self = .http
+            return
+        }
+        self.init(curlCode: curlCode)
+    }
 }

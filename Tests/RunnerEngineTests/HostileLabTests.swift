@@ -1,0 +1,102 @@
+import Foundation
+import LabTestSupport
+import RunnerLab
+import RunnerResults
+import Testing
+
+/// Hostile servers: every such scenario ends within its timeout plus half a second with the
+/// right error type and a message a person understands, and the rest of the run is unaffected.
+@Suite("Hostile endpoints")
+struct HostileLabTests {
+    static let header = """
+        version: 1
+        name: hostile
+        defaults:
+          timeout: 2s
+          connect_timeout: 1s
+          http: "1.1"
+          ca: {{ca}}
+          domains: lab
+        domains:
+          lab:
+            static:
+              api.lab.test: [127.0.0.2]
+              closer.lab.test: [127.0.0.6]
+        scenarios:
+
+        """
+
+    static let cases: [(path: String, kind: TransferError.Kind?, words: String)] = [
+        ("/hostile/silent", .timeout, "timed out (timeout 2s)"),
+        ("/hostile/stall", .timeout, "timed out (timeout 2s)"),
+        ("/hostile/drip", .timeout, "timed out (timeout 2s)"),
+        ("/hostile/endless", .timeout, "timed out (timeout 2s)"),
+        ("/hostile/reset", .io, "transfer with 127.0.0.2:"),
+        ("/hostile/bad-status", .http, "bad HTTP response from 127.0.0.2:"),
+        ("/hostile/http10", nil, ""),
+    ]
+
+    @Test(arguments: ["header-only", "sni-resolve"])
+    func eachHostileEndpointEndsInTimeWithTheRightError(strategy: String) async throws {
+        let scheme = strategy == "header-only" ? "http" : "https"
+        let port = strategy == "header-only" ? "{{http}}" : "{{https}}"
+        var scenarios = Self.cases.map { item in
+            // The endpoints that never finish get the 2 s timeout under test; the others must
+            // end on their own, so a loaded lab gets room.
+            """
+              - name: "\(item.path)"
+                strategy: \(strategy)
+                timeout: \(item.kind == .timeout ? "2s" : "15s")
+                request: {url: "\(scheme)://api.lab.test:\(port)\(item.path)"}
+            """
+        }
+        scenarios.append("""
+              - name: a normal neighbour
+                strategy: \(strategy)
+                request: {url: "\(scheme)://api.lab.test:\(port)/echo"}
+                expect: {body: {json: {"$.path": /echo}}}
+            """)
+        let run = try await LabRun.make().run(Self.header + scenarios.joined(separator: "\n"), jobs: 16)
+        for (result, item) in zip(run.all, Self.cases) {
+            if item.kind == .timeout {
+                #expect(result.duration < 2.5, "\(result.summary) took \(result.duration) s")
+            }
+            guard let kind = item.kind else {
+                #expect(result.passed, "\(result.summary)")
+                continue
+            }
+            let error = try #require(result.error, "\(result.summary)")
+            #expect(error.kind == kind, "\(result.summary)")
+            #expect(error.message.contains(item.words), "\(result.summary)")
+        }
+        #expect(run.all.last?.passed == true, "\(run.all.last?.summary ?? "")")
+    }
+
+    /// Megabytes of headers: the server's fault (`http`), not a crash or unbounded memory.
+    @Test func aHugeHeaderBlockIsAnHTTPError() async throws {
+        let run = try await LabRun.make().run(Self.header + """
+              - name: huge headers
+                strategy: header-only
+                request: {url: "http://api.lab.test:{{http}}/hostile/huge-headers"}
+            """)
+        let result = try #require(run.all.first)
+        let error = try #require(result.error, "\(result.summary)")
+        #expect(error.kind == .http, "\(result.summary)")
+        #expect(error.message.contains("Too large response headers"), "\(error.message)")
+    }
+
+    @Test(arguments: ["sni-resolve", "trust-override"])
+    func aServerClosingDuringTheHandshakeIsATLSError(strategy: String) async throws {
+        let run = try await LabRun.make().run(Self.header + """
+              - name: closer
+                strategy: \(strategy)
+                timeout: 10s
+                connect_timeout: 10s
+                request: {url: "https://closer.lab.test:{{https}}/echo"}
+            """)
+        let result = try #require(run.all.first)
+        let error = try #require(result.error, "\(result.summary)")
+        #expect(error.kind == .tls, "\(result.summary)")
+        #expect(error.message.hasPrefix("TLS handshake with 127.0.0.6:"), "\(error.message)")
+    }
+}
