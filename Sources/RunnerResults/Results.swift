@@ -70,10 +70,13 @@ public struct ScenarioResult: Sendable {
     public var evidence: Evidence
     /// Seconds from the first byte sent to the verdict.
     public var duration: Double
+    /// The attempts before this one that did not pass (`retries`), oldest first; `outcome`,
+    /// `evidence` and `duration` are the last attempt's.
+    public var earlierAttempts: [Attempt]
 
     public init(
         scenario: String, strategy: String, ip: String?, tags: [String], outcome: Outcome,
-        evidence: Evidence, duration: Double
+        evidence: Evidence, duration: Double, earlierAttempts: [Attempt] = []
     ) {
         self.scenario = scenario
         self.strategy = strategy
@@ -82,13 +85,36 @@ public struct ScenarioResult: Sendable {
         self.outcome = outcome
         self.evidence = evidence
         self.duration = duration
+        self.earlierAttempts = earlierAttempts
     }
+
+    /// Passed, but only on a retry.
+    public var isFlaky: Bool {
+        guard case .passed = outcome else { return false }
+        return !earlierAttempts.isEmpty
+    }
+
+    /// How many times the result was run.
+    public var attemptCount: Int { earlierAttempts.count + 1 }
 
     /// `SCENARIO [STRATEGY IP]` (JUnit testcase name; unique in a suite); `SCENARIO [system]`
     /// when nothing was pinned.
     public var displayName: String {
         guard let ip else { return "\(scenario) [\(strategy)]" }
         return "\(scenario) [\(strategy) \(ip)]"
+    }
+}
+
+/// One run of a result that did not pass and was retried.
+public struct Attempt: Sendable {
+    /// `.failed` or `.errored`.
+    public var outcome: Outcome
+    /// Seconds from the first byte sent to the verdict.
+    public var duration: Double
+
+    public init(outcome: Outcome, duration: Double) {
+        self.outcome = outcome
+        self.duration = duration
     }
 }
 

@@ -29,6 +29,9 @@ struct RunPlans: ParsableCommand {
     @Option(help: ArgumentHelp("Run every scenario with strategy S.", valueName: "S"))
     var strategy: String?
 
+    @Option(help: ArgumentHelp("Re-run a failing result up to N times, whatever the plan says.", valueName: "N"))
+    var retries: Int?
+
     @Flag(name: .shortAndLong, help: "Print only problems and the summary.")
     var quiet = false
 
@@ -44,6 +47,9 @@ struct RunPlans: ParsableCommand {
 
     func validate() throws {
         guard (1...1024).contains(jobs) else { throw ValidationError("--jobs takes a number from 1 to 1024, got \(jobs)") }
+        if let retries, !(0...TransferSettings.maxRetries).contains(retries) {
+            throw ValidationError("--retries takes a number from 0 to \(TransferSettings.maxRetries), got \(retries)")
+        }
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other") }
         if let strategy, StrategyKind(rawValue: strategy) == nil {
             let names = StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")
@@ -65,6 +71,7 @@ struct RunPlans: ParsableCommand {
         options.tags = tags
         options.filter = filter
         options.strategyOverride = strategy.flatMap(StrategyKind.init(rawValue:))
+        options.retriesOverride = retries
         let conflicts = options.strategyConflicts(in: plans)
         guard conflicts.isEmpty else {
             conflicts.forEach { Console.error("error: \($0)") }

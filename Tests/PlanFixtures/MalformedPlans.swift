@@ -368,6 +368,21 @@ public let malformedPlans: [MalformedPlan] = [
         """,
         "{file}:3:13: error: expected a size such as 1048576 or '1MiB' (units B, KiB, MiB, GiB) for 'max_body' in defaults, got '1MB'"
     ),
+    MalformedPlan("retries above the bound", """
+        version: 1
+        defaults:
+          retries: 50
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """, "{file}:3:12: error: expected an integer from 0 to 10 for 'retries' in defaults, got '50'"),
+    MalformedPlan("negative retries in a scenario", """
+        version: 1
+        scenarios:
+          - name: a
+            retries: -1
+            request: {url: http://api.example.com/}
+        """, "{file}:4:14: error: expected an integer from 0 to 10 for 'retries' in scenario 'a', got '-1'"),
     MalformedPlan("no scenarios", """
         version: 1
         scenarios: []

@@ -36,6 +36,7 @@ struct CLITests {
         (["--strategy", "sni", "p.yaml"], "--strategy takes one of header-only, trust-override, sni-resolve, system, auto, got 'sni'"),
         (["--var", "novalue", "p.yaml"], "--var takes NAME=VALUE, got 'novalue'"),
         (["-q", "-v", "p.yaml"], "--quiet and --verbose exclude each other"),
+        (["--retries", "11", "p.yaml"], "--retries takes a number from 0 to 10, got 11"),
         (["--junit", "/nonexistent/dir/j.xml", "p.yaml"], "cannot write report '/nonexistent/dir/j.xml': directory '/nonexistent/dir' does not exist"),
         (["--bogus", "p.yaml"], "Unknown option '--bogus'"),
     ])
@@ -144,6 +145,34 @@ struct CLITests {
         #expect(output.status == 1)
         #expect(output.stdout.hasSuffix("0 passed, 1 failed, 0 errors\n"), "\(output.stdout)")
         #expect(output.stdout.contains("status: expected 200, got 503"))
+    }
+
+    /// `--retries`: a result that passes on a retry passes (exit 0), is marked flaky on the
+    /// console, and the JUnit carries the earlier attempt as `<flakyFailure>`, schema-valid.
+    @Test func retriesFromTheCommandLineMakeAFlakyPass() async throws {
+        let lab = try await SharedLab.get()
+        let plan = try LabPlans.write("""
+            version: 1
+            defaults: {ca: "{{ca}}", domains: lab}
+            domains: {lab: {static: {api.lab.test: [127.0.0.2]}}}
+            scenarios:
+              - name: recovers
+                strategy: sni-resolve
+                request: {url: "https://api.lab.test:{{https}}/flaky/\(UUID().uuidString)?fails=1"}
+                expect: {status: 200}
+            """, lab: lab)
+        let junit = try LabPlans.temporaryDirectory().appendingPathComponent("junit.xml").path
+        let output = try await runner([plan, "--retries", "2", "--junit", junit, "--color", "never"])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("PASS  recovers [sni-resolve 127.0.0.2] [FLAKY]  200"), "\(output.stdout)")
+        #expect(output.stdout.contains("passed on attempt 2\n"))
+        #expect(output.stdout.contains("\nFLAKY: 1 result passed only on a retry\n"))
+        #expect(output.stdout.hasSuffix("1 passed, 0 failed, 0 errors\n"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<flakyFailure type=\"expectation\" message=\"attempt 1: status: expected 200, got 503"), "\(xml)")
+        let validation = try await PackageExecutable.runTool(
+            "/usr/bin/xmllint", ["--noout", "--schema", Repository.junitSchema.path, junit])
+        #expect(validation.status == 0, "\(validation.stderr)")
     }
 
     /// A secret from the environment reaches the server but no output channel.

@@ -16,11 +16,14 @@ struct LabRun {
     static func dedicated() async throws -> LabRun { LabRun(lab: try await Lab.start()) }
 
     /// Loads and runs `yaml`; the blocking libcurl loop runs on its own thread, off the test pool.
-    func run(_ yaml: String, jobs: Int = 8, environment: [String: String] = [:]) async throws -> RunResult {
+    func run(
+        _ yaml: String, jobs: Int = 8, retries: Int? = nil, environment: [String: String] = [:]
+    ) async throws -> RunResult {
         let path = try LabPlans.write(yaml, lab: lab)
         let plan = try PlanLoader.load(path: path, environment: environment)
         var options = RunOptions()
         options.jobs = jobs
+        options.retriesOverride = retries
         let chosen = options
         return try await offPool { try PlanRunner(options: chosen).run([plan]) }
     }

@@ -74,6 +74,7 @@ private let contractPlan = """
         http: 2
         ip_version: 6
         max_body: 512KiB
+        retries: 2
         follow_redirects: false
         domains: tencent
         headers: {X-Region: "${region}", user-agent: scenario-agent}
@@ -222,6 +223,8 @@ struct ContractPlanTests {
         #expect(scenario.settings.connectTimeout == .seconds(3))
         #expect(scenario.settings.http == .http2)
         #expect(scenario.settings.maxBody == 512 * 1024)
+        #expect(scenario.settings.retries == 2)
+        #expect(plan.scenarios[0].settings.retries == 0)
         #expect(scenario.settings.followRedirects == false)
         #expect(scenario.settings.insecure == true)
         #expect(scenario.request.method == "GET")

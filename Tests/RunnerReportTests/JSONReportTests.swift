@@ -53,7 +53,7 @@ import RunnerResults
     @Test func everyResultHasEveryDocumentedField() throws {
         let expected: Set<String> = [
             "name", "plan", "scenario", "strategy", "ip", "tags", "outcome", "problems", "error",
-            "skipped_reason", "insecure", "duration_ms", "evidence",
+            "skipped_reason", "insecure", "flaky", "earlier_attempts", "duration_ms", "evidence",
         ]
         let all = try results()
         #expect(all.count == 6)

@@ -112,22 +112,7 @@ final class SuiteRun {
             results[index] = Array(repeating: nil, count: expansion.count)
             scheduler.expanded(into: expansion.count)
             for (slot, plannedResult) in expansion.enumerated() {
-                let redirectResolve: ResultJob.Resolve = { [self] host, done in
-                    resolver.resolve(
-                        host: host, map: scenario.domainMap, ipVersion: scenario.ipVersion,
-                        caFile: scenario.settings.caFile, completion: done)
-                }
-                ResultJob(planned: plannedResult, resolve: redirectResolve) { [self] result in
-                    var result = result
-                    if interrupter.signal != nil, case .errored = result.outcome {
-                        // Aborted by the interruption (a transfer or a lookup), not by the service.
-                        result.outcome = .skipped(reason: "interrupted")
-                    }
-                    results[index][slot] = result
-                    finishedAt = DispatchTime.now()
-                    onResult(result)
-                    scheduler.finished()
-                }.start(on: engine)
+                run(plannedResult, into: (index, slot), earlierAttempts: [], scheduler: scheduler)
             }
         }
         guard ResultExpansion.needsResolution(scenario, override: options.strategyOverride) else {
@@ -138,6 +123,49 @@ final class SuiteRun {
             host: scenario.request.url.host, map: scenario.domainMap, ipVersion: scenario.ipVersion,
             caFile: scenario.settings.caFile
         ) { begin($0) }
+    }
+
+    /// Runs one result; one that fails or errors runs again while `retries` allow (same
+    /// strategy and IP), and only the last attempt is reported as it finishes.
+    private func run(
+        _ plannedResult: PlannedResult, into position: (scenario: Int, slot: Int), earlierAttempts: [Attempt],
+        scheduler: ScenarioScheduler
+    ) {
+        let scenario = plannedResult.scenario
+        let redirectResolve: ResultJob.Resolve = { [self] host, done in
+            resolver.resolve(
+                host: host, map: scenario.domainMap, ipVersion: scenario.ipVersion,
+                caFile: scenario.settings.caFile, completion: done)
+        }
+        ResultJob(planned: plannedResult, resolve: redirectResolve) { [self] result in
+            var result = result
+            result.earlierAttempts = earlierAttempts
+            if interrupter.signal != nil, case .errored = result.outcome {
+                // Aborted by the interruption (a transfer or a lookup), not by the service.
+                result.outcome = .skipped(reason: "interrupted")
+            }
+            if Self.mayRetry(result.outcome, of: plannedResult), interrupter.signal == nil,
+                earlierAttempts.count < options.retries(for: scenario)
+            {
+                let attempt = Attempt(outcome: result.outcome, duration: result.duration)
+                run(plannedResult, into: position, earlierAttempts: earlierAttempts + [attempt], scheduler: scheduler)
+                return
+            }
+            results[position.scenario][position.slot] = result
+            finishedAt = DispatchTime.now()
+            onResult(result)
+            scheduler.finished()
+        }.start(on: engine)
+    }
+
+    /// Failures and transfer errors are retried. A scenario whose domain map gave no IP is
+    /// not: its lookup is shared by all its results, and a retry would replay the same answer.
+    private static func mayRetry(_ outcome: Outcome, of planned: PlannedResult) -> Bool {
+        switch outcome {
+        case .failed: true
+        case .errored: planned.resolveError == nil
+        case .passed, .skipped: false
+        }
     }
 
     func result() -> SuiteResult {

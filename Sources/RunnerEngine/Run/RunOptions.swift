@@ -15,8 +15,15 @@ public struct RunOptions: Sendable {
     public var filter: String? = nil
     /// Run every scenario with this strategy instead of its own.
     public var strategyOverride: StrategyKind? = nil
+    /// Retries for every scenario instead of the plan's `retries` (`--retries`).
+    public var retriesOverride: Int? = nil
 
     public init() {}
+
+    /// How many times a result of `scenario` may be re-run after failing or erroring.
+    public func retries(for scenario: Scenario) -> Int {
+        retriesOverride ?? scenario.settings.retries
+    }
 
     /// Whether `scenario` is selected by `--tag` and `--filter`.
     public func selects(_ scenario: Scenario) -> Bool {

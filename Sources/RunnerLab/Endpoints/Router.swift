@@ -18,7 +18,7 @@ struct Router: Sendable {
     let routes: [Route]
 
     /// The lab's endpoints, served on every address and port; HTTPDNS lookups are counted in `httpdns`.
-    static func standard(httpdns: HTTPDNSLedger) -> Router {
+    static func standard(httpdns: HTTPDNSLedger, flaky: FlakyLedger = FlakyLedger()) -> Router {
         Router(routes: [
             Route(pattern: .exact("/echo"), endpoint: EchoEndpoint()),
             Route(pattern: .prefix("/status/"), endpoint: StatusEndpoint()),
@@ -31,6 +31,7 @@ struct Router: Sendable {
             Route(pattern: .exact("/redirect-loop"), endpoint: RedirectLoopEndpoint()),
             Route(pattern: .exact("/cookies"), endpoint: CookiesEndpoint()),
             Route(pattern: .exact("/cookies/set"), endpoint: SetCookiesEndpoint()),
+            Route(pattern: .prefix("/flaky/"), endpoint: FlakyEndpoint(ledger: flaky)),
             Route(pattern: .exact("/httpdns/dnspod/d"), endpoint: DNSPodEndpoint(service: .init(.dnspod, httpdns))),
             Route(pattern: .prefix("/httpdns/alibaba/"), endpoint: AlibabaEndpoint(service: .init(.alibaba, httpdns))),
             Route(pattern: .exact("/httpdns/doh/resolve"), endpoint: DoHEndpoint(service: .init(.doh, httpdns))),

@@ -10,6 +10,7 @@ struct SettingsLayer {
     var caFile: String?
     var insecure: Bool?
     var maxBody: Int?
+    var retries: Int?
     var strategies: [StrategyKind]?
     /// Where each strategy was written, for the strategy/URL check.
     var strategyMarks: [YAMLMark] = []
@@ -27,6 +28,7 @@ struct SettingsLayer {
         if let caFile { settings.caFile = caFile }
         if let insecure { settings.insecure = insecure }
         if let maxBody { settings.maxBody = maxBody }
+        if let retries { settings.retries = retries }
     }
 }
 
@@ -67,6 +69,7 @@ extension PlanDecoder {
                 layer.caFile = string(value, for: site).flatMap { planRelativeFile($0, what: "ca file", site: site) }
             case "insecure": layer.insecure = bool(value, for: site)
             case "max_body": layer.maxBody = size(value, for: site)
+            case "retries": layer.retries = integer(value, for: site, minimum: 0, maximum: TransferSettings.maxRetries)
             case "strategy": decodeStrategies(value, site: site, into: &layer)
             case "ips": layer.ips = choice(value, for: site, among: ["first", "all"]).flatMap { IPSelection(rawValue: $0.value) }
             case "ip_version":

@@ -3,7 +3,7 @@ enum Keys {
     static let topLevel = KeySet(["version", "name", "defaults", "vars", "domains", "scenarios"])
     static let settings = [
         "timeout", "connect_timeout", "http", "follow_redirects", "max_redirects", "ca", "insecure",
-        "max_body", "strategy", "ips", "ip_version", "domains", "headers",
+        "max_body", "retries", "strategy", "ips", "ip_version", "domains", "headers",
     ]
     static let defaults = KeySet(settings)
     static let scenario = KeySet(["name", "tags", "request", "expect"] + settings)

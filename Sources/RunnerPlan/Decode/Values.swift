@@ -14,9 +14,16 @@ extension PlanDecoder {
         return text
     }
 
-    /// A plain integer at least `minimum`.
-    func integer(_ node: YAMLNode, for site: Site, minimum: Int? = nil) -> Int? {
-        let expected = minimum == 0 ? "a non-negative integer" : minimum.map { "an integer >= \($0)" } ?? "an integer"
+    /// A plain integer at least `minimum` (and at most `maximum`).
+    func integer(_ node: YAMLNode, for site: Site, minimum: Int? = nil, maximum: Int? = nil) -> Int? {
+        let expected: String
+        switch (minimum, maximum) {
+        case let (minimum?, maximum?): expected = "an integer from \(minimum) to \(maximum)"
+        case (0, nil): expected = "a non-negative integer"
+        case let (minimum?, nil): expected = "an integer >= \(minimum)"
+        case let (nil, maximum?): expected = "an integer <= \(maximum)"
+        case (nil, nil): expected = "an integer"
+        }
         guard let text = text(node, expected: expected, for: site) else { return nil }
         guard let number = Self.parseInteger(text.value) else {
             report(at: text.mark, "expected \(expected) for \(site), got \(text.quoted)")
@@ -27,6 +34,10 @@ extension PlanDecoder {
             return nil
         }
         if let minimum, number < minimum {
+            report(at: text.mark, "expected \(expected) for \(site), got \(text.quoted)")
+            return nil
+        }
+        if let maximum, number > maximum {
             report(at: text.mark, "expected \(expected) for \(site), got \(text.quoted)")
             return nil
         }

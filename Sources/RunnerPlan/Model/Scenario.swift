@@ -72,6 +72,10 @@ public struct TransferSettings: Sendable, Equatable {
     public var insecure: Bool = false
     /// Bytes of the response body kept for `contains`/`matches`/`json`.
     public var maxBody: Int = 1 << 20
+    /// Extra runs of a result that failed or errored; one that then passes is flaky.
+    public var retries: Int = 0
+    /// A bound that catches a typo (`retries: 1000`) before it turns one outage into hours.
+    public static let maxRetries = 10
 
     public init() {}
 }

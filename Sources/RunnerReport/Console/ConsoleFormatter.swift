@@ -43,6 +43,9 @@ public struct ConsoleFormatter: Sendable {
             if case .failed(let problems) = result.outcome {
                 lines += problems.map { Self.indent + "- " + text($0.description) }
             }
+            for (number, attempt) in zip(1..., result.earlierAttempts) {
+                lines.append(paint(Self.indent + "attempt \(number): " + attemptSummary(attempt.outcome), .dim))
+            }
             lines += EvidenceText.lines(for: result.evidence, redactor: redactor).map { evidenceLine in
                 let line = Self.indent + PlainText.singleLine(evidenceLine)
                 return evidenceLine == EvidenceText.insecureLine ? paint(line, .yellow) : paint(line, .dim)
@@ -83,6 +86,12 @@ public struct ConsoleFormatter: Sendable {
                 .yellow))
         }
         let fallbacks = run.suites.flatMap(\.results).filter { $0.evidence.resolutionFallbackFrom != nil }.count
+        let flaky = run.suites.flatMap(\.results).filter(\.isFlaky).count
+        if flaky > 0 {
+            lines.append(paint(
+                "FLAKY: \(Format.count(flaky, "result", "results")) passed only on a retry",
+                .yellow))
+        }
         if fallbacks > 0 {
             lines.append(paint(
                 "FALLBACK: \(Format.count(fallbacks, "result", "results")) resolved through a fallback because an HTTPDNS service failed",
@@ -107,17 +116,34 @@ public struct ConsoleFormatter: Sendable {
         var line = paint(Label(result.outcome)) + " " + text(result.displayName)
         if result.evidence.insecure { line += " " + paint("[INSECURE]", .yellow) }
         if result.evidence.resolutionFallbackFrom != nil { line += " " + paint("[FALLBACK]", .yellow) }
+        if result.isFlaky { line += " " + paint("[FLAKY]", .yellow) }
         switch result.outcome {
         case .passed:
             line += facts(for: result)
+            if result.isFlaky { line += "  passed on attempt \(result.attemptCount)" }
         case .failed(let problems):
-            line += facts(for: result) + " — " + firstProblem(problems)
+            line += facts(for: result) + " — " + firstProblem(problems) + attemptsNote(result)
         case .errored(let error):
-            line += " — \(error.kind.rawValue): \(text(error.message))"
+            line += " — \(error.kind.rawValue): \(text(error.message))" + attemptsNote(result)
         case .skipped(let reason):
             line += " — " + text(reason)
         }
         return line
+    }
+
+    /// ` (3 attempts)` after a result that never passed, when it was retried.
+    private func attemptsNote(_ result: ScenarioResult) -> String {
+        result.attemptCount > 1 ? " (\(result.attemptCount) attempts)" : ""
+    }
+
+    /// What one earlier attempt came to, on one line.
+    private func attemptSummary(_ outcome: Outcome) -> String {
+        switch outcome {
+        case .failed(let problems): "FAIL — " + firstProblem(problems)
+        case .errored(let error): "ERROR — \(error.kind.rawValue): \(text(error.message))"
+        case .passed: "PASS"
+        case .skipped(let reason): "SKIP — " + text(reason)
+        }
     }
 
     /// `  200  h2  123 ms`: the final hop's status and protocol, and the result's duration.

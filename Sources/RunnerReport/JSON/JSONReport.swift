@@ -137,13 +137,16 @@ struct ResultRecord: Codable, Equatable {
     var error: ErrorRecord?
     var skippedReason: String?
     var insecure: Bool
+    var flaky: Bool
+    var earlierAttempts: [AttemptRecord]
     var durationMs: Double
     var evidence: EvidenceRecord
 
     enum CodingKeys: String, CodingKey {
         case name, plan, scenario, strategy, ip, tags, outcome, problems, error
         case skippedReason = "skipped_reason"
-        case insecure
+        case insecure, flaky
+        case earlierAttempts = "earlier_attempts"
         case durationMs = "duration_ms"
         case evidence
     }
@@ -155,29 +158,10 @@ struct ResultRecord: Codable, Equatable {
         strategy = redactor.redact(result.strategy)
         ip = result.ip.map(redactor.redact)
         tags = result.tags.map(redactor.redact)
-        problems = []
-        error = nil
-        skippedReason = nil
-        switch result.outcome {
-        case .passed:
-            outcome = "passed"
-        case .failed(let list):
-            outcome = "failed"
-            problems = list.map {
-                ProblemRecord(
-                    subject: redactor.redact($0.subject), expected: redactor.redact($0.expected),
-                    actual: redactor.redact($0.actual))
-            }
-        case .errored(let transferError):
-            outcome = "error"
-            error = ErrorRecord(
-                type: transferError.kind.rawValue, message: redactor.redact(transferError.message),
-                diagnosis: transferError.diagnosis.map(redactor.redact))
-        case .skipped(let reason):
-            outcome = "skipped"
-            skippedReason = redactor.redact(reason)
-        }
+        (outcome, problems, error, skippedReason) = OutcomeFields.of(result.outcome, redactor: redactor)
         insecure = result.evidence.insecure
+        flaky = result.isFlaky
+        earlierAttempts = result.earlierAttempts.map { AttemptRecord($0, redactor: redactor) }
         durationMs = Format.millisecondsValue(result.duration)
         evidence = EvidenceRecord(result.evidence, redactor: redactor)
     }
@@ -195,8 +179,62 @@ struct ResultRecord: Codable, Equatable {
         try c.encode(error, forKey: .error)
         try c.encode(skippedReason, forKey: .skippedReason)
         try c.encode(insecure, forKey: .insecure)
+        try c.encode(flaky, forKey: .flaky)
+        try c.encode(earlierAttempts, forKey: .earlierAttempts)
         try c.encode(durationMs, forKey: .durationMs)
         try c.encode(evidence, forKey: .evidence)
+    }
+}
+
+/// The four keys that say how a result (or one of its attempts) came out.
+enum OutcomeFields {
+    static func of(
+        _ outcome: Outcome, redactor: Redactor
+    ) -> (outcome: String, problems: [ProblemRecord], error: ErrorRecord?, skippedReason: String?) {
+        switch outcome {
+        case .passed:
+            return ("passed", [], nil, nil)
+        case .failed(let list):
+            let problems = list.map {
+                ProblemRecord(
+                    subject: redactor.redact($0.subject), expected: redactor.redact($0.expected),
+                    actual: redactor.redact($0.actual))
+            }
+            return ("failed", problems, nil, nil)
+        case .errored(let transferError):
+            let error = ErrorRecord(
+                type: transferError.kind.rawValue, message: redactor.redact(transferError.message),
+                diagnosis: transferError.diagnosis.map(redactor.redact))
+            return ("error", [], error, nil)
+        case .skipped(let reason):
+            return ("skipped", [], nil, redactor.redact(reason))
+        }
+    }
+}
+
+/// An attempt before the last one (`retries`).
+struct AttemptRecord: Codable, Equatable {
+    var outcome: String
+    var problems: [ProblemRecord]
+    var error: ErrorRecord?
+    var durationMs: Double
+
+    enum CodingKeys: String, CodingKey {
+        case outcome, problems, error
+        case durationMs = "duration_ms"
+    }
+
+    init(_ attempt: Attempt, redactor: Redactor) {
+        (outcome, problems, error, _) = OutcomeFields.of(attempt.outcome, redactor: redactor)
+        durationMs = Format.millisecondsValue(attempt.duration)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(outcome, forKey: .outcome)
+        try c.encode(problems, forKey: .problems)
+        try c.encode(error, forKey: .error)
+        try c.encode(durationMs, forKey: .durationMs)
     }
 }
 

@@ -59,22 +59,41 @@ public enum JUnitReport {
         switch result.outcome {
         case .passed:
             break
+        case .failed, .errored:
+            problemElement(result.outcome, names: ("failure", "error"), into: &xml, redactor: redactor)
+        case .skipped(let reason):
+            xml.leaf("skipped", [("message", redactor.redact(reason))])
+        }
+        // Earlier attempts (`retries`), as Maven Surefire writes them: flaky* when the result
+        // passed in the end, rerun* when it never did; the message says which attempt.
+        let earlierNames = result.isFlaky ? ("flakyFailure", "flakyError") : ("rerunFailure", "rerunError")
+        for (number, attempt) in zip(1..., result.earlierAttempts) {
+            problemElement(attempt.outcome, names: earlierNames, prefix: "attempt \(number): ", into: &xml, redactor: redactor)
+        }
+        let evidence = EvidenceText.lines(for: result.evidence, redactor: redactor)
+        xml.leaf("system-out", text: evidence.joined(separator: "\n") + "\n")
+        xml.end()
+    }
+
+    /// A failed or errored outcome as `names.failure` / `names.error` with its type and message.
+    private static func problemElement(
+        _ outcome: Outcome, names: (failure: String, error: String), prefix: String = "",
+        into xml: inout XMLWriter, redactor: Redactor
+    ) {
+        switch outcome {
         case .failed(let problems):
             // One problem per line, so a multi-line expected body cannot blur the list.
             let lines = problems.map { PlainText.singleLine(redactor.redact($0.description)) }
             xml.leaf(
-                "failure", [("type", "expectation"), ("message", lines.first ?? "expectations not met")],
+                names.failure, [("type", "expectation"), ("message", prefix + (lines.first ?? "expectations not met"))],
                 text: lines.joined(separator: "\n"))
         case .errored(let error):
             let message = redactor.redact(error.message)
             var text = message
             if let diagnosis = error.diagnosis { text += "\ndiagnosis: " + redactor.redact(diagnosis) }
-            xml.leaf("error", [("type", error.kind.rawValue), ("message", message)], text: text)
-        case .skipped(let reason):
-            xml.leaf("skipped", [("message", redactor.redact(reason))])
+            xml.leaf(names.error, [("type", error.kind.rawValue), ("message", prefix + message)], text: text)
+        case .passed, .skipped:
+            break
         }
-        let evidence = EvidenceText.lines(for: result.evidence, redactor: redactor)
-        xml.leaf("system-out", text: evidence.joined(separator: "\n") + "\n")
-        xml.end()
     }
 }
