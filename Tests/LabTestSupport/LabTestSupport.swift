@@ -63,7 +63,7 @@ public enum PackageExecutable {
         return directory.appendingPathComponent(name)
     }
 
-    /// - Parameter signal: sends this signal to the process `after` seconds (SIGINT or SIGTERM).
+    /// - Parameter signal: sends this signal to the process `after` seconds, if it still runs.
     public static func run(
         _ name: String, _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
         signal: (number: Int32, after: Double)? = nil
@@ -85,7 +85,9 @@ public enum PackageExecutable {
             try process.run()
             if let signal {
                 let pid = process.processIdentifier
-                DispatchQueue.global().asyncAfter(deadline: .now() + signal.after) { kill(pid, signal.number) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + signal.after) {
+                    if process.isRunning { kill(pid, signal.number) }
+                }
             }
             // Read both pipes fully before waiting, so a chatty child cannot block on a full pipe.
             let errorReader = Thread.detachedRead(errPipe.fileHandleForReading)
