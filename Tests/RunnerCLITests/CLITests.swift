@@ -174,35 +174,6 @@ struct CLITests {
             "/usr/bin/xmllint", ["--noout", "--schema", Repository.junitSchema.path, junit])
         #expect(validation.status == 0, "\(validation.stderr)")
     }
-
-    /// A secret from the environment reaches the server but no output channel.
-    @Test func secretsNeverReachTheOutput() async throws {
-        let lab = try await SharedLab.get()
-        let secret = "s3cr3t-TOKEN-value"
-        let plan = try LabPlans.write("""
-            version: 1
-            defaults: {ca: "{{ca}}", domains: lab}
-            domains: {lab: {static: {api.lab.test: [127.0.0.2]}}}
-            scenarios:
-              - name: secret header
-                strategy: [header-only]
-                request:
-                  url: "http://api.lab.test:{{http}}/echo?token=${secret:API_TOKEN}"
-                  headers: {Authorization: "Bearer ${secret:API_TOKEN}"}
-                expect:
-                  body: {contains: "nothing like this"}
-            """, lab: lab)
-        let directory = try LabPlans.temporaryDirectory()
-        let junit = directory.appendingPathComponent("junit.xml").path
-        let json = directory.appendingPathComponent("report.json").path
-        let output = try await runner([plan, "-v", "--junit", junit, "--json", json], environment: ["API_TOKEN": secret])
-        #expect(output.status == 1)
-        #expect(output.stdout.contains("***"))
-        for text in [output.stdout, output.stderr, try String(contentsOfFile: junit, encoding: .utf8),
-                     try String(contentsOfFile: json, encoding: .utf8)] {
-            #expect(!text.contains(secret))
-        }
-    }
 }
 
 extension PackageExecutable {

@@ -1,0 +1,146 @@
+import Foundation
+import LabTestSupport
+import RunnerLab
+import Testing
+
+/// `${secret:…}` values reach the server but no output channel: not stdout or stderr at any
+/// verbosity, not the JUnit or JSON report — in URLs, headers, bodies and expectations, in
+/// passing, failing and erroring results, in redirects and in HTTPDNS lookups.
+@Suite("Secrets in every channel")
+struct SecretsTests {
+    /// URL-safe, so it travels as-is in paths and queries.
+    static let token = "tok-5ecr3t-Zq81x"
+    /// Markup and quotes, so escaped forms (XML, JSON) are searched for too.
+    static let password = "p&ss<w>\"rd'9"
+
+    static let plan = """
+        version: 1
+        name: secrets
+        defaults: {ca: "{{ca}}", domains: lab, timeout: 3s}
+        domains:
+          lab:
+            static:
+              api.lab.test: [127.0.0.2]
+              sni.lab.test: [127.0.0.3]
+          dns:
+            httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&key=${secret:TOKEN}", timeout: 1s}
+          brokendns:
+            httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/status/500?dn={host}&key=${secret:TOKEN}", timeout: 1s}
+        scenarios:
+          - name: passes over plain http
+            strategy: header-only
+            request:
+              url: "http://api.lab.test:{{http}}/echo?token=${secret:TOKEN}"
+              headers: {Authorization: "Bearer ${secret:TOKEN}"}
+            expect: {body: {contains: "${secret:TOKEN}"}}
+          - name: passes with the secret everywhere
+            strategy: [sni-resolve, trust-override]
+            request:
+              method: POST
+              url: "https://api.lab.test:{{https}}/echo?token=${secret:TOKEN}"
+              headers: {Authorization: "Bearer ${secret:TOKEN}", X-Password: "${secret:PASSWORD}"}
+              body: '{"token": "${secret:TOKEN}", "password": "${secret:PASSWORD}"}'
+            expect:
+              status: 200
+              body: {contains: "${secret:TOKEN}", json: {"$.headers.x-password": "${secret:PASSWORD}"}}
+          - name: fails on an expectation that names the secret
+            strategy: sni-resolve
+            request:
+              url: "https://api.lab.test:{{https}}/echo?token=${secret:TOKEN}"
+              headers: {Authorization: "Basic ${secret:PASSWORD}"}
+            expect:
+              status: 201
+              headers: {Content-Type: {equals: "${secret:PASSWORD}"}}
+              body: {equals: "${secret:TOKEN}"}
+          - name: fails through a redirect that carries the secret
+            strategy: sni-resolve
+            request: {url: "https://api.lab.test:{{https}}/redirect/302?to=/status/404%3Ftoken%3D${secret:TOKEN}"}
+          - name: errors on a timeout
+            strategy: sni-resolve
+            timeout: 500ms
+            request: {url: "https://api.lab.test:{{https}}/delay/5000?token=${secret:TOKEN}"}
+          - name: errors on TLS
+            strategy: trust-override
+            request: {url: "https://sni.lab.test:{{https}}/echo?token=${secret:TOKEN}"}
+          - name: errors on a refused connection
+            strategy: sni-resolve
+            request: {url: "https://api.lab.test:1/echo?token=${secret:TOKEN}"}
+          - name: resolves through HTTPDNS with a secret key
+            domains: dns
+            strategy: sni-resolve
+            request: {url: "https://api.lab.test:{{https}}/echo?token=${secret:TOKEN}"}
+          - name: errors when the HTTPDNS service with a secret key fails
+            domains: brokendns
+            strategy: sni-resolve
+            request: {url: "https://api.lab.test:{{https}}/echo?token=${secret:TOKEN}"}
+        """
+
+    /// Every way a secret could show up in a file or on a terminal.
+    static func forms(of secret: String) -> [String] {
+        let xml = secret.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        let json = secret.replacingOccurrences(of: "\"", with: "\\\"")
+        let percent = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret
+        let base64 = Data(secret.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+        return Array(Set([secret, xml, json, percent, base64]))
+    }
+
+    @Test(arguments: ["-q", "--color=never", "-v"])
+    func noChannelShowsASecret(verbosity: String) async throws {
+        let lab = try await SharedLab.get()
+        let plan = try LabPlans.write(Self.plan, lab: lab)
+        let directory = try LabPlans.temporaryDirectory()
+        let junit = directory.appendingPathComponent("junit.xml").path
+        let json = directory.appendingPathComponent("report.json").path
+        let output = try await PackageExecutable.run(
+            "runner", [plan, verbosity, "--junit", junit, "--json", json],
+            environment: ["TOKEN": Self.token, "PASSWORD": Self.password])
+
+        // The run did what the plan says: the secrets did reach the server and the checks.
+        #expect(FileManager.default.fileExists(atPath: json), "no report: \(output.stderr)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let results = try #require((report["suites"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        let outcomes = results.map { "\($0["scenario"] ?? "")=\($0["outcome"] ?? "")" }
+        #expect(outcomes == [
+            "passes over plain http=passed",
+            "passes with the secret everywhere=passed", "passes with the secret everywhere=passed",
+            "fails on an expectation that names the secret=failed",
+            "fails through a redirect that carries the secret=failed",
+            "errors on a timeout=error", "errors on TLS=error", "errors on a refused connection=error",
+            "resolves through HTTPDNS with a secret key=passed",
+            "errors when the HTTPDNS service with a secret key fails=error",
+        ])
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("***"), "\(output.stdout)")
+
+        let channels = [
+            ("stdout", output.stdout), ("stderr", output.stderr),
+            ("JUnit", try String(contentsOfFile: junit, encoding: .utf8)),
+            ("JSON", try String(contentsOfFile: json, encoding: .utf8)),
+        ]
+        for (channel, text) in channels {
+            for form in Self.forms(of: Self.token) + Self.forms(of: Self.password) {
+                #expect(!text.contains(form), "\(channel) (\(verbosity)) shows a secret as \(form)")
+            }
+        }
+    }
+
+    /// A plan error quoting a value made from a secret names the place, not the value.
+    @Test func aPlanErrorDoesNotShowTheSecret() async throws {
+        let lab = try await SharedLab.get()
+        let plan = try LabPlans.write("""
+            version: 1
+            scenarios:
+              - name: a
+                timeout: "${secret:TOKEN}"
+                request: {url: "https://api.lab.test/?t=${secret:TOKEN}"}
+            """, lab: lab)
+        for command in [["check", plan], [plan]] {
+            let output = try await PackageExecutable.run("runner", command, environment: ["TOKEN": Self.token])
+            #expect(output.status == 2)
+            #expect(output.stderr.contains("timeout"), "\(output.stderr)")
+            #expect(!output.stderr.contains(Self.token) && !output.stdout.contains(Self.token), "\(output.stderr)")
+        }
+    }
+}
