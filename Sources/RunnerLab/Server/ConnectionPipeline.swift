@@ -81,8 +81,14 @@ struct ConnectionPipeline: Sendable {
     /// Each stream gets its own HTTP/1-shaped pipeline, so every endpoint serves HTTP/2 unchanged.
     private func addHTTP2(to channel: any Channel, connection: ConnectionInfo) throws {
         let router = self.router
+        // libcurl resets many streams under load (RST_STREAM), which NIO's rapid-reset defence
+        // (200 in 30 s) answers by closing the whole connection, failing every stream on it: the
+        // lab is a test peer, not an exposed server, so it tolerates them.
+        var streamConfiguration = NIOHTTP2Handler.StreamConfiguration()
+        streamConfiguration.streamResetFrameRateLimit.maximumCount = Int(Int32.max)
+        streamConfiguration.streamErrorRateLimit.maximumCount = Int(Int32.max)
         _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-            mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
+            mode: .server, connectionConfiguration: .init(), streamConfiguration: streamConfiguration
         ) { stream in
             stream.eventLoop.makeCompletedFuture {
                 try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
