@@ -53,7 +53,8 @@ demo: build
 ## bench: release build, then benchmarks that print runner and curl side by side (same run)
 bench: deps
 	$(SWIFT) build -c release --scratch-path .build-release
-	bench/upload.sh "$$($(SWIFT) build -c release --scratch-path .build-release --show-bin-path)"
+	bin="$$($(SWIFT) build -c release --scratch-path .build-release --show-bin-path)"; \
+	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin"
 
 ## lab: run the lab in the foreground (Ctrl-C stops it)
 lab: build

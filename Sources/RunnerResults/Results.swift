@@ -8,12 +8,18 @@ public struct RunResult: Sendable {
     public var duration: Double
     /// Set when SIGINT/SIGTERM stopped the run.
     public var interruptedBy: Int32?
+    /// Connections the run opened (HTTPDNS lookups and diagnosis probes included).
+    public var connectionsOpened: Int
 
-    public init(suites: [SuiteResult], startedAt: Date, duration: Double, interruptedBy: Int32? = nil) {
+    public init(
+        suites: [SuiteResult], startedAt: Date, duration: Double, interruptedBy: Int32? = nil,
+        connectionsOpened: Int = 0
+    ) {
         self.suites = suites
         self.startedAt = startedAt
         self.duration = duration
         self.interruptedBy = interruptedBy
+        self.connectionsOpened = connectionsOpened
     }
 
     public var counts: OutcomeCounts { suites.reduce(OutcomeCounts()) { $0 + $1.counts } }

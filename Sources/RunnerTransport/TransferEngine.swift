@@ -17,6 +17,8 @@ public final class TransferEngine {
     private var idle: [Transfer] = []
     /// Every transfer slot ever made, by its easy handle's slot number.
     private var slots: [Transfer] = []
+    /// Connections opened by every transfer so far (libcurl's `num_connects`, summed).
+    public private(set) var connectionsOpened = 0
 
     public init(maxInFlight: Int) throws(TransportError) {
         guard maxInFlight >= 1 else {
@@ -146,6 +148,7 @@ public final class TransferEngine {
     /// may submit again, or cancel everything).
     private func finish(_ transfer: Transfer, code: Int, failure: TransferFailure? = nil) {
         let outcome = transfer.outcome(code: code, failure: failure)
+        connectionsOpened += outcome.evidence.newConnections
         try? multi.remove(transfer.easy)
         let index = transfer.inFlightIndex
         let last = inFlight.removeLast()

@@ -38,6 +38,9 @@ struct RunPlans: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print the evidence of every result.")
     var verbose = false
 
+    @Flag(help: "Print connections opened, peak memory and open files to stderr at the end.")
+    var stats = false
+
     @Option(help: "Colour the console output: auto, always or never (NO_COLOR is honoured).")
     var color: ColorChoice = .auto
 
@@ -89,6 +92,9 @@ struct RunPlans: ParsableCommand {
             if let line = formatter.line(for: result) { Console.output(line) }
         }
         InterruptSignals.install(runner.interrupter)
+        // Counted once the process's own fixtures (signal sources) exist: what the run opens
+        // must all be closed when it ends.
+        let descriptorsAtStart = ProcessResources.openFileDescriptors()
         let run: RunResult
         do {
             run = try runner.run(plans)
@@ -105,9 +111,20 @@ struct RunPlans: ParsableCommand {
             reportFailed = !write(JSONReport.render(run, redactor: redactor), to: json) || reportFailed
         }
         Console.output(formatter.summary(for: run))
+        if stats { Console.error(Self.statsLine(run, descriptorsAtStart: descriptorsAtStart)) }
         if let signal = run.interruptedBy { throw ExitCode(InterruptSignals.exitStatus(for: signal)) }
         let counts = run.counts
         if counts.failed + counts.errors > 0 || reportFailed { throw ExitCode(ExitStatus.failed) }
+    }
+
+    /// `stats: …` — counted after the engine is gone, so leaked connections or files show.
+    private static func statsLine(_ run: RunResult, descriptorsAtStart: Int?) -> String {
+        let mebibytes = Double(ProcessResources.peakResidentBytes()) / 1_048_576
+        let descriptors = [descriptorsAtStart, ProcessResources.openFileDescriptors()].map { $0.map(String.init) ?? "?" }
+        let connections = run.connectionsOpened == 1 ? "1 connection" : "\(run.connectionsOpened) connections"
+        return "stats: \(run.counts.total) results, \(connections) opened, "
+            + "peak RSS \(String(format: "%.1f", mebibytes)) MiB, "
+            + "open file descriptors \(descriptors[0]) at start, \(descriptors[1]) at end"
     }
 
     private func write(_ data: Data, to path: String) -> Bool {

@@ -8,7 +8,10 @@ enum InterruptSignals {
     /// Keeps the dispatch sources alive for the process's lifetime.
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 
+    /// Returns once both handlers are registered: the default action is off from here on, so
+    /// a signal arriving earlier than that would be lost.
     static func install(_ interrupter: RunInterrupter) {
+        let registered = DispatchGroup()
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -17,9 +20,12 @@ enum InterruptSignals {
                     _exit(128 + SIGINT)
                 }
             }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.resume()
             sources.append(source)
         }
+        registered.wait()
     }
 
     /// The contract's exit status for a run stopped by `signal` (130 for SIGINT, 143 for SIGTERM).

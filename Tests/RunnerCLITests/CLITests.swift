@@ -121,6 +121,37 @@ struct CLITests {
         #expect(wrong.stdout.isEmpty)
     }
 
+    /// `--stats`: sequential requests to one identity share one connection, and every file
+    /// the run opened (sockets, shares, the multi handle) is closed when it ends.
+    @Test func statsShowConnectionReuseAndNoLeakedDescriptors() async throws {
+        let lab = try await SharedLab.get()
+        var yaml = """
+            version: 1
+            defaults: {ca: "{{ca}}", domains: lab}
+            domains: {lab: {static: {api.lab.test: [127.0.0.2, 127.0.0.5]}}}
+            scenarios:
+
+            """
+        for index in 0..<20 {
+            yaml += """
+                  - name: get \(index)
+                    strategy: [sni-resolve, trust-override]
+                    ips: all
+                    request: {url: "https://api.lab.test:{{https}}/status/200"}
+
+                """
+        }
+        let plan = try LabPlans.write(yaml, lab: lab)
+        let output = try await runner([plan, "-q", "--jobs", "1", "--stats"])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        // Four identities (two strategies × two IPs): one connection each, reused 19 times.
+        let stats = try #require(output.stderr.split(separator: "\n").last.map(String.init))
+        #expect(stats.hasPrefix("stats: 80 results, 4 connections opened, peak RSS "), "\(stats)")
+        let descriptors = stats.components(separatedBy: "open file descriptors ").last ?? ""
+        let counts = descriptors.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Int($0) }
+        #expect(counts.count == 2 && counts[0] == counts[1], "file descriptors not back where they started: \(stats)")
+    }
+
     @Test func quietPrintsOnlyProblemsAndTheSummary() async throws {
         let lab = try await SharedLab.get()
         let output = try await runner(demoArguments(lab) + ["-q"])

@@ -35,7 +35,7 @@ public final class PlanRunner {
         let duration = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
         return RunResult(
             suites: suites.map { $0.result() }, startedAt: startedAt,
-            duration: duration, interruptedBy: interrupter.signal)
+            duration: duration, interruptedBy: interrupter.signal, connectionsOpened: engine.connectionsOpened)
     }
 }
 

@@ -40,7 +40,8 @@ struct Document: Codable, Equatable {
             interruptedBy: run.interruptedBy.map(Format.signalName))
         summary = SummaryRecord(
             passed: counts.passed, failed: counts.failed, errors: counts.errors,
-            skipped: counts.skipped, durationMs: Format.millisecondsValue(run.duration))
+            skipped: counts.skipped, flaky: run.suites.flatMap(\.results).filter(\.isFlaky).count,
+            connectionsOpened: run.connectionsOpened, durationMs: Format.millisecondsValue(run.duration))
         suites = run.suites.map { SuiteRecord($0, redactor: redactor) }
     }
 }
@@ -78,10 +79,13 @@ struct SummaryRecord: Codable, Equatable {
     var failed: Int
     var errors: Int
     var skipped: Int
+    var flaky: Int
+    var connectionsOpened: Int
     var durationMs: Double
 
     enum CodingKeys: String, CodingKey {
-        case passed, failed, errors, skipped
+        case passed, failed, errors, skipped, flaky
+        case connectionsOpened = "connections_opened"
         case durationMs = "duration_ms"
     }
 }
