@@ -188,7 +188,7 @@ public struct TransferResponse: Sendable {
 
     /// Values of a header, case-insensitively, in order.
     public func values(of name: String) -> [String] {
-        headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        headers.filter { HeaderName.equal($0.name, name) }.map(\.value)
     }
 }
 

@@ -70,3 +70,16 @@ struct ResponseHeadTests {
         #expect(response.values(of: "SET-COOKIE") == ["a=1", "b=2"])
     }
 }
+
+@Suite("Header names")
+struct HeaderNameTests {
+    @Test(arguments: [
+        ("Content-Type", "content-type", true), ("SET-COOKIE", "Set-Cookie", true), ("Host", "Host", true),
+        ("Host", "Hos", false), ("Hos", "Host", false), ("X-A", "X-B", false), ("", "", true),
+        // Only ASCII letters fold: '[' (0x5B) is not '{' (0x7B), and non-ASCII stays exact.
+        ("X[", "x{", false), ("Ü", "ü", false),
+    ])
+    func compareASCIICaseInsensitively(lhs: String, rhs: String, equal: Bool) {
+        #expect(HeaderName.equal(lhs, rhs) == equal)
+    }
+}

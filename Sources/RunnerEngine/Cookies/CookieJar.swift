@@ -97,7 +97,7 @@ struct CookieJar: Sendable, Equatable {
                 // An IP host gets host-only cookies only: a Domain naming anything else is refused.
                 guard domain == host else { return nil }
                 domain = ""
-            } else if !domain.contains(".") {
+            } else if !domain.utf8.contains(UInt8(ascii: ".")) {
                 // Our stand-in for the public-suffix check: a TLD-like Domain only for that very host.
                 guard domain == host else { return nil }
                 domain = ""

@@ -32,7 +32,7 @@ enum CookieMatching {
     /// Whether `host` is an IP literal: IPv6 (has a ":") or IPv4 (its last label is a number, the
     /// WHATWG URL rule, which also covers shortened forms such as "127.1").
     static func isIPLiteral(_ host: String) -> Bool {
-        if host.contains(":") { return true }
+        if host.utf8.contains(UInt8(ascii: ":")) { return true }
         let lastLabel = host.split(separator: ".", omittingEmptySubsequences: false).last ?? ""
         return !lastLabel.isEmpty && lastLabel.allSatisfy(\.isASCIIDigit)
     }

@@ -63,7 +63,7 @@ final class ResultJob {
         chain.append(request.url)
         let wire = StrategyRules.wirePlan(url: request.url, strategy: strategy, ip: ip, tls: tlsIdentity)
         var hopRequest = request
-        if let cookieHeader = cookies.cookieHeader(for: CookieURL(request.url), now: Date()) {
+        if !cookies.cookies.isEmpty, let cookieHeader = cookies.cookieHeader(for: CookieURL(request.url), now: Date()) {
             hopRequest.headers.append(Header(name: "Cookie", value: cookieHeader))
         }
         let spec = TransferSpecs.request(hopRequest, scenario: scenario, wire: wire, timeout: remaining)
@@ -96,7 +96,10 @@ final class ResultJob {
                 finish(.errored(mismatch))
                 return
             }
-            cookies.store(setCookieHeaders: response.values(of: "Set-Cookie"), requestURL: CookieURL(request.url), now: Date())
+            let setCookies = response.values(of: "Set-Cookie")
+            if !setCookies.isEmpty {
+                cookies.store(setCookieHeaders: setCookies, requestURL: CookieURL(request.url), now: Date())
+            }
             let step = RedirectPolicy.next(
                 status: response.status, location: response.values(of: "Location").first, request: request,
                 chain: chain, followRedirects: scenario.settings.followRedirects,
@@ -218,7 +221,7 @@ enum TransferSpecs {
     static func request(_ request: HopRequest, scenario: Scenario, wire: WirePlan, timeout: Duration) -> TransferSpec {
         var headers = request.headers.map { (name: $0.name, value: $0.value) }
         if let host = wire.explicitHostHeader,
-            !headers.contains(where: { $0.name.caseInsensitiveCompare("Host") == .orderedSame })
+            !headers.contains(where: { HeaderName.equal($0.name, "Host") })
         {
             headers.insert((name: "Host", value: host), at: 0)
         }
@@ -278,6 +281,8 @@ enum TransferErrors {
     /// The invariant "every transfer connects to exactly the IP the strategy chose", checked.
     static func pinMismatch(wire: WirePlan, evidence: TransferEvidence) -> TransferError? {
         guard let pinned = wire.pinnedIP else { return nil }
+        // libcurl reports the canonical text almost always; parse only when the texts differ.
+        if evidence.connectedIP == pinned.text { return nil }
         let connected = evidence.connectedIP.flatMap(IPAddress.init)
         guard connected != pinned else { return nil }
         return TransferError(

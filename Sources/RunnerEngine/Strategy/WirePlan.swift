@@ -54,7 +54,7 @@ enum StrategyRules {
         url: PlanURL, strategy requested: StrategyKind, ip: IPAddress?, tls: TLSIdentity
     ) -> WirePlan {
         let strategy = concrete(requested, for: url.scheme)
-        let hostIsLiteral = IPAddress(url.host) != nil
+        let hostIsLiteral = StrategyRules.mayBeIPLiteral(url.host) && IPAddress(url.host) != nil
         let authority = url.authority
         let portSuffix = url.explicitPort.map { ":\($0)" } ?? ""
         var plan = WirePlan(
@@ -73,16 +73,22 @@ enum StrategyRules {
         case .sniResolve:
             guard let ip else { break }
             plan.pinnedIP = ip
-            let connectHost = url.host.contains(":") ? "[\(url.host)]" : url.host
+            let connectHost = url.host.utf8.contains(UInt8(ascii: ":")) ? "[\(url.host)]" : url.host
             plan.connectTo = "\(connectHost):\(url.port):\(ip.urlHost):\(url.port)"
         case .system, .auto:
             break
         }
-        plan.poolKey = [
-            url.scheme.rawValue, url.host, String(url.port), plan.pinnedIP?.text ?? "-",
-            strategy.rawValue, tls.key,
-        ].joined(separator: "|")
+        plan.poolKey = url.scheme.rawValue + "|" + url.host + "|" + String(url.port) + "|"
+            + (plan.pinnedIP?.text ?? "-") + "|" + strategy.rawValue + "|" + tls.key
         return plan
+    }
+
+    /// A cheap first look before parsing: an IP literal has a ':' (IPv6) or only digits and
+    /// dots (IPv4); a host name almost always has a letter.
+    static func mayBeIPLiteral(_ host: String) -> Bool {
+        host.utf8.allSatisfy { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "[")
+            || $0 == UInt8(ascii: "]") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+            || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) }
     }
 }
 
@@ -92,5 +98,5 @@ struct TLSIdentity: Equatable, Sendable {
     var insecure: Bool
     var http: HTTPVersionPreference
 
-    var key: String { "ca=\(caFile ?? "system");insecure=\(insecure);http=\(http.rawValue)" }
+    var key: String { "ca=" + (caFile ?? "system") + (insecure ? ";insecure=true" : ";insecure=false") + ";http=" + http.rawValue }
 }

@@ -115,10 +115,9 @@ package enum ExpectationChecker {
     private static func headerProblems(
         _ expectation: HeaderExpectation, observed: ObservedResponse, context: Context
     ) -> [Problem] {
-        let wanted = expectation.name.lowercased()
         // Field values exclude surrounding whitespace (RFC 9110 §5.5), whatever the transport kept.
         let values = observed.headers
-            .filter { $0.name.lowercased() == wanted }
+            .filter { HeaderName.equal($0.name, expectation.name) }
             .map { $0.value.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }
         let subject = "header \(expectation.name)"
         let expected = VerdictText.describe(expectation.matcher)

@@ -19,7 +19,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     public init?(_ literal: String) {
         var bare = Substring(literal)
         if bare.hasPrefix("["), bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
-        guard !bare.isEmpty, !bare.contains("%") else { return nil }
+        guard !bare.isEmpty, !bare.utf8.contains(UInt8(ascii: "%")) else { return nil }
         var v4 = in_addr()
         var v6 = in6_addr()
         let input = String(bare)

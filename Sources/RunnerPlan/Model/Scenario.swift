@@ -140,11 +140,12 @@ public struct PlanURL: Sendable, Equatable, CustomStringConvertible {
 
     /// `host` or `host:port` when the port is not the scheme's default (the `Host:` header value).
     public var authority: String {
-        let bracketed = host.contains(":") ? "[\(host)]" : host
-        return port == scheme.defaultPort ? bracketed : "\(bracketed):\(port)"
+        // Concatenation, not interpolation: these run several times per request.
+        let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[" + host + "]" : host
+        return port == scheme.defaultPort ? bracketed : bracketed + ":" + String(port)
     }
 
-    public var description: String { "\(scheme.rawValue)://\(authority)\(pathAndQuery)" }
+    public var description: String { scheme.rawValue + "://" + authority + pathAndQuery }
 
     /// Parses an absolute http or https URL; nil when it is not one.
     public static func parse(_ text: String) -> PlanURL? {

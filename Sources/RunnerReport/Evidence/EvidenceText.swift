@@ -58,7 +58,7 @@ enum EvidenceText {
 
     private static func connected(_ hop: HopEvidence, show: (String) -> String) -> String {
         guard let ip = hop.connectedIP else { return "not connected" }
-        let host = ip.contains(":") ? "[\(show(ip))]" : show(ip)
+        let host = ip.utf8.contains(UInt8(ascii: ":")) ? "[\(show(ip))]" : show(ip)
         return hop.connectedPort.map { "\(host):\($0)" } ?? host
     }
 

@@ -97,8 +97,8 @@ struct CurlRequest: Equatable {
             guard !value.contains(where: \.isNewline) else {
                 throw rejected("header '\(name)' has a line break in its value")
             }
-            if name.caseInsensitiveCompare("Expect") == .orderedSame { hasExpect = true }
-            if name.caseInsensitiveCompare("Content-Type") == .orderedSame { hasContentType = true }
+            if HeaderName.equal(name, "Expect") { hasExpect = true }
+            if HeaderName.equal(name, "Content-Type") { hasContentType = true }
             lines.append(value.isEmpty ? name + ";" : name + ": " + value)
         }
         if !hasExpect { lines.append("Expect:") }
