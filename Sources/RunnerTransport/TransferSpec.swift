@@ -17,7 +17,7 @@ public struct TransferSpec: Sendable {
     public var timeout: Duration
     public var connectTimeout: Duration
     /// Connection identity: transfers with different keys never share a connection.
-    public var poolKey: String
+    public var poolKey: PoolKey
     /// Response body bytes kept in memory (the rest is only counted and hashed).
     public var bodyCaptureLimit: Int
     /// Only connect and handshake (a diagnosis probe); no request is sent.
@@ -27,7 +27,7 @@ public struct TransferSpec: Sendable {
         url: String, method: String = "GET", headers: [(name: String, value: String)] = [],
         body: Body? = nil, connectTo: String? = nil, tls: TLSSettings = TLSSettings(),
         httpVersion: HTTPVersion = .auto, timeout: Duration = .seconds(10),
-        connectTimeout: Duration = .seconds(3), poolKey: String, bodyCaptureLimit: Int = 1 << 20,
+        connectTimeout: Duration = .seconds(3), poolKey: PoolKey, bodyCaptureLimit: Int = 1 << 20,
         connectOnly: Bool = false
     ) {
         self.url = url

@@ -244,7 +244,7 @@ enum TransferSpecs {
         TransferSpec(
             url: wire.urlSent, connectTo: wire.connectTo, tls: tls(scenario: scenario, wire: wire),
             timeout: scenario.settings.connectTimeout, connectTimeout: scenario.settings.connectTimeout,
-            poolKey: "probe|" + wire.poolKey, connectOnly: true)
+            poolKey: wire.poolKey.tagged("probe"), connectOnly: true)
     }
 
     private static func tls(scenario: Scenario, wire: WirePlan) -> TransferSpec.TLSSettings {

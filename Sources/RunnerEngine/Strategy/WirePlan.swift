@@ -1,4 +1,5 @@
 import RunnerPlan
+import RunnerTransport
 
 /// What one hop puts on the wire under a strategy: decided here, carried out by Transport.
 ///
@@ -23,7 +24,7 @@ struct WirePlan: Equatable, Sendable {
     /// The IP the strategy pinned; nil under `system`.
     var pinnedIP: IPAddress?
     /// Connection identity: scheme, original host, port, pinned IP, strategy and TLS settings.
-    var poolKey: String
+    var poolKey: PoolKey
 }
 
 /// The contract's strategy table, as functions.
@@ -61,7 +62,7 @@ enum StrategyRules {
             strategy: strategy, originalURL: url, urlSent: url.description, hostHeader: authority,
             explicitHostHeader: nil, connectTo: nil,
             sni: url.scheme == .https && !hostIsLiteral ? url.host : nil,
-            verifyName: nil, pinnedIP: nil, poolKey: "")
+            verifyName: nil, pinnedIP: nil, poolKey: PoolKey([]))
         switch strategy {
         case .headerOnly, .trustOverride:
             guard let ip else { break }
@@ -78,8 +79,10 @@ enum StrategyRules {
         case .system, .auto:
             break
         }
-        plan.poolKey = url.scheme.rawValue + "|" + url.host + "|" + String(url.port) + "|"
-            + (plan.pinnedIP?.text ?? "-") + "|" + strategy.rawValue + "|" + tls.key
+        plan.poolKey = PoolKey([
+            url.scheme.rawValue, url.host, String(url.port), plan.pinnedIP?.text ?? "-", strategy.rawValue,
+            tls.caFile ?? "system", tls.insecure ? "insecure" : "verify", tls.http.rawValue,
+        ])
         return plan
     }
 
@@ -98,5 +101,4 @@ struct TLSIdentity: Equatable, Sendable {
     var insecure: Bool
     var http: HTTPVersionPreference
 
-    var key: String { "ca=" + (caFile ?? "system") + (insecure ? ";insecure=true" : ";insecure=false") + ";http=" + http.rawValue }
 }

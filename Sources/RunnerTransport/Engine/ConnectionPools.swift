@@ -1,12 +1,12 @@
 /// The connections of one pool key (see `ShareHandle` for why keys never share).
 final class ConnectionPool {
-    let key: String
+    let key: PoolKey
     let share: ShareHandle
     /// Transfers using the pool now; a pool in use is never closed.
     fileprivate(set) var users = 0
     fileprivate var lastUsed: UInt64 = 0
 
-    fileprivate init(key: String) throws(CurlError) {
+    fileprivate init(key: PoolKey) throws(CurlError) {
         self.key = key
         share = try ShareHandle()
     }
@@ -16,7 +16,7 @@ final class ConnectionPool {
 /// them: a plan with thousands of (scenario, strategy, IP) keys would otherwise keep a socket
 /// open for each and run out of file descriptors.
 final class ConnectionPools {
-    private var pools: [String: ConnectionPool] = [:]
+    private var pools: [PoolKey: ConnectionPool] = [:]
     private var idleCount = 0
     private var tick: UInt64 = 0
     /// Idle pools kept open; beyond that, the least recently used one is closed.
@@ -27,7 +27,7 @@ final class ConnectionPools {
     var count: Int { pools.count }
 
     /// The pool for `key` (created on first use), marked in use.
-    func checkOut(_ key: String) throws(CurlError) -> ConnectionPool {
+    func checkOut(_ key: PoolKey) throws(CurlError) -> ConnectionPool {
         tick += 1
         if let pool = pools[key] {
             if pool.users == 0 { idleCount -= 1 }

@@ -24,7 +24,7 @@ struct HTTPDNSLookup {
             let spec = TransferSpec(
                 url: url, tls: TransferSpec.TLSSettings(caFile: caFile), httpVersion: .http1_1,
                 timeout: service.timeout, connectTimeout: service.timeout,
-                poolKey: "httpdns|\(mapName)|\(caFile ?? "system")", bodyCaptureLimit: Self.bodyLimit)
+                poolKey: PoolKey(["httpdns", mapName, caFile ?? "system"]), bodyCaptureLimit: Self.bodyLimit)
             engine.submit(spec) { outcome in
                 answers[index] = (url, answer(of: outcome, url: url))
                 remaining -= 1
