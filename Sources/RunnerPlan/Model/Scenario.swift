@@ -121,31 +121,31 @@ public struct PlanURL: Sendable, Equatable, CustomStringConvertible {
         public var defaultPort: Int { self == .http ? 80 : 443 }
     }
 
-    public var scheme: Scheme
+    public let scheme: Scheme
     /// The host without brackets (an IPv6 literal is stored bare).
-    public var host: String
+    public let host: String
     /// The port written in the URL, if any.
-    public var explicitPort: Int?
+    public let explicitPort: Int?
     /// Path, query and nothing else; always starts with `/`.
-    public var pathAndQuery: String
+    public let pathAndQuery: String
+    /// `host` or `host:port` when the port is not the scheme's default (the `Host:` header value).
+    public let authority: String
+    /// The whole URL as text.
+    public let description: String
 
     public init(scheme: Scheme, host: String, explicitPort: Int?, pathAndQuery: String) {
         self.scheme = scheme
         self.host = host
         self.explicitPort = explicitPort
         self.pathAndQuery = pathAndQuery
+        // Made once: every request reads them several times (URL sent, Host, evidence).
+        let port = explicitPort ?? scheme.defaultPort
+        let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[" + host + "]" : host
+        authority = port == scheme.defaultPort ? bracketed : bracketed + ":" + String(port)
+        description = scheme.rawValue + "://" + authority + pathAndQuery
     }
 
     public var port: Int { explicitPort ?? scheme.defaultPort }
-
-    /// `host` or `host:port` when the port is not the scheme's default (the `Host:` header value).
-    public var authority: String {
-        // Concatenation, not interpolation: these run several times per request.
-        let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[" + host + "]" : host
-        return port == scheme.defaultPort ? bracketed : bracketed + ":" + String(port)
-    }
-
-    public var description: String { scheme.rawValue + "://" + authority + pathAndQuery }
 
     /// Parses an absolute http or https URL; nil when it is not one.
     public static func parse(_ text: String) -> PlanURL? {
