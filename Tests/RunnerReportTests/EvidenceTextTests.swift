@@ -97,3 +97,35 @@ import RunnerResults
         #expect(PlainText.singleLine("a\nb\r\tc\u{1B}[0m\u{0}\u{7F}\u{2028}é🚀") == "a\\nb\\r\\tc\\u{1B}[0m\\u{0}\\u{7F}\\u{2028}é🚀")
     }
 }
+
+@Suite("Report formatting helpers")
+struct FormatHelperTests {
+    /// The hand-made ISO 8601 stamp agrees with Foundation's from 1600 to 2400 (before the
+    /// Gregorian reform Foundation switches to the Julian calendar; ISO 8601 and gmtime stay
+    /// Gregorian).
+    @Test func timestampsMatchFoundationsISO8601() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let seconds = Double.random(in: -11_000_000_000...13_500_000_000, using: &random)
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(Format.timestamp(date) == date.formatted(Date.ISO8601FormatStyle()), "\(seconds)")
+        }
+        #expect(Format.timestamp(Date(timeIntervalSince1970: 1_714_557_600.9)) == "2024-05-01T10:00:00Z")
+    }
+
+    @Test(arguments: [
+        ("plain ascii", "plain ascii"), ("tab\there", "tab\\there"), ("bell\u{7}", "bell\\u{7}"),
+        ("café ok", "café ok"), ("line\u{2028}sep", "line\\u{2028}sep"), ("del\u{7F}", "del\\u{7F}"),
+    ])
+    func singleLineEscapesOnlyControls(input: String, expected: String) {
+        #expect(PlainText.singleLine(input) == expected)
+    }
+
+    @Test(arguments: [
+        ("a<b & \"c\"", "a&lt;b &amp; &quot;c&quot;"), ("plain", "plain"), ("tab\tnl\n", "tab&#9;nl&#10;"),
+        ("ünï", "ünï"), ("nul\u{0}", "nul\u{FFFD}"),
+    ])
+    func attributesEscapeMarkupAndWhitespace(input: String, expected: String) {
+        #expect(XMLWriter.escapeAttribute(input) == expected)
+    }
+}

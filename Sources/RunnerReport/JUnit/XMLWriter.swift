@@ -43,7 +43,13 @@ struct XMLWriter {
 
     /// Escapes character data; `\r` becomes a reference because parsers normalise a literal one.
     static func escapeText(_ text: String) -> String {
-        escape(text) { scalar in
+        // Most text is plain ASCII with nothing to escape: hand it back untouched.
+        let plain = text.utf8.allSatisfy { byte in
+            byte < 0x80 && (byte >= 0x20 || byte == 0x09 || byte == 0x0A)
+                && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
+        }
+        if plain { return text }
+        return escape(text) { scalar in
             switch scalar {
             case "&": "&amp;"
             case "<": "&lt;"
@@ -57,7 +63,12 @@ struct XMLWriter {
     /// Escapes an attribute value for double quotes; whitespace controls become references
     /// because attribute-value normalisation would turn them into spaces.
     static func escapeAttribute(_ text: String) -> String {
-        escape(text) { scalar in
+        let plain = text.utf8.allSatisfy { byte in
+            byte < 0x80 && byte >= 0x20 && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<")
+                && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
+        }
+        if plain { return text }
+        return escape(text) { scalar in
             switch scalar {
             case "&": "&amp;"
             case "<": "&lt;"

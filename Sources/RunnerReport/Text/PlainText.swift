@@ -3,6 +3,8 @@ enum PlainText {
     /// Control characters become visible escapes (`\n`, `\r`, `\t`, `\u{1B}`), so a hostile value
     /// can neither forge extra evidence lines nor drive a terminal with escape sequences.
     static func singleLine(_ text: String) -> String {
+        // Printable ASCII, the usual case, needs nothing: checked on bytes, without decoding.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
