@@ -50,11 +50,13 @@ demo: build
 	echo "demo: exit 1 as expected — trust override against the SNI-only host fails, with its diagnosis above."; \
 	xmllint --noout --schema $(SCHEMA) $(DEMO_DIR)/junit.xml && echo "demo: $(DEMO_DIR)/junit.xml validates against $(SCHEMA)"
 
-## bench: release build, then benchmarks that print runner and curl side by side (same run)
+## bench: release build, then benchmarks that print runner and curl side by side (same run):
+## a 1 GiB upload, resource hygiene (5,000 scenarios at --jobs 64), and HTTP throughput against
+## nginx (bench/http.sh; installs nginx-light when missing)
 bench: deps
 	$(SWIFT) build -c release --scratch-path .build-release
 	bin="$$($(SWIFT) build -c release --scratch-path .build-release --show-bin-path)"; \
-	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin"
+	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin" && bench/http.sh "$$bin"
 
 ## lab: run the lab in the foreground (Ctrl-C stops it)
 lab: build

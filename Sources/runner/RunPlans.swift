@@ -112,9 +112,12 @@ struct RunPlans: ParsableCommand {
         }
         Console.output(formatter.summary(for: run))
         if stats { Console.error(Self.statsLine(run, descriptorsAtStart: descriptorsAtStart)) }
-        if let signal = run.interruptedBy { throw ExitCode(InterruptSignals.exitStatus(for: signal)) }
         let counts = run.counts
-        if counts.failed + counts.errors > 0 || reportFailed { throw ExitCode(ExitStatus.failed) }
+        let status = run.interruptedBy.map(InterruptSignals.exitStatus(for:))
+            ?? (counts.failed + counts.errors > 0 || reportFailed ? ExitStatus.failed : ExitStatus.passed)
+        // Ends the process here instead of returning: unwinding would free every plan and every
+        // result's evidence one by one (a tenth of a second at 40,000 results) for nothing.
+        Foundation.exit(status)
     }
 
     /// `stats: …` — counted after the engine is gone, so leaked connections or files show.
