@@ -91,10 +91,10 @@ struct CurlRequest: Equatable {
         var hasExpect = false
         var hasContentType = false
         for (name, value) in headers {
-            guard !name.isEmpty, !name.contains(where: { $0 == ":" || $0.isWhitespace || $0.isNewline }) else {
+            guard !name.isEmpty, !Self.hasSeparator(name) else {
                 throw rejected("invalid header name '\(name)'")
             }
-            guard !value.contains(where: \.isNewline) else {
+            guard !Self.hasLineBreak(value) else {
                 throw rejected("header '\(name)' has a line break in its value")
             }
             if HeaderName.equal(name, "Expect") { hasExpect = true }
@@ -104,6 +104,22 @@ struct CurlRequest: Equatable {
         if !hasExpect { lines.append("Expect:") }
         if hasBody && !hasContentType { lines.append("Content-Type:") }
         return lines
+    }
+
+    /// A colon, whitespace or a line break: not allowed in a header name. ASCII is checked on
+    /// bytes; only other text pays for Character classification.
+    private static func hasSeparator(_ name: String) -> Bool {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            return name.utf8.contains { $0 == UInt8(ascii: ":") || $0 <= 0x20 || $0 == 0x7F }
+        }
+        return name.contains { $0 == ":" || $0.isWhitespace || $0.isNewline }
+    }
+
+    private static func hasLineBreak(_ value: String) -> Bool {
+        if value.utf8.allSatisfy({ $0 < 0x80 }) {
+            return value.utf8.contains { $0 == 0x0A || $0 == 0x0B || $0 == 0x0C || $0 == 0x0D }
+        }
+        return value.contains(where: \.isNewline)
     }
 
     /// .auto: h2 by ALPN for https, 1.1 for http. .http2: ALPN for https, prior knowledge for http.
