@@ -1,6 +1,8 @@
 /// Where in the plan a value sits, for messages (`in request of scenario 'login'`).
 ///
-/// Built per scenario, so it stays cheap: the words are only assembled when an error is reported.
+/// Made for every section of every scenario and copied around a lot, so it is kept small and
+/// cheap: the owner is shared (one allocation per scenario), the part is a plain enum, and the
+/// words are only assembled when an error is reported.
 struct Context: Sendable, CustomStringConvertible {
     enum Owner: Sendable {
         case topLevel
@@ -8,46 +10,83 @@ struct Context: Sendable, CustomStringConvertible {
         case vars
         case domains
         case domainMap(String)
-        /// `'login'` when the scenario's name is known, `#3` otherwise.
-        case scenario(String)
+        /// Shown as `'login'` when the scenario's name (masked) is known, `#3` otherwise: the
+        /// label is only put together when a message needs it.
+        case scenario(number: Int, name: String?)
     }
 
-    var owner: Owner
-    /// A section inside the owner (`request`, `expect.body`): static text, no reference counting.
-    var part: StaticString?
-    /// A name qualifying the part: `the matcher for header` + `Accept`.
-    var partName: String?
+    /// A section inside the owner.
+    enum Part: String, Sendable {
+        case request
+        case requestHeaders = "request.headers"
+        case headers
+        case expect
+        case expectHeaders = "expect.headers"
+        case expectBody = "expect.body"
+        case expectBodyJSON = "expect.body.json"
+        case expectCertificate = "expect.certificate"
+        case expectCertificateIssuer = "expect.certificate.issuer"
+        case expectCertificateSubject = "expect.certificate.subject"
+        case expectTime = "expect.time"
+        case headerMatcher = "the matcher for header"
+        case `static`
+        case httpdns
+    }
 
-    init(_ owner: Owner, part: StaticString? = nil, partName: String? = nil) {
-        self.owner = owner
+    private final class SharedOwner: Sendable {
+        let owner: Owner
+
+        init(_ owner: Owner) {
+            self.owner = owner
+        }
+    }
+
+    private let shared: SharedOwner
+    let part: Part?
+    /// A name qualifying the part: `the matcher for header` + `Accept`.
+    let partName: String?
+
+    init(_ owner: Owner) {
+        self.init(shared: SharedOwner(owner), part: nil, partName: nil)
+    }
+
+    private init(shared: SharedOwner, part: Part?, partName: String?) {
+        self.shared = shared
         self.part = part
         self.partName = partName
     }
 
-    func part(_ name: StaticString) -> Context { Context(owner, part: name) }
+    var owner: Owner { shared.owner }
+
+    func part(_ part: Part) -> Context { Context(shared: shared, part: part, partName: nil) }
 
     /// `in the matcher for header 'Accept' of …`, assembled only when shown.
-    func part(_ name: StaticString, named partName: String) -> Context { Context(owner, part: name, partName: partName) }
+    func part(_ part: Part, named partName: String) -> Context { Context(shared: shared, part: part, partName: partName) }
 
     var description: String {
         let ownerText: String
         switch owner {
-        case .topLevel: return part.map { "in \($0)" } ?? "at top level"
+        case .topLevel: return part.map { "in \($0.rawValue)" } ?? "at top level"
         case .defaults: ownerText = "defaults"
         case .vars: ownerText = "vars"
         case .domains: ownerText = "domains"
         case .domainMap(let name): ownerText = "domain map '\(name)'"
-        case .scenario(let label): ownerText = "scenario \(label)"
+        case .scenario(let number, let name): ownerText = Self.scenarioLabel(number: number, name: name)
         }
         guard let part else { return "in \(ownerText)" }
-        if let partName { return "in \(part) '\(partName)' of \(ownerText)" }
-        return "in \(part) of \(ownerText)"
+        if let partName { return "in \(part.rawValue) '\(partName)' of \(ownerText)" }
+        return "in \(part.rawValue) of \(ownerText)"
+    }
+
+    /// `scenario 'login'`, `scenario #3`.
+    static func scenarioLabel(number: Int, name: String?) -> String {
+        name.map { "scenario '\($0)'" } ?? "scenario #\(number)"
     }
 }
 
 /// What a value is for, in `expected …` messages: `'timeout' in defaults`.
 ///
-/// Made for every value read, so it only keeps its parts; words are joined on error.
+/// Only made when a message needs it: the value readers take it as an autoclosure.
 struct Site: Sendable, CustomStringConvertible {
     private enum Subject: Sendable {
         case key(String)

@@ -25,18 +25,18 @@ extension PlanDecoder {
                 of: pair.value, site: Site(subject: "domain map '\(name)'", Context(.domains)), context: context,
                 ownerMark: pair.keyMark, keys: Keys.domainMap)
             else { continue }
-            if let staticEntry = fields["static"], let httpdnsEntry = fields["httpdns"] {
+            if let staticEntry = fields[.static], let httpdnsEntry = fields[.httpdns] {
                 let second = staticEntry.keyMark < httpdnsEntry.keyMark ? httpdnsEntry : staticEntry
                 report(at: second.keyMark, "domain map '\(name)' has both 'static' and 'httpdns'; give exactly one")
                 continue
             }
             let location = location(pair.keyMark)
-            if let staticEntry = fields["static"] {
-                if let entries = decodeStaticList(staticEntry, context: context.part("static")) {
+            if let staticEntry = fields[.static] {
+                if let entries = decodeStaticList(staticEntry, context: context.part(.static)) {
                     maps.append(DomainMapSpec(name: name, source: .staticList(entries), location: location))
                 }
-            } else if let httpdnsEntry = fields["httpdns"] {
-                if let (spec, fallbackMark) = decodeHTTPDNS(httpdnsEntry, mapName: name, context: context.part("httpdns")) {
+            } else if let httpdnsEntry = fields[.httpdns] {
+                if let (spec, fallbackMark) = decodeHTTPDNS(httpdnsEntry, mapName: name, context: context.part(.httpdns)) {
                     maps.append(DomainMapSpec(name: name, source: .httpdns(spec), location: location))
                     if let fallbackMark { fallbackMarks[name] = fallbackMark }
                 }
@@ -67,13 +67,13 @@ extension PlanDecoder {
                 continue
             }
             seen[name] = host.keyMark
-            let site = Site(kind: "host", name: name, context)
-            guard let items = items(host.value, expected: "a list of IP addresses", for: site) else {
+            func site() -> Site { Site(kind: "host", name: name, context) }
+            guard let items = items(host.value, expected: "a list of IP addresses", for: site()) else {
                 failed = true
                 continue
             }
             guard !items.isEmpty else {
-                report(at: host.value.mark, "expected at least one IP address for \(site), got an empty list")
+                report(at: host.value.mark, "expected at least one IP address for \(site()), got an empty list")
                 failed = true
                 continue
             }
@@ -105,32 +105,32 @@ extension PlanDecoder {
         var failed = false
 
         var format: HTTPDNSSpec.Format?
-        if let entry = required("format", in: fields) {
+        if let entry = required(.format, in: fields) {
             let options = HTTPDNSSpec.Format.allCases.map(\.rawValue)
             format = choice(entry.value, for: Site(key: "format", context), among: options)
                 .flatMap { HTTPDNSSpec.Format(rawValue: $0.value) }
         }
 
         var template: String?
-        if let entry = required("url", in: fields), let text = string(entry.value, for: Site(key: "url", context)) {
-            let site = Site(key: "url", context)
+        if let entry = required(.url, in: fields), let text = string(entry.value, for: Site(key: "url", context)) {
+            func site() -> Site { Site(key: "url", context) }
             if !text.value.contains("{host}") {
-                report(at: text.mark, "expected a URL with '{host}' where the host name goes for \(site), got \(text.quoted)")
+                report(at: text.mark, "expected a URL with '{host}' where the host name goes for \(site()), got \(text.quoted)")
             } else if PlanURL.parse(text.value.replacingAll("{host}", with: "example.com")) == nil {
-                report(at: text.mark, "expected an absolute http:// or https:// URL for \(site), got \(text.quoted)")
+                report(at: text.mark, "expected an absolute http:// or https:// URL for \(site()), got \(text.quoted)")
             } else {
                 template = text.value
             }
         }
 
         var timeout: Duration = .seconds(2)
-        if let entry = fields["timeout"] {
+        if let entry = fields[.timeout] {
             if let value = duration(entry.value, for: Site(key: "timeout", context)) { timeout = value } else { failed = true }
         }
 
         var fallback: HTTPDNSSpec.Fallback = .none
         var fallbackMark: YAMLMark?
-        if let entry = fields["fallback"], let text = string(entry.value, for: Site(key: "fallback", context)) {
+        if let entry = fields[.fallback], let text = string(entry.value, for: Site(key: "fallback", context)) {
             switch text.value {
             case "none": fallback = .none
             case systemDomainMapName: fallback = .system
@@ -148,7 +148,7 @@ extension PlanDecoder {
                     failed = true
                 }
             }
-        } else if fields.has("fallback") {
+        } else if fields.has(.fallback) {
             failed = true
         }
 

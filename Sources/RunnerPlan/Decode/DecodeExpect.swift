@@ -2,35 +2,35 @@
 extension PlanDecoder {
     func decodeExpect(_ entry: Fields.Entry, context scenario: Context) -> Expectations {
         var expect = Expectations()
-        let context = scenario.part("expect")
+        let context = scenario.part(.expect)
         guard let fields = fields(
             of: entry.value, site: Site(key: "expect", scenario), context: context, ownerMark: entry.keyMark,
             keys: Keys.expect)
         else { return expect }
 
         for entry in fields.entries {
-            let site = Site(key: entry.key, context)
-            switch entry.key {
-            case "status":
-                if let status = decodeStatus(entry.value, site: site) { expect.status = status }
-            case "headers":
-                expect.headers = decodeHeaderExpectations(entry.value, site: site, scenario: scenario)
-            case "body":
+            func site() -> Site { Site(key: entry.key, context) }
+            switch entry.name {
+            case .status:
+                if let status = decodeStatus(entry.value, site: site()) { expect.status = status }
+            case .headers:
+                expect.headers = decodeHeaderExpectations(entry.value, site: site(), scenario: scenario)
+            case .body:
                 expect.body = decodeBodyMatchers(entry, scenario: scenario)
-            case "certificate":
+            case .certificate:
                 expect.certificate = decodeCertificate(entry, scenario: scenario)
-            case "time":
+            case .time:
                 expect.time = decodeTimeLimits(entry, scenario: scenario)
-            case "http_version":
-                expect.httpVersion = choice(entry.value, for: site, among: ["1.0", "1.1", "2", "3"])?.value
-            case "redirects":
-                expect.redirects = integer(entry.value, for: site, minimum: 0)
-            case "final_url":
-                if let text = string(entry.value, for: site) {
+            case .httpVersion:
+                expect.httpVersion = choice(entry.value, for: site(), among: ["1.0", "1.1", "2", "3"])?.value
+            case .redirects:
+                expect.redirects = integer(entry.value, for: site(), minimum: 0)
+            case .finalURL:
+                if let text = string(entry.value, for: site()) {
                     if let url = PlanURL.parse(text.value) {
                         expect.finalURL = url
                     } else {
-                        report(at: text.mark, "expected an absolute http:// or https:// URL for \(site), got \(text.quoted)")
+                        report(at: text.mark, "expected an absolute http:// or https:// URL for \(site()), got \(text.quoted)")
                     }
                 }
             default:
@@ -44,37 +44,38 @@ extension PlanDecoder {
 
     private static let statusExpected = "a status code (100-599), a list of codes, or a class such as '2xx'"
 
-    private func decodeStatus(_ node: YAMLNode, site: Site) -> StatusExpectation? {
+    private func decodeStatus(_ node: YAMLNode, site: @autoclosure () -> Site) -> StatusExpectation? {
         switch node.content {
         case .mapping:
-            report(at: node.mark, "expected \(Self.statusExpected) for \(site), got a mapping")
+            report(at: node.mark, "expected \(Self.statusExpected) for \(site()), got a mapping")
             return nil
         case .sequence(let items):
             guard !items.isEmpty else {
-                report(at: node.mark, "expected at least one status code for \(site), got an empty list")
+                report(at: node.mark, "expected at least one status code for \(site()), got an empty list")
                 return nil
             }
             var codes: [Int] = []
+            codes.reserveCapacity(items.count)
             for item in items {
-                if let code = statusCode(item, site: site, allowClass: false) { codes.append(code) }
+                if let code = statusCode(item, site: site(), allowClass: false) { codes.append(code) }
             }
             return codes.count == items.count ? .codes(codes) : nil
         case .scalar:
-            guard let text = text(node, expected: Self.statusExpected, for: site) else { return nil }
+            guard let text = text(node, expected: Self.statusExpected, for: site()) else { return nil }
             if let hundreds = Self.statusClass(text.value) { return .classes([hundreds]) }
-            return statusCode(node, site: site, allowClass: true).map { .codes([$0]) }
+            return statusCode(node, site: site(), allowClass: true).map { .codes([$0]) }
         }
     }
 
-    private func statusCode(_ node: YAMLNode, site: Site, allowClass: Bool) -> Int? {
+    private func statusCode(_ node: YAMLNode, site: @autoclosure () -> Site, allowClass: Bool) -> Int? {
         let expected = allowClass ? Self.statusExpected : "a status code (100-599)"
-        guard let text = text(node, expected: expected, for: site) else { return nil }
+        guard let text = text(node, expected: expected, for: site()) else { return nil }
         guard let code = Self.parseInteger(text.value), (100...599).contains(code) else {
-            report(at: text.mark, "expected \(expected) for \(site), got \(text.quoted)")
+            report(at: text.mark, "expected \(expected) for \(site()), got \(text.quoted)")
             return nil
         }
         guard text.isPlain else {
-            report(at: text.mark, "expected \(expected) for \(site), got the string \(text.quoted); write it without quotes")
+            report(at: text.mark, "expected \(expected) for \(site()), got the string \(text.quoted); write it without quotes")
             return nil
         }
         return code
@@ -82,25 +83,27 @@ extension PlanDecoder {
 
     /// `2xx` → 2 (also `2XX`); nil otherwise.
     static func statusClass(_ text: String) -> Int? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count == 3, (UInt8(ascii: "1")...UInt8(ascii: "5")).contains(utf8[0]),
-              utf8[1] | 0x20 == UInt8(ascii: "x"), utf8[2] | 0x20 == UInt8(ascii: "x")
-        else { return nil }
-        return Int(utf8[0] - UInt8(ascii: "0"))
+        return text.withUTF8Bytes { utf8 in
+            guard utf8.count == 3, (UInt8(ascii: "1")...UInt8(ascii: "5")).contains(utf8[0]),
+                  utf8[1] | 0x20 == UInt8(ascii: "x"), utf8[2] | 0x20 == UInt8(ascii: "x")
+            else { return nil }
+            return Int(utf8[0] - UInt8(ascii: "0"))
+        }
     }
 
     // MARK: Matchers
 
-    private func decodeHeaderExpectations(_ node: YAMLNode, site: Site, scenario: Context) -> [HeaderExpectation] {
-        guard let entries = namedEntries(of: node, site: site) else { return [] }
+    private func decodeHeaderExpectations(_ node: YAMLNode, site: @autoclosure () -> Site, scenario: Context) -> [HeaderExpectation] {
+        guard let entries = namedEntries(of: node, site: site()) else { return [] }
         var result: [HeaderExpectation] = []
-        let context = scenario.part("expect.headers")
+        result.reserveCapacity(entries.count)
+        let context = scenario.part(.expectHeaders)
         for entry in entries {
             guard Self.isToken(entry.key) else {
                 report(at: entry.keyMark, "invalid header name '\(entry.key)' \(context); \(Self.tokenRule)")
                 continue
             }
-            let matcherContext = scenario.part("the matcher for header", named: entry.key)
+            let matcherContext = scenario.part(.headerMatcher, named: entry.key)
             if let matcher = decodeMatcher(
                 entry.value, site: Site(kind: "header", name: entry.key, context), context: matcherContext,
                 ownerMark: entry.keyMark, allowAbsent: true)
@@ -113,35 +116,36 @@ extension PlanDecoder {
 
     /// A scalar (equals) or a mapping with exactly one of equals, contains, matches (, absent).
     func decodeMatcher(
-        _ node: YAMLNode, site: Site, context: Context, ownerMark: YAMLMark, allowAbsent: Bool
+        _ node: YAMLNode, site: @autoclosure () -> Site, context: Context, ownerMark: YAMLMark, allowAbsent: Bool
     ) -> StringMatcher? {
         if case .scalar = node.content {
-            return string(node, for: site).map { .equals($0.value) }
+            return string(node, for: site()).map { .equals($0.value) }
         }
         let keys = allowAbsent ? Keys.headerMatcher : Keys.valueMatcher
         guard case .mapping = node.content else {
-            report(at: node.mark, "expected a string or a matcher (\(keys.names.joined(separator: ", "))) for \(site), got \(describe(node))")
+            report(at: node.mark, "expected a string or a matcher (\(keys.names.joined(separator: ", "))) for \(site()), got \(describe(node))")
             return nil
         }
-        guard let fields = fields(of: node, site: site, context: context, ownerMark: ownerMark, keys: keys) else { return nil }
-        guard let entry = fields.entries.first else {
+        guard let fields = fields(of: node, site: site(), context: context, ownerMark: ownerMark, keys: keys) else { return nil }
+        var entries = fields.entries.makeIterator()
+        guard let entry = entries.next() else {
             report(at: node.mark, "expected one of \(keys.names.joined(separator: ", ")) \(context), got an empty mapping")
             return nil
         }
-        if fields.entries.count > 1 {
+        if let second = entries.next() {
             report(
-                at: fields.entries[1].keyMark,
-                "a matcher takes exactly one of \(keys.names.joined(separator: ", ")) \(context); found '\(entry.key)' and '\(fields.entries[1].key)'"
+                at: second.keyMark,
+                "a matcher takes exactly one of \(keys.names.joined(separator: ", ")) \(context); found '\(entry.key)' and '\(second.key)'"
             )
             return nil
         }
-        let valueSite = Site(key: entry.key, context)
-        switch entry.key {
-        case "equals": return string(entry.value, for: valueSite).map { .equals($0.value) }
-        case "contains": return string(entry.value, for: valueSite).map { .contains($0.value) }
-        case "matches": return pattern(entry.value, for: valueSite).map { .matches($0) }
+        func valueSite() -> Site { Site(key: entry.key, context) }
+        switch entry.name {
+        case .equals: return string(entry.value, for: valueSite()).map { .equals($0.value) }
+        case .contains: return string(entry.value, for: valueSite()).map { .contains($0.value) }
+        case .matches: return pattern(entry.value, for: valueSite()).map { .matches($0) }
         default:
-            guard let absent = bool(entry.value, for: valueSite) else { return nil }
+            guard let absent = bool(entry.value, for: valueSite()) else { return nil }
             guard absent else {
                 report(at: entry.value.mark, "'absent' only takes true \(context); to require the header, use equals, contains or matches")
                 return nil
@@ -151,8 +155,8 @@ extension PlanDecoder {
     }
 
     /// A regular expression that compiles (each distinct pattern is compiled once per load).
-    private func pattern(_ node: YAMLNode, for site: Site) -> String? {
-        guard let text = string(node, for: site) else { return nil }
+    private func pattern(_ node: YAMLNode, for site: @autoclosure () -> Site) -> String? {
+        guard let text = string(node, for: site()) else { return nil }
         let verdict: String?
         if let cached = regexVerdicts[text.value] {
             verdict = cached
@@ -168,7 +172,7 @@ extension PlanDecoder {
         if var verdict {
             // The compiler's message may quote the pattern: keep secrets out of it.
             if text.shown != text.value { verdict = "it does not compile" }
-            report(at: text.mark, "invalid regular expression \(text.quoted) for \(site): \(verdict)")
+            report(at: text.mark, "invalid regular expression \(text.quoted) for \(site()): \(verdict)")
             return nil
         }
         return text.value
@@ -182,28 +186,28 @@ extension PlanDecoder {
     // MARK: Body
 
     private func decodeBodyMatchers(_ entry: Fields.Entry, scenario: Context) -> [BodyMatcher] {
-        let context = scenario.part("expect.body")
+        let context = scenario.part(.expectBody)
         guard let fields = fields(
-            of: entry.value, site: Site(key: "body", scenario.part("expect")), context: context,
+            of: entry.value, site: Site(key: "body", scenario.part(.expect)), context: context,
             ownerMark: entry.keyMark, keys: Keys.bodyMatcher)
         else { return [] }
         var matchers: [BodyMatcher] = []
         for entry in fields.entries {
-            let site = Site(key: entry.key, context)
-            switch entry.key {
-            case "equals": if let text = string(entry.value, for: site) { matchers.append(.equals(text.value)) }
-            case "contains": if let text = string(entry.value, for: site) { matchers.append(.contains(text.value)) }
-            case "matches": if let pattern = pattern(entry.value, for: site) { matchers.append(.matches(pattern)) }
-            case "sha256":
-                guard let text = string(entry.value, for: site) else { continue }
+            func site() -> Site { Site(key: entry.key, context) }
+            switch entry.name {
+            case .equals: if let text = string(entry.value, for: site()) { matchers.append(.equals(text.value)) }
+            case .contains: if let text = string(entry.value, for: site()) { matchers.append(.contains(text.value)) }
+            case .matches: if let pattern = pattern(entry.value, for: site()) { matchers.append(.matches(pattern)) }
+            case .sha256:
+                guard let text = string(entry.value, for: site()) else { continue }
                 let hex = text.value.lowercased()
                 if hex.utf8.count == 64, hex.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) {
                     matchers.append(.sha256(hex))
                 } else {
-                    report(at: text.mark, "expected 64 hexadecimal digits for \(site), got \(text.quoted)")
+                    report(at: text.mark, "expected 64 hexadecimal digits for \(site()), got \(text.quoted)")
                 }
             default:
-                if let expectations = decodeJSONExpectations(entry.value, site: site, context: scenario.part("expect.body.json")) {
+                if let expectations = decodeJSONExpectations(entry.value, site: site(), context: scenario.part(.expectBodyJSON)) {
                     matchers.append(.json(expectations))
                 }
             }
@@ -211,8 +215,8 @@ extension PlanDecoder {
         return matchers
     }
 
-    private func decodeJSONExpectations(_ node: YAMLNode, site: Site, context: Context) -> [JSONExpectation]? {
-        guard let entries = namedEntries(of: node, site: site) else { return nil }
+    private func decodeJSONExpectations(_ node: YAMLNode, site: @autoclosure () -> Site, context: Context) -> [JSONExpectation]? {
+        guard let entries = namedEntries(of: node, site: site()) else { return nil }
         var result: [JSONExpectation] = []
         for entry in entries {
             let path: JSONPath
@@ -301,40 +305,40 @@ extension PlanDecoder {
     // MARK: Certificate and time
 
     private func decodeCertificate(_ entry: Fields.Entry, scenario: Context) -> CertificateExpectation? {
-        let context = scenario.part("expect.certificate")
+        let context = scenario.part(.expectCertificate)
         guard let fields = fields(
-            of: entry.value, site: Site(key: "certificate", scenario.part("expect")), context: context,
+            of: entry.value, site: Site(key: "certificate", scenario.part(.expect)), context: context,
             ownerMark: entry.keyMark, keys: Keys.certificate)
         else { return nil }
         var certificate = CertificateExpectation()
         for entry in fields.entries {
-            let site = Site(key: entry.key, context)
-            switch entry.key {
-            case "min_days_left": certificate.minDaysLeft = integer(entry.value, for: site, minimum: 0)
+            func site() -> Site { Site(key: entry.key, context) }
+            switch entry.name {
+            case .minDaysLeft: certificate.minDaysLeft = integer(entry.value, for: site(), minimum: 0)
             default:
                 let matcher = decodeMatcher(
-                    entry.value, site: site, context: entry.key == "issuer"
-                        ? scenario.part("expect.certificate.issuer") : scenario.part("expect.certificate.subject"),
+                    entry.value, site: site(), context: entry.name == .issuer
+                        ? scenario.part(.expectCertificateIssuer) : scenario.part(.expectCertificateSubject),
                     ownerMark: entry.keyMark, allowAbsent: false)
-                if entry.key == "issuer" { certificate.issuer = matcher } else { certificate.subject = matcher }
+                if entry.name == .issuer { certificate.issuer = matcher } else { certificate.subject = matcher }
             }
         }
         return certificate
     }
 
     private func decodeTimeLimits(_ entry: Fields.Entry, scenario: Context) -> TimeLimits {
-        let context = scenario.part("expect.time")
+        let context = scenario.part(.expectTime)
         var limits = TimeLimits()
         guard let fields = fields(
-            of: entry.value, site: Site(key: "time", scenario.part("expect")), context: context,
+            of: entry.value, site: Site(key: "time", scenario.part(.expect)), context: context,
             ownerMark: entry.keyMark, keys: Keys.time)
         else { return limits }
         for entry in fields.entries {
             let value = duration(entry.value, for: Site(key: entry.key, context))
-            switch entry.key {
-            case "total": limits.total = value
-            case "connect": limits.connect = value
-            case "tls": limits.tls = value
+            switch entry.name {
+            case .total: limits.total = value
+            case .connect: limits.connect = value
+            case .tls: limits.tls = value
             default: limits.firstByte = value
             }
         }

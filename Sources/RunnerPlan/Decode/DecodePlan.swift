@@ -1,6 +1,9 @@
 /// The top level of a plan: version, name, vars, then domain maps, defaults and scenarios.
 extension PlanDecoder {
+    /// - Parameter root: from a document parsed with `knownTexts: PlanKey.texts`, which is how
+    ///   keys are recognised.
     func decodePlan(_ root: YAMLNode, variables commandLine: [String: String]) -> Plan? {
+        assert(root.tree.scalars.dropFirst().starts(with: PlanKey.texts), "parse plans with knownTexts: PlanKey.texts")
         let context = Context(.topLevel)
         guard case .mapping = root.content else {
             report(at: root.mark, "expected a mapping with 'version' and 'scenarios' at top level, got \(describe(root))")
@@ -10,21 +13,21 @@ extension PlanDecoder {
         else { return nil }
 
         // Variables first: every other value may use them.
-        decodeVariables(fields["vars"], commandLine: commandLine)
+        decodeVariables(fields[.vars], commandLine: commandLine)
 
-        if let entry = required("version", in: fields),
+        if let entry = required(.version, in: fields),
            let version = integer(entry.value, for: Site(key: "version", context)), version != 1 {
             report(at: entry.value.mark, "unsupported plan version \(version); this runner reads version 1")
         }
 
         var name = Self.defaultName(for: file)
-        if let entry = fields["name"], let text = string(entry.value, for: Site(key: "name", context)) {
+        if let entry = fields[.name], let text = string(entry.value, for: Site(key: "name", context)) {
             name = text.value
         }
 
-        let domainMaps = fields["domains"].map { decodeDomainMaps($0) } ?? []
+        let domainMaps = fields[.domains].map { decodeDomainMaps($0) } ?? []
 
-        let defaults = fields["defaults"].flatMap { entry -> SettingsLayer? in
+        let defaults = fields[.defaults].flatMap { entry -> SettingsLayer? in
             let context = Context(.defaults)
             guard let section = self.fields(
                 of: entry.value, site: Site(key: "defaults", Context(.topLevel)), context: context,
@@ -34,7 +37,7 @@ extension PlanDecoder {
         } ?? SettingsLayer()
 
         var scenarios: [Scenario] = []
-        if let entry = required("scenarios", in: fields) {
+        if let entry = required(.scenarios, in: fields) {
             scenarios = decodeScenarios(entry, defaults: defaults)
         }
 

@@ -36,6 +36,8 @@ struct SettingsLayer {
 struct HeaderEntry {
     var key: String
     var header: Header
+    /// Where the name is written, for a later duplicate's message.
+    var keyMark: YAMLMark
 }
 
 /// The request as decoded, before defaults are merged in.
@@ -55,58 +57,60 @@ extension PlanDecoder {
         let context = fields.context
         var layer = SettingsLayer()
         for entry in fields.entries {
-            let site = Site(key: entry.key, context)
+            func site() -> Site { Site(key: entry.key, context) }
             let value = entry.value
-            switch entry.key {
-            case "timeout": layer.timeout = duration(value, for: site)
-            case "connect_timeout": layer.connectTimeout = duration(value, for: site)
-            case "http":
-                layer.http = choice(value, for: site, among: ["1.1", "2", "auto"])
+            switch entry.name {
+            case .timeout: layer.timeout = duration(value, for: site())
+            case .connectTimeout: layer.connectTimeout = duration(value, for: site())
+            case .http:
+                layer.http = choice(value, for: site(), among: ["1.1", "2", "auto"])
                     .flatMap { HTTPVersionPreference(rawValue: $0.value) }
-            case "follow_redirects": layer.followRedirects = bool(value, for: site)
-            case "max_redirects": layer.maxRedirects = integer(value, for: site, minimum: 0)
-            case "ca":
-                layer.caFile = string(value, for: site).flatMap { planRelativeFile($0, what: "ca file", site: site) }
-            case "insecure": layer.insecure = bool(value, for: site)
-            case "max_body": layer.maxBody = size(value, for: site)
-            case "retries": layer.retries = integer(value, for: site, minimum: 0, maximum: TransferSettings.maxRetries)
-            case "strategy": decodeStrategies(value, site: site, into: &layer)
-            case "ips": layer.ips = choice(value, for: site, among: ["first", "all"]).flatMap { IPSelection(rawValue: $0.value) }
-            case "ip_version":
-                layer.ipVersion = choice(value, for: site, among: ["4", "6", "any"])
+            case .followRedirects: layer.followRedirects = bool(value, for: site())
+            case .maxRedirects: layer.maxRedirects = integer(value, for: site(), minimum: 0)
+            case .ca:
+                layer.caFile = string(value, for: site()).flatMap { planRelativeFile($0, what: "ca file", site: site()) }
+            case .insecure: layer.insecure = bool(value, for: site())
+            case .maxBody: layer.maxBody = size(value, for: site())
+            case .retries: layer.retries = integer(value, for: site(), minimum: 0, maximum: TransferSettings.maxRetries)
+            case .strategy: decodeStrategies(value, site: site(), into: &layer)
+            case .ips: layer.ips = choice(value, for: site(), among: ["first", "all"]).flatMap { IPSelection(rawValue: $0.value) }
+            case .ipVersion:
+                layer.ipVersion = choice(value, for: site(), among: ["4", "6", "any"])
                     .flatMap { IPVersionPreference(rawValue: $0.value) }
-            case "domains": layer.domainMap = domainMapReference(value, site: site)
-            case "headers": layer.headers = decodeHeaders(value, site: site, context: context.part("headers"))
+            case .domains: layer.domainMap = domainMapReference(value, site: site())
+            case .headers: layer.headers = decodeHeaders(value, site: site(), context: context.part(.headers))
             default: break
             }
         }
         return layer
     }
 
-    private func decodeStrategies(_ node: YAMLNode, site: Site, into layer: inout SettingsLayer) {
-        guard let items = items(node, expected: "a strategy name or a list of them", for: site) else { return }
+    private func decodeStrategies(_ node: YAMLNode, site: @autoclosure () -> Site, into layer: inout SettingsLayer) {
+        guard let items = items(node, expected: "a strategy name or a list of them", for: site()) else { return }
         guard !items.isEmpty else {
-            report(at: node.mark, "expected at least one strategy for \(site), got an empty list")
+            report(at: node.mark, "expected at least one strategy for \(site()), got an empty list")
             return
         }
         let names = Self.strategyNames
         var strategies: [StrategyKind] = []
         var marks: [YAMLMark] = []
+        strategies.reserveCapacity(items.count)
+        marks.reserveCapacity(items.count)
         var failed = false
         for item in items {
-            guard let text = string(item, for: site) else {
+            guard let text = string(item, for: site()) else {
                 failed = true
                 continue
             }
             guard let strategy = StrategyKind(rawValue: text.value) else {
                 let hint = Suggestion.closest(to: text.value, among: names).map { "; did you mean '\($0)'?" }
                     ?? "; expected one of \(names.joined(separator: ", "))"
-                report(at: text.mark, "unknown strategy \(text.quoted) \(site.context)\(hint)")
+                report(at: text.mark, "unknown strategy \(text.quoted) \(site().context)\(hint)")
                 failed = true
                 continue
             }
             if let first = strategies.firstIndex(of: strategy) {
-                report(at: text.mark, "duplicate strategy '\(strategy.rawValue)' \(site.context) (first at \(marks[first].text))")
+                report(at: text.mark, "duplicate strategy '\(strategy.rawValue)' \(site().context) (first at \(marks[first].text))")
                 failed = true
                 continue
             }
@@ -120,23 +124,23 @@ extension PlanDecoder {
 
     private static let strategyNames = StrategyKind.allCases.map(\.rawValue)
 
-    private func domainMapReference(_ node: YAMLNode, site: Site) -> String? {
-        guard let text = string(node, for: site) else { return nil }
+    private func domainMapReference(_ node: YAMLNode, site: @autoclosure () -> Site) -> String? {
+        guard let text = string(node, for: site()) else { return nil }
         guard domainMapNameSet.contains(text.value) else {
             let declared = domainMapNames + [systemDomainMapName]
             let hint = Suggestion.closest(to: text.value, among: declared).map { "; did you mean '\($0)'?" }
                 ?? "; the plan declares \(declared.map { "'\($0)'" }.joined(separator: ", "))"
-            report(at: text.mark, "unknown domain map \(text.quoted) \(site.context)\(hint)")
+            report(at: text.mark, "unknown domain map \(text.quoted) \(site().context)\(hint)")
             return nil
         }
         return text.value
     }
 
     /// Header name → value. Names are HTTP tokens, values carry no line breaks.
-    func decodeHeaders(_ node: YAMLNode, site: Site, context: Context) -> [HeaderEntry]? {
-        guard let entries = namedEntries(of: node, site: site) else { return nil }
+    func decodeHeaders(_ node: YAMLNode, site: @autoclosure () -> Site, context: Context) -> [HeaderEntry]? {
+        guard let entries = namedEntries(of: node, site: site()) else { return nil }
         var headers: [HeaderEntry] = []
-        var keyMarks: [YAMLMark] = []  // parallel to `headers`
+        headers.reserveCapacity(entries.count)
         var failed = false
         for entry in entries {
             guard Self.isToken(entry.key) else {
@@ -147,7 +151,7 @@ extension PlanDecoder {
             let key = entry.key.lowercased()
             // A few headers per mapping: a scan beats hashing.
             if let first = headers.firstIndex(where: { $0.key == key }) {
-                report(at: entry.keyMark, "duplicate header '\(entry.key)' \(context) (first at \(keyMarks[first].text))")
+                report(at: entry.keyMark, "duplicate header '\(entry.key)' \(context) (first at \(headers[first].keyMark.text))")
                 failed = true
                 continue
             }
@@ -160,8 +164,7 @@ extension PlanDecoder {
                 failed = true
                 continue
             }
-            headers.append(HeaderEntry(key: key, header: Header(name: entry.key, value: value.value)))
-            keyMarks.append(entry.keyMark)
+            headers.append(HeaderEntry(key: key, header: Header(name: entry.key, value: value.value), keyMark: entry.keyMark))
         }
         return failed ? nil : headers
     }
@@ -183,13 +186,13 @@ extension PlanDecoder {
     // MARK: Scenarios
 
     func decodeScenarios(_ entry: Fields.Entry, defaults: SettingsLayer) -> [Scenario] {
-        let site = Site(key: "scenarios", Context(.topLevel))
+        func site() -> Site { Site(key: "scenarios", Context(.topLevel)) }
         guard case .sequence(let items) = entry.value.content else {
-            report(at: entry.value.mark, "expected a list of scenarios for \(site), got \(describe(entry.value))")
+            report(at: entry.value.mark, "expected a list of scenarios for \(site()), got \(describe(entry.value))")
             return []
         }
         guard !items.isEmpty else {
-            report(at: entry.value.mark, "expected at least one scenario for \(site), got an empty list")
+            report(at: entry.value.mark, "expected at least one scenario for \(site()), got an empty list")
             return []
         }
         var scenarios: [Scenario] = []
@@ -214,40 +217,44 @@ extension PlanDecoder {
         }
 
         // The name first: every other message names the scenario.
-        var label = "#\(number)"
         var name = ""
-        if let pair = pairs.first(where: { if case .scalar("name", _) = $0.key.content { true } else { false } }),
-           let text = string(pair.value, for: Site(key: "name", Context(.scenario(label)))) {
+        var shownName: String?
+        if let position = (0..<pairs.count).first(where: { pairs.keyTextIndex(at: $0).flatMap(PlanKey.init) == .name }),
+           let text = string(pairs[position].value, for: Site(key: "name", Context(.scenario(number: number, name: nil)))) {
             name = text.value
-            label = "'\(text.shown)'"
+            shownName = text.shown
             if let first = names[name] {
                 report(at: text.mark, "duplicate scenario name \(text.quoted) (first at \(first.text))")
             } else {
                 names[name] = text.mark
             }
         }
-        let context = Context(.scenario(label))
-        guard let fields = fields(of: node, site: Site(subject: "scenario \(label)", context), context: context, keys: Keys.scenario)
+        let context = Context(.scenario(number: number, name: shownName))
+        func label() -> String { Context.scenarioLabel(number: number, name: shownName) }
+        guard let fields = fields(of: node, site: Site(subject: label(), context), context: context, keys: Keys.scenario)
         else { return nil }
-        _ = required("name", in: fields)
+        _ = required(.name, in: fields)
 
         var tags: [String] = []
-        if let entry = fields["tags"] {
-            let site = Site(key: "tags", context)
-            for item in items(entry.value, expected: "a list of tags", for: site) ?? [] {
-                if let text = string(item, for: Site(subject: "a tag", context)) { tags.append(text.value) }
+        if let entry = fields[.tags] {
+            func site() -> Site { Site(key: "tags", context) }
+            if let items = items(entry.value, expected: "a list of tags", for: site()) {
+                tags.reserveCapacity(items.count)
+                for item in items {
+                    if let text = string(item, for: Site(subject: "a tag", context)) { tags.append(text.value) }
+                }
             }
         }
 
         let layer = decodeSettings(fields)
-        let request = required("request", in: fields).flatMap { decodeRequest($0, context: context) }
-        let expect = fields["expect"].map { decodeExpect($0, context: context) } ?? Expectations()
+        let request = required(.request, in: fields).flatMap { decodeRequest($0, context: context) }
+        let expect = fields[.expect].map { decodeExpect($0, context: context) } ?? Expectations()
 
         guard let request else { return nil }
         let strategies = layer.strategies ?? defaults.strategies ?? [.auto]
         checkStrategies(
             strategies, marks: layer.strategies == nil ? nil : layer.strategyMarks, url: request.url,
-            urlMark: request.urlMark, scenario: label)
+            urlMark: request.urlMark, scenario: label())
 
         guard errors.count == errorsBefore else { return nil }
         var settings = TransferSettings()
@@ -267,7 +274,8 @@ extension PlanDecoder {
     /// `header-only` sends the IP in plain HTTP; `trust-override` only makes sense with TLS.
     /// Reported at the strategy when the scenario names it, else at the URL.
     private func checkStrategies(
-        _ strategies: [StrategyKind], marks: [YAMLMark]?, url: PlanURL, urlMark: YAMLMark, scenario: String
+        _ strategies: [StrategyKind], marks: [YAMLMark]?, url: PlanURL, urlMark: YAMLMark,
+        scenario: @autoclosure () -> String
     ) {
         for (index, strategy) in strategies.enumerated() {
             let mark = marks?[index] ?? urlMark
@@ -276,12 +284,12 @@ extension PlanDecoder {
             case (.headerOnly, .https):
                 report(
                     at: mark,
-                    "strategy 'header-only'\(origin) is for http:// URLs, but scenario \(scenario) requests https://; use 'sni-resolve' or 'trust-override'"
+                    "strategy 'header-only'\(origin) is for http:// URLs, but \(scenario()) requests https://; use 'sni-resolve' or 'trust-override'"
                 )
             case (.trustOverride, .http):
                 report(
                     at: mark,
-                    "strategy 'trust-override'\(origin) is for https:// URLs, but scenario \(scenario) requests http://; use 'header-only' or 'sni-resolve'"
+                    "strategy 'trust-override'\(origin) is for https:// URLs, but \(scenario()) requests http://; use 'header-only' or 'sni-resolve'"
                 )
             default:
                 break
@@ -309,7 +317,7 @@ extension PlanDecoder {
     // MARK: Request
 
     private func decodeRequest(_ entry: Fields.Entry, context scenario: Context) -> RequestParts? {
-        let context = scenario.part("request")
+        let context = scenario.part(.request)
         guard let fields = fields(
             of: entry.value, site: Site(key: "request", scenario), context: context, ownerMark: entry.keyMark,
             keys: Keys.request)
@@ -317,7 +325,7 @@ extension PlanDecoder {
         let errorsBefore = errors.count
 
         var method = "GET"
-        if let entry = fields["method"], let text = string(entry.value, for: Site(key: "method", context)) {
+        if let entry = fields[.method], let text = string(entry.value, for: Site(key: "method", context)) {
             if Self.isToken(text.value) {
                 method = text.value.uppercased()
             } else {
@@ -328,54 +336,68 @@ extension PlanDecoder {
         }
 
         var url: (PlanURL, YAMLMark)?
-        if let entry = required("url", in: fields) {
-            let site = Site(key: "url", context)
-            if let text = string(entry.value, for: site) {
+        if let entry = required(.url, in: fields) {
+            func site() -> Site { Site(key: "url", context) }
+            if let text = string(entry.value, for: site()) {
                 if let parsed = PlanURL.parse(text.value) {
                     if Self.hasCredentials(text.value) {
-                        report(at: text.mark, "the URL for \(site) carries credentials; send them in an Authorization header")
+                        report(at: text.mark, "the URL for \(site()) carries credentials; send them in an Authorization header")
                     } else {
                         url = (parsed, text.mark)
                     }
                 } else {
-                    report(at: text.mark, "expected an absolute http:// or https:// URL for \(site), got \(text.quoted)")
+                    report(at: text.mark, "expected an absolute http:// or https:// URL for \(site()), got \(text.quoted)")
                 }
             }
         }
 
-        let headers = fields["headers"].flatMap {
-            decodeHeaders($0.value, site: Site(key: "headers", context), context: scenario.part("request.headers"))
+        let headers = fields[.headers].flatMap {
+            decodeHeaders($0.value, site: Site(key: "headers", context), context: scenario.part(.requestHeaders))
         }
 
         var body: BodySpec?
-        let bodies = Keys.bodyKinds.compactMap { fields[$0] }.sorted { $0.keyMark < $1.keyMark }
-        if bodies.count > 1 {
+        // The body kinds written, first two in file order (no array: most requests have one or none).
+        var firstBody: Fields.Entry?
+        var secondBody: Fields.Entry?
+        for kind in Keys.bodyKinds {
+            guard let entry = fields[kind] else { continue }
+            if let first = firstBody, first.keyMark < entry.keyMark {
+                if let second = secondBody, second.keyMark < entry.keyMark { continue }
+                secondBody = entry
+            } else {
+                secondBody = firstBody
+                firstBody = entry
+            }
+        }
+        if let firstBody, let secondBody {
             report(
-                at: bodies[1].keyMark,
-                "only one of 'body', 'body_base64' and 'body_file' may be given \(context); found '\(bodies[0].key)' and '\(bodies[1].key)'"
+                at: secondBody.keyMark,
+                "only one of 'body', 'body_base64' and 'body_file' may be given \(context); found '\(firstBody.key)' and '\(secondBody.key)'"
             )
-        } else if let entry = bodies.first {
-            let site = Site(key: entry.key, context)
-            switch entry.key {
-            case "body":
-                body = string(entry.value, for: site).map { .bytes(Data($0.value.utf8)) }
-            case "body_base64":
-                if let text = string(entry.value, for: site) {
+        } else if let entry = firstBody {
+            func site() -> Site { Site(key: entry.key, context) }
+            switch entry.name {
+            case .body:
+                body = string(entry.value, for: site()).map { text in
+                    .bytes(text.value.withUTF8Bytes { Data($0) })
+                }
+            case .bodyBase64:
+                if let text = string(entry.value, for: site()) {
                     let compact = String(text.value.unicodeScalars.filter { !" \t\r\n".unicodeScalars.contains($0) })
                     if let data = Data(base64Encoded: compact) {
                         body = .bytes(data)
                     } else {
-                        report(at: text.mark, "expected base64 data for \(site), got \(text.quoted)")
+                        report(at: text.mark, "expected base64 data for \(site()), got \(text.quoted)")
                     }
                 }
             default:
-                body = string(entry.value, for: site)
-                    .flatMap { planRelativeFile($0, what: "body_file", site: site) }
+                body = string(entry.value, for: site())
+                    .flatMap { planRelativeFile($0, what: "body_file", site: site()) }
                     .map { .file($0) }
             }
         }
 
-        let insecure = fields["insecure"].flatMap { bool($0.value, for: Site(key: "insecure", context)) }
+        let insecure = fields[.insecure].flatMap { bool($0.value, for: Site(key: "insecure", context)) }
 
         guard errors.count == errorsBefore, let (parsedURL, urlMark) = url else { return nil }
         return RequestParts(
@@ -384,17 +406,19 @@ extension PlanDecoder {
 
     /// `user:pass@` before the host: PlanURL would drop it silently.
     static func hasCredentials(_ url: String) -> Bool {
-        var utf8 = Substring(url).utf8[...]
-        // Skip `scheme://`; PlanURL has already checked there is one.
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
-        utf8 = utf8[colon...].dropFirst().drop { $0 == UInt8(ascii: "/") }
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "@"): return true
-            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false
-            default: continue
+        return url.withUTF8Bytes { utf8 in
+            // Skip `scheme://`; PlanURL has already checked there is one.
+            guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
+            var index = colon + 1
+            while index < utf8.count, utf8[index] == UInt8(ascii: "/") { index += 1 }
+            while index < utf8.count {
+                switch utf8[index] {
+                case UInt8(ascii: "@"): return true
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false
+                default: index += 1
+                }
             }
+            return false
         }
-        return false
     }
 }

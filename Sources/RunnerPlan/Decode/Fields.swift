@@ -1,89 +1,137 @@
-/// The keys a mapping may hold, in the order messages list them.
-struct KeySet: Sendable {
-    let names: [String]
-
-    init(_ names: [String]) {
-        self.names = names
-    }
-
-    /// A linear scan: sections have a handful of short keys, cheaper to compare than to hash.
-    func contains(_ key: String) -> Bool {
-        let length = key.utf8.count
-        return names.contains { $0.utf8.count == length && $0 == key }
-    }
-}
-
 /// The entries of one mapping, already checked against the keys it may hold.
 ///
 /// Unknown keys are reported (with a suggestion) when the fields are read, so a section's
 /// decoder only asks for the keys it knows.
 struct Fields {
+    /// A known key and its value.
     struct Entry {
-        let key: String
+        let name: PlanKey
         let keyMark: YAMLMark
         let value: YAMLNode
+
+        /// The key as written (keys are matched exactly).
+        var key: String { name.rawValue }
+    }
+
+    /// The known entries in document order, read from the mapping when visited: no array is
+    /// made, as a large plan holds hundreds of thousands of mappings.
+    struct Entries: Sequence {
+        fileprivate let pairs: YAMLMapping
+        fileprivate let keys: KeySet
+
+        func makeIterator() -> Iterator { Iterator(entries: self) }
+
+        struct Iterator: IteratorProtocol {
+            fileprivate let entries: Entries
+            private var position = 0
+
+            fileprivate init(entries: Entries) {
+                self.entries = entries
+            }
+
+            mutating func next() -> Entry? {
+                while position < entries.pairs.count {
+                    defer { position += 1 }
+                    if let entry = entries.entry(at: position) { return entry }
+                }
+                return nil
+            }
+        }
+
+        /// The entry at pair `position`, nil when its key is not a known one.
+        fileprivate func entry(at position: Int) -> Entry? {
+            guard let index = pairs.keyTextIndex(at: position), keys.contains(textIndex: index),
+                  let name = PlanKey(textIndex: index)
+            else { return nil }
+            let pair = pairs[position]
+            return Entry(name: name, keyMark: pair.key.mark, value: pair.value)
+        }
+
+        fileprivate func first(named name: PlanKey) -> Entry? {
+            for position in 0..<pairs.count {
+                if let index = pairs.keyTextIndex(at: position), PlanKey(textIndex: index) == name {
+                    return entry(at: position)
+                }
+            }
+            return nil
+        }
     }
 
     let context: Context
     /// Where a missing key is reported: the key that owns this mapping (or the mapping itself).
     let ownerMark: YAMLMark
-    /// Known keys in document order (a few: lookups scan them).
-    private(set) var entries: [Entry] = []
+    let entries: Entries
 
-    fileprivate init(context: Context, ownerMark: YAMLMark) {
-        self.context = context
-        self.ownerMark = ownerMark
+    subscript(name: PlanKey) -> Entry? { entries.first(named: name) }
+
+    /// Whether the mapping wrote `name`.
+    func has(_ name: PlanKey) -> Bool { self[name] != nil }
+}
+
+/// A key the plan chooses (a host, a header name) and its value.
+struct NamedEntry {
+    let key: String
+    let keyMark: YAMLMark
+    let value: YAMLNode
+}
+
+/// The entries of a mapping whose keys are names the plan chooses, read in place like `Fields.Entries`.
+struct NamedEntries: Sequence {
+    fileprivate let pairs: YAMLMapping
+
+    func makeIterator() -> Iterator { Iterator(pairs: pairs) }
+
+    struct Iterator: IteratorProtocol {
+        fileprivate let pairs: YAMLMapping
+        private var position = 0
+
+        fileprivate init(pairs: YAMLMapping) {
+            self.pairs = pairs
+        }
+
+        mutating func next() -> NamedEntry? {
+            while position < pairs.count {
+                defer { position += 1 }
+                let key = pairs.keyNode(at: position)
+                // Collection keys were reported when the entries were read.
+                guard case .scalar(let text, _) = key.content else { continue }
+                return NamedEntry(key: text, keyMark: key.mark, value: pairs[position].value)
+            }
+            return nil
+        }
     }
 
-    subscript(key: String) -> Entry? {
-        let length = key.utf8.count
-        return entries.first { $0.key.utf8.count == length && $0.key == key }
-    }
-
-    /// Whether the mapping wrote `key`.
-    func has(_ key: String) -> Bool { self[key] != nil }
-
-    fileprivate mutating func reserve(_ count: Int) {
-        entries.reserveCapacity(count)
-    }
-
-    fileprivate mutating func append(_ entry: Entry) {
-        entries.append(entry)
-    }
+    var count: Int { (0..<pairs.count).reduce(0) { $0 + (pairs.keyTextIndex(at: $1) == nil ? 0 : 1) } }
 }
 
 extension PlanDecoder {
     /// Reads a mapping's keys, reporting unknown and non-scalar ones; nil (reported) when
     /// `node` is not a mapping.
     func fields(
-        of node: YAMLNode, site: Site, context: Context, ownerMark: YAMLMark? = nil, keys: KeySet
+        of node: YAMLNode, site: @autoclosure () -> Site, context: Context, ownerMark: YAMLMark? = nil, keys: KeySet
     ) -> Fields? {
         guard case .mapping(let pairs) = node.content else {
-            report(at: node.mark, "expected a mapping for \(site), got \(describe(node))")
+            report(at: node.mark, "expected a mapping for \(site()), got \(describe(node))")
             return nil
         }
-        var fields = Fields(context: context, ownerMark: ownerMark ?? node.mark)
-        fields.reserve(pairs.count)
-        for pair in pairs {
-            guard case .scalar(let key, _) = pair.key.content else {
-                report(at: pair.key.mark, "expected a plain key \(context), got \(pair.key.kindDescription)")
+        for position in 0..<pairs.count {
+            if let index = pairs.keyTextIndex(at: position), keys.contains(textIndex: index) { continue }
+            let keyNode = pairs.keyNode(at: position)
+            guard case .scalar(let key, _) = keyNode.content else {
+                report(at: keyNode.mark, "expected a plain key \(context), got \(keyNode.kindDescription)")
                 continue
             }
-            guard keys.contains(key) else {
-                let hint = Suggestion.closest(to: key, among: keys.names).map { "; did you mean '\($0)'?" }
-                    ?? "; expected one of \(keys.names.joined(separator: ", "))"
-                report(at: pair.key.mark, "unknown key '\(key)' \(context)\(hint)")
-                continue
-            }
-            fields.append(Fields.Entry(key: key, keyMark: pair.key.mark, value: pair.value))
+            let hint = Suggestion.closest(to: key, among: keys.names).map { "; did you mean '\($0)'?" }
+                ?? "; expected one of \(keys.names.joined(separator: ", "))"
+            report(at: keyNode.mark, "unknown key '\(key)' \(context)\(hint)")
         }
-        return fields
+        return Fields(context: context, ownerMark: ownerMark ?? node.mark, entries: Fields.Entries(pairs: pairs, keys: keys))
     }
 
     /// The entry for a key the section cannot do without; reported at the owner when missing.
-    func required(_ key: String, in fields: Fields) -> Fields.Entry? {
-        guard let entry = fields[key] else {
-            report(at: fields.ownerMark, "missing required key '\(key)' \(fields.context)")
+    func required(_ name: PlanKey, in fields: Fields) -> Fields.Entry? {
+        guard let entry = fields[name] else {
+            report(at: fields.ownerMark, "missing required key '\(name.rawValue)' \(fields.context)")
             return nil
         }
         return entry
@@ -91,20 +139,15 @@ extension PlanDecoder {
 
     /// The key/value pairs of a mapping whose keys are names the plan chooses (hosts,
     /// header names, map names); nil (reported) when `node` is not a mapping.
-    func namedEntries(of node: YAMLNode, site: Site) -> [Fields.Entry]? {
+    func namedEntries(of node: YAMLNode, site: @autoclosure () -> Site) -> NamedEntries? {
         guard case .mapping(let pairs) = node.content else {
-            report(at: node.mark, "expected a mapping for \(site), got \(describe(node))")
+            report(at: node.mark, "expected a mapping for \(site()), got \(describe(node))")
             return nil
         }
-        var entries: [Fields.Entry] = []
-        entries.reserveCapacity(pairs.count)
-        for pair in pairs {
-            guard case .scalar(let key, _) = pair.key.content else {
-                report(at: pair.key.mark, "expected a plain key \(site.context), got \(pair.key.kindDescription)")
-                continue
-            }
-            entries.append(Fields.Entry(key: key, keyMark: pair.key.mark, value: pair.value))
+        for position in 0..<pairs.count where pairs.keyTextIndex(at: position) == nil {
+            let keyNode = pairs.keyNode(at: position)
+            report(at: keyNode.mark, "expected a plain key \(site().context), got \(keyNode.kindDescription)")
         }
-        return entries
+        return NamedEntries(pairs: pairs)
     }
 }

@@ -72,10 +72,10 @@ final class PlanDecoder {
 
     /// Resolves `text` against the plan's directory and checks it is a readable regular file.
     /// Returns the absolute path; nil (reported at the value) when the file is unusable.
-    func planRelativeFile(_ text: Text, what: String, site: Site) -> String? {
+    func planRelativeFile(_ text: Text, what: String, site: @autoclosure () -> Site) -> String? {
         let written = text.value
         guard !written.isEmpty else {
-            report(at: text.mark, "expected a file path for \(site), got an empty value")
+            report(at: text.mark, "expected a file path for \(site()), got an empty value")
             return nil
         }
         let display: String

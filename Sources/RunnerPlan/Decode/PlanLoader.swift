@@ -18,7 +18,8 @@ public enum PlanLoader {
             throw PlanErrors([error])
         }
         do {
-            document = try YAMLParser(source: source).parse()
+            // Keys are interned first, so the decoder recognises them by text index.
+            document = try YAMLParser(source: source, knownTexts: PlanKey.texts).parse()
         } catch {
             throw PlanErrors(finish([error], source: source))
         }

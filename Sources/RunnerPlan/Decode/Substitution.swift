@@ -7,9 +7,9 @@ struct ResolvedVariable: Sendable {
 extension PlanDecoder {
     /// The text of a scalar node with `${…}` substituted; nil (reported) when the node is a
     /// collection or a reference does not resolve.
-    func text(_ node: YAMLNode, expected: String, for site: Site) -> Text? {
+    func text(_ node: YAMLNode, expected: String, for site: @autoclosure () -> Site) -> Text? {
         guard case .scalar(let raw, let style) = node.content else {
-            report(at: node.mark, "expected \(expected) for \(site), got \(node.kindDescription)")
+            report(at: node.mark, "expected \(expected) for \(site()), got \(node.kindDescription)")
             return nil
         }
         guard let substituted = substitute(raw, at: node.mark) else { return nil }
@@ -21,8 +21,8 @@ extension PlanDecoder {
     /// Replaces `${name}`, `${env:NAME}` and `${secret:NAME}`; `$${` stands for a literal `${`.
     /// Reports the first reference that does not resolve (at the scalar) and returns nil.
     func substitute(_ raw: String, at mark: YAMLMark, allowVariables: Bool = true) -> ResolvedVariable? {
-        // Most scalars hold no `$`: leave them untouched.
-        guard raw.containsByte(UInt8(ascii: "$")) else { return ResolvedVariable(value: raw, shown: raw) }
+        // Most scalars hold no `${` (a lone `$`, as in a pattern's `^…$`, stays as written).
+        guard raw.containsReference else { return ResolvedVariable(value: raw, shown: raw) }
         switch expand(raw, allowVariables: allowVariables, record: true) {
         case .success(let resolved): return resolved
         case .failure(let problem):
@@ -37,59 +37,68 @@ extension PlanDecoder {
         return resolved.shown
     }
 
+    /// Works on the UTF-8 bytes (references are delimited by ASCII, so every cut is a valid
+    /// UTF-8 boundary): a large plan substitutes in thousands of scalars.
     private func expand(_ raw: String, allowVariables: Bool, record: Bool) -> Result<ResolvedVariable, Problem> {
         let dollar = UInt8(ascii: "$"), open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
-        let utf8 = raw.utf8
-        var value = ""
-        // Only made when a secret shows up: until then it equals `value`.
-        var shown: String?
-        var literalStart = utf8.startIndex
-        var index = utf8.startIndex
-        func appendLiteral(upTo end: String.Index) {
-            value += raw[literalStart..<end]
-            shown? += raw[literalStart..<end]
-        }
-        while index < utf8.endIndex {
-            guard utf8[index] == dollar else {
-                index = utf8.index(after: index)
-                continue
+        return raw.withUTF8Bytes { utf8 in
+            var value: [UInt8] = []
+            value.reserveCapacity(utf8.count + 16)
+            // Only made when a secret shows up: until then it equals `value`.
+            var shown: [UInt8]?
+            var literalStart = 0
+            var index = 0
+            func appendLiteral(upTo end: Int) {
+                let literal = UnsafeBufferPointer(rebasing: utf8[literalStart..<end])
+                value.append(contentsOf: literal)
+                shown?.append(contentsOf: literal)
             }
-            let next = utf8.index(after: index)
-            guard next < utf8.endIndex else { break }
-            if utf8[next] == dollar {
-                let third = utf8.index(after: next)
-                if third < utf8.endIndex, utf8[third] == open {
-                    // `$${` is a literal `${`: keep one `$` and the brace.
-                    appendLiteral(upTo: next)
-                    literalStart = third
-                    index = utf8.index(after: third)
-                } else {
-                    index = next
+            while index < utf8.count {
+                guard utf8[index] == dollar else {
+                    index += 1
+                    continue
                 }
-                continue
+                let next = index + 1
+                guard next < utf8.count else { break }
+                if utf8[next] == dollar {
+                    let third = next + 1
+                    if third < utf8.count, utf8[third] == open {
+                        // `$${` is a literal `${`: keep one `$` and the brace.
+                        appendLiteral(upTo: next)
+                        literalStart = third
+                        index = third + 1
+                    } else {
+                        index = next
+                    }
+                    continue
+                }
+                guard utf8[next] == open else {
+                    index = next
+                    continue
+                }
+                let nameStart = next + 1
+                var end = nameStart
+                while end < utf8.count, utf8[end] != close { end += 1 }
+                guard end < utf8.count else {
+                    return .failure(Problem("unterminated '${' (no closing '}'); write '$${' for a literal '${'"))
+                }
+                let reference = String(decoding: UnsafeBufferPointer(rebasing: utf8[nameStart..<end]), as: UTF8.self)
+                switch resolve(reference, allowVariables: allowVariables, record: record) {
+                case .failure(let problem):
+                    return .failure(problem)
+                case .success(let resolved):
+                    appendLiteral(upTo: index)
+                    if shown == nil, resolved.shown != resolved.value { shown = value }
+                    value.append(contentsOf: resolved.value.utf8)
+                    shown?.append(contentsOf: resolved.shown.utf8)
+                }
+                index = end + 1
+                literalStart = index
             }
-            guard utf8[next] == open else {
-                index = next
-                continue
-            }
-            let nameStart = utf8.index(after: next)
-            guard let end = utf8[nameStart...].firstIndex(of: close) else {
-                return .failure(Problem("unterminated '${' (no closing '}'); write '$${' for a literal '${'"))
-            }
-            switch resolve(String(raw[nameStart..<end]), allowVariables: allowVariables, record: record) {
-            case .failure(let problem):
-                return .failure(problem)
-            case .success(let resolved):
-                appendLiteral(upTo: index)
-                if shown == nil, resolved.shown != resolved.value { shown = value }
-                value += resolved.value
-                shown? += resolved.shown
-            }
-            index = utf8.index(after: end)
-            literalStart = index
+            appendLiteral(upTo: utf8.count)
+            let text = String(decoding: value, as: UTF8.self)
+            return .success(ResolvedVariable(value: text, shown: shown.map { String(decoding: $0, as: UTF8.self) } ?? text))
         }
-        appendLiteral(upTo: utf8.endIndex)
-        return .success(ResolvedVariable(value: value, shown: shown ?? value))
     }
 
     private func resolve(_ reference: String, allowVariables: Bool, record: Bool) -> Result<ResolvedVariable, Problem> {
@@ -113,7 +122,7 @@ extension PlanDecoder {
             return .failure(Problem(
                 "a variable cannot use another variable ('${\(reference)}'); vars may only use ${env:…} and ${secret:…}"))
         }
-        if failedVariables.contains(reference) {
+        if !failedVariables.isEmpty, failedVariables.contains(reference) {
             // Its own definition is already reported; do not add noise at every use.
             return .failure(Problem("", alreadyReported: true))
         }
@@ -136,6 +145,18 @@ extension PlanDecoder {
 }
 
 extension String {
+    /// Whether the text holds `${`: only then can substitution change it (`$${` holds one too).
+    var containsReference: Bool {
+        withUTF8Bytes { utf8 in
+            var index = 1
+            while index < utf8.count {
+                if utf8[index] == UInt8(ascii: "{"), utf8[index - 1] == UInt8(ascii: "$") { return true }
+                index += 1
+            }
+            return false
+        }
+    }
+
     /// Whether the UTF-8 form holds `byte`, scanning contiguous storage (the generic
     /// `utf8.contains` is several times slower, and runs for every scalar of a plan).
     func containsByte(_ byte: UInt8) -> Bool {

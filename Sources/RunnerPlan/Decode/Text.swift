@@ -18,8 +18,11 @@ struct Text: Sendable {
     /// `~`, `null` or nothing, written plain.
     var isNull: Bool {
         guard isPlain else { return false }
-        switch value {
-        case "", "~", "null", "Null", "NULL": return true
+        // Asked of every string value: rule most out by length before comparing text.
+        switch value.utf8.count {
+        case 0: return true
+        case 1: return value == "~"
+        case 4: return value == "null" || value == "Null" || value == "NULL"
         default: return false
         }
     }

@@ -5,17 +5,17 @@ extension PlanDecoder {
     static let sizeExample = "a size such as 1048576 or '1MiB' (units B, KiB, MiB, GiB)"
 
     /// Any non-null scalar, as text (`200` and `true` are fine where a string is wanted).
-    func string(_ node: YAMLNode, for site: Site) -> Text? {
-        guard let text = text(node, expected: "a string", for: site) else { return nil }
+    func string(_ node: YAMLNode, for site: @autoclosure () -> Site) -> Text? {
+        guard let text = text(node, expected: "a string", for: site()) else { return nil }
         guard !text.isNull else {
-            report(at: text.mark, "expected a string for \(site), got \(text.quoted)")
+            report(at: text.mark, "expected a string for \(site()), got \(text.quoted)")
             return nil
         }
         return text
     }
 
     /// A plain integer at least `minimum` (and at most `maximum`).
-    func integer(_ node: YAMLNode, for site: Site, minimum: Int? = nil, maximum: Int? = nil) -> Int? {
+    func integer(_ node: YAMLNode, for site: @autoclosure () -> Site, minimum: Int? = nil, maximum: Int? = nil) -> Int? {
         let expected: String
         switch (minimum, maximum) {
         case let (minimum?, maximum?): expected = "an integer from \(minimum) to \(maximum)"
@@ -24,93 +24,93 @@ extension PlanDecoder {
         case let (nil, maximum?): expected = "an integer <= \(maximum)"
         case (nil, nil): expected = "an integer"
         }
-        guard let text = text(node, expected: expected, for: site) else { return nil }
+        guard let text = text(node, expected: expected, for: site()) else { return nil }
         guard let number = Self.parseInteger(text.value) else {
-            report(at: text.mark, "expected \(expected) for \(site), got \(text.quoted)")
+            report(at: text.mark, "expected \(expected) for \(site()), got \(text.quoted)")
             return nil
         }
         guard text.isPlain else {
-            report(at: text.mark, "expected \(expected) for \(site), got the string \(text.quoted); write it without quotes")
+            report(at: text.mark, "expected \(expected) for \(site()), got the string \(text.quoted); write it without quotes")
             return nil
         }
         if let minimum, number < minimum {
-            report(at: text.mark, "expected \(expected) for \(site), got \(text.quoted)")
+            report(at: text.mark, "expected \(expected) for \(site()), got \(text.quoted)")
             return nil
         }
         if let maximum, number > maximum {
-            report(at: text.mark, "expected \(expected) for \(site), got \(text.quoted)")
+            report(at: text.mark, "expected \(expected) for \(site()), got \(text.quoted)")
             return nil
         }
         return number
     }
 
     /// `true` or `false`, written plain (YAML 1.2: no `yes`/`on`).
-    func bool(_ node: YAMLNode, for site: Site) -> Bool? {
-        guard let text = text(node, expected: "true or false", for: site) else { return nil }
+    func bool(_ node: YAMLNode, for site: @autoclosure () -> Site) -> Bool? {
+        guard let text = text(node, expected: "true or false", for: site()) else { return nil }
         let value: Bool
         switch text.value {
         case "true", "True", "TRUE": value = true
         case "false", "False", "FALSE": value = false
         default:
-            report(at: text.mark, "expected true or false for \(site), got \(text.quoted)")
+            report(at: text.mark, "expected true or false for \(site()), got \(text.quoted)")
             return nil
         }
         guard text.isPlain else {
-            report(at: text.mark, "expected true or false for \(site), got the string \(text.quoted); write it without quotes")
+            report(at: text.mark, "expected true or false for \(site()), got the string \(text.quoted); write it without quotes")
             return nil
         }
         return value
     }
 
     /// `<number><unit>` with unit ms, s or m; more than zero.
-    func duration(_ node: YAMLNode, for site: Site) -> Duration? {
-        guard let text = text(node, expected: Self.durationExample, for: site) else { return nil }
+    func duration(_ node: YAMLNode, for site: @autoclosure () -> Site) -> Duration? {
+        guard let text = text(node, expected: Self.durationExample, for: site()) else { return nil }
         switch Self.parseDuration(text.value) {
         case .valid(let duration):
             return duration
         case .notPositive:
-            report(at: text.mark, "expected a duration greater than zero for \(site), got \(text.quoted)")
+            report(at: text.mark, "expected a duration greater than zero for \(site()), got \(text.quoted)")
         case .tooLarge:
-            report(at: text.mark, "duration \(text.quoted) for \(site) is too large")
+            report(at: text.mark, "duration \(text.quoted) for \(site()) is too large")
         case .invalid:
-            report(at: text.mark, "expected \(Self.durationExample) for \(site), got \(text.quoted)")
+            report(at: text.mark, "expected \(Self.durationExample) for \(site()), got \(text.quoted)")
         }
         return nil
     }
 
     /// Bytes: an integer, or a string with a unit (`512KiB`, `1MiB`); more than zero.
-    func size(_ node: YAMLNode, for site: Site) -> Int? {
-        guard let text = text(node, expected: Self.sizeExample, for: site) else { return nil }
+    func size(_ node: YAMLNode, for site: @autoclosure () -> Site) -> Int? {
+        guard let text = text(node, expected: Self.sizeExample, for: site()) else { return nil }
         guard let bytes = Self.parseSize(text.value) else {
-            report(at: text.mark, "expected \(Self.sizeExample) for \(site), got \(text.quoted)")
+            report(at: text.mark, "expected \(Self.sizeExample) for \(site()), got \(text.quoted)")
             return nil
         }
         guard bytes > 0 else {
-            report(at: text.mark, "expected a size greater than zero for \(site), got \(text.quoted)")
+            report(at: text.mark, "expected a size greater than zero for \(site()), got \(text.quoted)")
             return nil
         }
         return bytes
     }
 
     /// One of a few words (plain or quoted), with a suggestion when it is close to one.
-    func choice(_ node: YAMLNode, for site: Site, among options: [String]) -> Text? {
+    func choice(_ node: YAMLNode, for site: @autoclosure () -> Site, among options: [String]) -> Text? {
         let listed = options.map { "'\($0)'" }.joined(separator: ", ")
-        guard let text = text(node, expected: "one of \(listed)", for: site) else { return nil }
+        guard let text = text(node, expected: "one of \(listed)", for: site()) else { return nil }
         guard options.contains(text.value) else {
             let hint = Suggestion.phrase(for: text.value, among: options)
-            report(at: text.mark, "expected one of \(listed) for \(site), got \(text.quoted)\(hint)")
+            report(at: text.mark, "expected one of \(listed) for \(site()), got \(text.quoted)\(hint)")
             return nil
         }
         return text
     }
 
     /// A sequence's items, or a single scalar as a one-item list (`tags: smoke`).
-    func items(_ node: YAMLNode, expected: String, for site: Site) -> [YAMLNode]? {
+    func items(_ node: YAMLNode, expected: String, for site: @autoclosure () -> Site) -> YAMLItems? {
         switch node.content {
-        case .sequence(let items): return Array(items)
-        case .scalar: return [node]
+        case .sequence(let items): return .sequence(items)
+        case .scalar: return .single(node)
         case .mapping:
-            report(at: node.mark, "expected \(expected) for \(site), got a mapping")
+            report(at: node.mark, "expected \(expected) for \(site()), got a mapping")
             return nil
         }
     }
@@ -119,22 +119,26 @@ extension PlanDecoder {
 
     /// A decimal integer with an optional sign; nil when it is not one or overflows.
     static func parseInteger(_ text: String) -> Int? {
-        var utf8 = Substring(text).utf8[...]
-        var negative = false
-        if let first = utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
-            negative = first == UInt8(ascii: "-")
-            utf8 = utf8.dropFirst()
+        return text.withUTF8Bytes { utf8 -> Int? in
+            var index = 0
+            var negative = false
+            if let first = utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+                negative = first == UInt8(ascii: "-")
+                index = 1
+            }
+            guard index < utf8.count else { return nil }
+            var value = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+                guard !overflow1, !overflow2 else { return nil }
+                value = sum
+                index += 1
+            }
+            return negative ? -value : value
         }
-        guard !utf8.isEmpty else { return nil }
-        var value = 0
-        for byte in utf8 {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
-            guard !overflow1, !overflow2 else { return nil }
-            value = sum
-        }
-        return negative ? -value : value
     }
 
     enum DurationParse: Equatable {
@@ -145,33 +149,45 @@ extension PlanDecoder {
     }
 
     static func parseDuration(_ text: String) -> DurationParse {
-        let utf8 = Array(text.utf8)
-        var index = 0
-        if index < utf8.count, utf8[index] == UInt8(ascii: "-") || utf8[index] == UInt8(ascii: "+") { index += 1 }
-        var digits = 0
-        var sawPoint = false
-        while index < utf8.count {
-            let byte = utf8[index]
-            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-                digits += 1
-            } else if byte == UInt8(ascii: "."), !sawPoint {
-                sawPoint = true
-            } else {
-                break
+        // Scanned in place: no array or string is made for the common `800ms`, `5s`.
+        let scan: (numberEnd: Int, wholeNumber: Double?, nanosecondsPerUnit: Double)? = text.withUTF8Bytes { utf8 in
+            var index = 0
+            var negative = false
+            if index < utf8.count, utf8[index] == UInt8(ascii: "-") || utf8[index] == UInt8(ascii: "+") {
+                negative = utf8[index] == UInt8(ascii: "-")
+                index += 1
             }
-            index += 1
+            var digits = 0
+            var sawPoint = false
+            var whole = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                    digits += 1
+                    if digits <= 15 { whole = whole * 10 + Int(byte - UInt8(ascii: "0")) }
+                } else if byte == UInt8(ascii: "."), !sawPoint {
+                    sawPoint = true
+                } else {
+                    break
+                }
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            let nanosecondsPerUnit: Double
+            switch (utf8.count - index, utf8.count > index ? utf8[index] : 0, utf8.count > index + 1 ? utf8[index + 1] : 0) {
+            case (2, UInt8(ascii: "m"), UInt8(ascii: "s")): nanosecondsPerUnit = 1e6
+            case (1, UInt8(ascii: "s"), _): nanosecondsPerUnit = 1e9
+            case (1, UInt8(ascii: "m"), _): nanosecondsPerUnit = 60e9
+            default: return nil
+            }
+            // Up to 15 digits without a point the value is exact, as Double(text) would give it.
+            let wholeNumber = !sawPoint && digits <= 15 ? Double(negative ? -whole : whole) : nil
+            return (index, wholeNumber, nanosecondsPerUnit)
         }
-        guard digits > 0 else { return .invalid }
-        let unit = String(decoding: utf8[index...], as: UTF8.self)
-        let nanosecondsPerUnit: Double
-        switch unit {
-        case "ms": nanosecondsPerUnit = 1e6
-        case "s": nanosecondsPerUnit = 1e9
-        case "m": nanosecondsPerUnit = 60e9
-        default: return .invalid
-        }
-        guard let number = Double(String(decoding: utf8[..<index], as: UTF8.self)) else { return .invalid }
-        let nanoseconds = (number * nanosecondsPerUnit).rounded()
+        guard let scan else { return .invalid }
+        guard let number = scan.wholeNumber ?? Double(String(decoding: text.utf8.prefix(scan.numberEnd), as: UTF8.self))
+        else { return .invalid }
+        let nanoseconds = (number * scan.nanosecondsPerUnit).rounded()
         guard nanoseconds >= 1 else { return .notPositive }
         guard nanoseconds < 1e18 else { return .tooLarge }
         return .valid(.nanoseconds(Int64(nanoseconds)))

@@ -149,6 +149,12 @@ public struct PlanURL: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses an absolute http or https URL; nil when it is not one.
     public static func parse(_ text: String) -> PlanURL? {
+        if let url = parseSimple(text) { return url }
+        return parseWithComponents(text)
+    }
+
+    /// The general case, by `URLComponents` (several microseconds a URL).
+    static func parseWithComponents(_ text: String) -> PlanURL? {
         guard let components = URLComponents(string: text),
               let schemeText = components.scheme?.lowercased(),
               let scheme = Scheme(rawValue: schemeText),
@@ -161,4 +167,103 @@ public struct PlanURL: Sendable, Equatable, CustomStringConvertible {
         if let query = components.percentEncodedQuery { path += "?" + query }
         return PlanURL(scheme: scheme, host: host.lowercased(), explicitPort: components.port, pathAndQuery: path)
     }
+
+    /// The URLs plans almost always hold, parsed by hand: `http(s)://host[:port][/path][?query]`
+    /// with a lower-case scheme, a host of letters, digits, `.` and `-`, a port of 1...65535
+    /// without leading zeros, and a path and query of characters RFC 3986 allows unencoded.
+    /// Nil for anything else (the general parser decides); the result equals that parser's.
+    static func parseSimple(_ text: String) -> PlanURL? {
+        return text.withUTF8Bytes { bytes -> PlanURL? in
+            guard bytes.count >= 7, bytes[0] == UInt8(ascii: "h"), bytes[1] == UInt8(ascii: "t"),
+                  bytes[2] == UInt8(ascii: "t"), bytes[3] == UInt8(ascii: "p")
+            else { return nil }
+            let scheme: Scheme = bytes[4] == UInt8(ascii: "s") ? .https : .http
+            var index = scheme == .https ? 5 : 4
+            guard index + 3 <= bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
+                  bytes[index + 2] == UInt8(ascii: "/")
+            else { return nil }
+            index += 3
+            let hostStart = index
+            var hostHasUppercase = false
+            while index < bytes.count, URLBytes.isHostByte(bytes[index]) {
+                if bytes[index] >= UInt8(ascii: "A"), bytes[index] <= UInt8(ascii: "Z") { hostHasUppercase = true }
+                index += 1
+            }
+            let hostEnd = index
+            // URLComponents shows a punycode label (`xn--…`) decoded: leave those to it.
+            guard hostEnd > hostStart, !URLBytes.containsPunycode(UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]))
+            else { return nil }
+            var port: Int?
+            if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+                index += 1
+                let portStart = index
+                var value = 0
+                while index < bytes.count, index - portStart < 5, URLBytes.isDigit(bytes[index]) {
+                    value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                    index += 1
+                }
+                guard index > portStart, bytes[portStart] != UInt8(ascii: "0"), value <= 65535 else { return nil }
+                port = value
+            }
+            let pathStart = index
+            guard index == bytes.count || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?")
+            else { return nil }
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "%") {
+                    // Only well-formed escapes: anything else the general parser would re-encode.
+                    guard index + 2 < bytes.count, URLBytes.isHexDigit(bytes[index + 1]), URLBytes.isHexDigit(bytes[index + 2])
+                    else { return nil }
+                    index += 2
+                } else if !URLBytes.isPathByte(byte) {
+                    return nil
+                }
+                index += 1
+            }
+            var host = String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), as: UTF8.self)
+            if hostHasUppercase { host = host.lowercased() }
+            var path = String(decoding: UnsafeBufferPointer(rebasing: bytes[pathStart...]), as: UTF8.self)
+            if pathStart == bytes.count || bytes[pathStart] == UInt8(ascii: "?") { path = "/" + path }
+            return PlanURL(scheme: scheme, host: host, explicitPort: port, pathAndQuery: path)
+        }
+    }
+}
+
+/// Byte classes for `PlanURL.parseSimple` (RFC 3986).
+private enum URLBytes {
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
+    }
+
+    static func isHostByte(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+    }
+
+    /// Whether a host holds `xn--` (any case).
+    static func containsPunycode(_ host: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard host.count >= 4 else { return false }
+        for start in 0...(host.count - 4)
+        where host[start] | 0x20 == UInt8(ascii: "x") && host[start + 1] | 0x20 == UInt8(ascii: "n")
+            && host[start + 2] == UInt8(ascii: "-") && host[start + 3] == UInt8(ascii: "-") {
+            return true
+        }
+        return false
+    }
+
+    /// pchar, `/` and `?`: unreserved, sub-delims, `:` and `@` (`%` is checked apart).
+    static func isPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0..<64: return pathBytesBelow64 >> UInt64(byte) & 1 == 1
+        case 64..<128: return pathBytesFrom64 >> UInt64(byte - 64) & 1 == 1
+        default: return false
+        }
+    }
+
+    // One bit per ASCII byte for `A-Z a-z 0-9 - . _ ~ ! $ & ' ( ) * + , ; = : @ / ?`
+    // (constants rather than a table: no lazy global to check on every byte).
+    private static let pathBytesBelow64: UInt64 = 0xAFFF_FFD2_0000_0000
+    private static let pathBytesFrom64: UInt64 = 0x47FF_FFFE_87FF_FFFF
 }

@@ -39,21 +39,21 @@ final class YAMLTree {
         case mapping
     }
 
+    /// 20 bytes: millions of these are written and read for a large plan.
     struct Record {
         var kind: Kind
         var style: YAMLScalarStyle
         var tag: YAMLTag?
         var mark: YAMLMark
-        /// A scalar's index in `scalars`, or where a collection's children start in `children`.
+        /// A scalar's text in `scalars`, or where a collection's children start in `children`.
         var first: Int32
         /// Entries in `children`: items of a sequence, key and value alternating for a mapping.
         var count: Int32
-        /// Nodes in this subtree once aliases are expanded: what walking it costs.
-        var size: Int
     }
 
     // Immutable once built: reads need no exclusivity checks.
     let records: [Record]
+    /// Each distinct scalar text once (see `ScalarTexts`): equal texts share one index.
     let scalars: [String]
     let children: [Int32]
 
@@ -95,8 +95,6 @@ struct YAMLNode {
     var tag: YAMLTag? { record.tag }
     /// Where the node starts (the quote of a quoted scalar, the `-` of a block sequence).
     var mark: YAMLMark { record.mark }
-    /// Nodes in this subtree once aliases are expanded.
-    var size: Int { record.size }
 
     /// The text of a scalar; "" for a collection.
     var scalarText: String {
@@ -139,6 +137,37 @@ struct YAMLMapping: RandomAccessCollection {
     subscript(position: Int) -> YAMLPair {
         let key = start + 2 * position
         return YAMLPair(key: tree.node(tree.children[key]), value: tree.node(tree.children[key + 1]))
+    }
+
+    func keyNode(at position: Int) -> YAMLNode { tree.node(tree.children[start + 2 * position]) }
+
+    /// The text index of the key at `position` when it is a scalar (nil for a collection), so
+    /// keys are looked up with no node made. Equal texts have equal indices in a document, and
+    /// the parser's known texts have 1, 2, 3… (see `YAMLParser.init`).
+    func keyTextIndex(at position: Int) -> Int32? {
+        let record = tree.records[Int(tree.children[start + 2 * position])]
+        return record.kind == .scalar ? record.first : nil
+    }
+}
+
+/// A sequence's items, or one node standing for a one-item list (read in place, no array).
+enum YAMLItems: RandomAccessCollection {
+    case sequence(YAMLSequence)
+    case single(YAMLNode)
+
+    var startIndex: Int { 0 }
+    var endIndex: Int {
+        switch self {
+        case .sequence(let items): return items.count
+        case .single: return 1
+        }
+    }
+
+    subscript(position: Int) -> YAMLNode {
+        switch self {
+        case .sequence(let items): return items[position]
+        case .single(let node): return node
+        }
     }
 }
 

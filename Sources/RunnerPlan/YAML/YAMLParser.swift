@@ -11,11 +11,15 @@ final class YAMLParser {
     static let minimumAliasBudget = 1_000_000
 
     private let source: SourceText
+    private let knownTexts: [String]
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let initialized: Bool
 
-    init(source: SourceText) {
+    /// - Parameter knownTexts: texts the caller will look for; they get the text indices
+    ///   1, 2, 3… in this order (see `YAMLMapping.keyTextIndex`).
+    init(source: SourceText, knownTexts: [String] = []) {
         self.source = source
+        self.knownTexts = knownTexts
         parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         initialized = yaml_parser_initialize(parser) == 1
     }
@@ -36,12 +40,9 @@ final class YAMLParser {
             }
             yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
             yaml_parser_set_input_string(parser, base, buffer.count)
-            var builder = TreeBuilder(file: source.file, expectedBytes: buffer.count)
+            var builder = TreeBuilder(file: source.file, expectedBytes: buffer.count, knownTexts: knownTexts)
             do throws(PlanError) {
-                while true {
-                    let event = try nextEvent()
-                    if try builder.consume(event) { break }
-                }
+                while try !nextEvent(into: &builder) {}
                 return .success(builder.document())
             } catch {
                 return .failure(error)
@@ -52,31 +53,25 @@ final class YAMLParser {
 
     // MARK: - libyaml events
 
-    /// Pulls the next event from libyaml and copies what we need out of it.
-    private func nextEvent() throws(PlanError) -> YAMLEvent {
+    /// Pulls the next event from libyaml and feeds it to `builder`; true once the stream has ended.
+    ///
+    /// The builder sees the event while libyaml still owns it: a scalar's bytes are read in
+    /// place, with no String made for each of the millions of scalars a large plan holds.
+    private func nextEvent(into builder: inout TreeBuilder) throws(PlanError) -> Bool {
         var event = yaml_event_t()
         guard yaml_parser_parse(parser, &event) == 1 else { throw libyamlError() }
         defer { yaml_event_delete(&event) }
         let mark = YAMLMark(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
         switch event.type {
-        case YAML_STREAM_START_EVENT:
-            return .streamStart
-        case YAML_STREAM_END_EVENT:
-            return .streamEnd
+        case YAML_STREAM_END_EVENT, YAML_NO_EVENT:
+            // libyaml only returns YAML_NO_EVENT after the stream has ended.
+            return true
         case YAML_DOCUMENT_START_EVENT:
-            return .documentStart(mark)
-        case YAML_DOCUMENT_END_EVENT:
-            return .documentEnd
+            try builder.startDocument(at: mark)
         case YAML_ALIAS_EVENT:
-            return .alias(Self.text(event.data.alias.anchor) ?? "", mark)
+            try builder.alias(Self.text(event.data.alias.anchor) ?? "", at: mark)
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
-            let value: String
-            if let pointer = scalar.value {
-                value = String(decoding: UnsafeBufferPointer(start: pointer, count: Int(scalar.length)), as: UTF8.self)
-            } else {
-                value = ""
-            }
             let style: YAMLScalarStyle
             switch scalar.style {
             case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
@@ -85,21 +80,24 @@ final class YAMLParser {
             case YAML_FOLDED_SCALAR_STYLE: style = .folded
             default: style = .plain
             }
-            return .scalar(value, style, tag: try tag(scalar.tag, at: mark), anchor: Self.text(scalar.anchor), mark)
+            let tag = try tag(scalar.tag, at: mark)
+            let bytes = UnsafeBufferPointer(start: scalar.value, count: scalar.value == nil ? 0 : Int(scalar.length))
+            builder.scalar(bytes, style: style, tag: tag, anchor: Self.text(scalar.anchor), at: mark)
         case YAML_SEQUENCE_START_EVENT:
             let start = event.data.sequence_start
-            return .collectionStart(
-                isMapping: false, tag: try tag(start.tag, at: mark), anchor: Self.text(start.anchor), mark)
+            try builder.startCollection(
+                isMapping: false, tag: try tag(start.tag, at: mark), anchor: Self.text(start.anchor), at: mark)
         case YAML_MAPPING_START_EVENT:
             let start = event.data.mapping_start
-            return .collectionStart(
-                isMapping: true, tag: try tag(start.tag, at: mark), anchor: Self.text(start.anchor), mark)
+            try builder.startCollection(
+                isMapping: true, tag: try tag(start.tag, at: mark), anchor: Self.text(start.anchor), at: mark)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            return .collectionEnd
+            builder.endCollection()
         default:
-            // YAML_NO_EVENT: libyaml only returns it after the stream has ended.
-            return .streamEnd
+            // Stream start and document end change nothing in the tree.
+            break
         }
+        return false
     }
 
     private func tag(_ pointer: UnsafeMutablePointer<yaml_char_t>?, at mark: YAMLMark) throws(PlanError) -> YAMLTag? {
@@ -166,18 +164,6 @@ final class YAMLParser {
     }
 }
 
-/// What the tree builder needs from one libyaml event, with no C types left.
-enum YAMLEvent {
-    case streamStart
-    case streamEnd
-    case documentStart(YAMLMark)
-    case documentEnd
-    case alias(String, YAMLMark)
-    case scalar(String, YAMLScalarStyle, tag: YAMLTag?, anchor: String?, YAMLMark)
-    case collectionStart(isMapping: Bool, tag: YAMLTag?, anchor: String?, YAMLMark)
-    case collectionEnd
-}
-
 /// Builds the node tree from events without recursion: an explicit stack of open collections.
 ///
 /// Children of every open collection wait on one shared stack; a collection moves its slice
@@ -185,189 +171,222 @@ enum YAMLEvent {
 struct TreeBuilder {
     let file: String
     private var records: [YAMLTree.Record] = []
-    private var scalars: [String] = []
+    private var texts: ScalarTexts
     private var children: [Int32] = []
     private var root: Int32?
     /// Errors that do not stop parsing (duplicate keys).
     private var errors: [PlanError] = []
 
-    private var stack: [Frame] = []
+    /// The innermost open collection (when `depth > 0`), kept apart from `parents` because
+    /// nearly every event updates it.
+    private var current = Frame(isMapping: false, mark: YAMLMark(line: 0, column: 0), tag: nil, hasAnchor: false, start: 0)
+    /// The collections enclosing `current`, outermost first.
+    private var parents: [Frame] = []
+    /// Open collections: `current` and its `parents` (0 while the root is still to come).
+    private var depth = 0
     /// Children of the open collections (for a mapping: key, value, key, value…).
     private var open: [Int32] = []
-    private var anchors: [String: Int32] = [:]
+    /// Anchored nodes by name, with their size once aliases are expanded (what an alias to
+    /// them adds to the alias budget).
+    private var anchors: [String: (index: Int32, size: Int)] = [:]
+    /// Anchors of the open collections that have one, innermost last.
+    private var openAnchors: [String] = []
+    /// Scalar keys by text for the open mappings that grew large, by depth.
+    private var keyIndexes: [Int: [Int32: YAMLMark]] = [:]
     private var documents = 0
     private var realNodes = 0
     private var aliasNodes = 0
 
-    init(file: String, expectedBytes: Int) {
+    init(file: String, expectedBytes: Int, knownTexts: [String]) {
         self.file = file
-        // A rough guess (a node per dozen bytes) saves regrowing the arrays many times.
-        records.reserveCapacity(expectedBytes / 12)
-        scalars.reserveCapacity(expectedBytes / 20)
-        children.reserveCapacity(expectedBytes / 12)
+        texts = ScalarTexts(knownTexts: knownTexts)
+        // Plans hold about a node per 10 bytes. Reserving more than that costs nothing until
+        // it is touched, while regrowing copies hundreds of megabytes for a large plan.
+        records.reserveCapacity(expectedBytes / 4)
+        children.reserveCapacity(expectedBytes / 4)
     }
 
     /// The finished document (call once the stream has ended).
     func document() -> YAMLDocument {
-        let tree = YAMLTree(records: records, scalars: scalars, children: children)
+        let tree = YAMLTree(records: records, scalars: texts.strings, children: children)
         return YAMLDocument(root: root.map(tree.node), errors: errors)
     }
 
+    /// Plain data (the anchor lives in `openAnchors`): frames are copied at every nesting level,
+    /// and copying a struct that holds a reference costs far more.
     private struct Frame {
         var isMapping: Bool
         var mark: YAMLMark
         var tag: YAMLTag?
-        var anchor: String?
+        var hasAnchor: Bool
         /// Where this collection's children start in `open`.
         var start: Int
         var pendingKey: Int32?
+        var pendingKeySize = 0
         var dropValue = false
-        /// Scalar keys by text, built only once a mapping grows large; small ones are scanned.
-        var keyIndex: [String: YAMLMark]?
+        /// Whether `keyIndexes` holds this mapping's keys (once it grows large; small ones are scanned).
+        var hasKeyIndex = false
         var hasMergeKey = false
         var size = 1
     }
 
-    /// Feeds one event; true when the stream has ended.
-    mutating func consume(_ event: YAMLEvent) throws(PlanError) -> Bool {
-        switch event {
-        case .streamStart, .documentEnd:
-            return false
-        case .streamEnd:
-            return true
-        case .documentStart(let mark):
-            documents += 1
-            if documents > 1 {
-                throw error(at: mark, "a plan file holds one YAML document; '---' here starts a second one")
-            }
-            return false
-        case .alias(let name, let mark):
-            guard let target = anchors[name] else {
-                if stack.contains(where: { $0.anchor == name }) {
-                    throw error(at: mark, "alias '*\(name)' refers to a node that contains it")
-                }
-                throw error(at: mark, "undefined alias '*\(name)'")
-            }
-            // The same node again (its children are shared), but located at the alias.
-            var record = records[Int(target)]
-            aliasNodes += record.size
-            let budget = max(YAMLParser.minimumAliasBudget, 4 * realNodes)
-            if aliasNodes > budget {
-                throw error(at: mark, "aliases expand to more than \(budget) nodes; refusing what looks like an alias bomb")
-            }
-            record.mark = mark
-            add(append(record))
-            return false
-        case .scalar(let value, let style, let tag, let anchor, let mark):
-            realNodes += 1
-            scalars.append(value)
-            let index = append(YAMLTree.Record(
-                kind: .scalar, style: style, tag: tag, mark: mark, first: Int32(scalars.count - 1), count: 0,
-                size: 1))
-            if let anchor { anchors[anchor] = index }
-            add(index)
-            return false
-        case .collectionStart(let isMapping, let tag, let anchor, let mark):
-            if stack.count >= YAMLParser.maximumDepth {
-                throw error(at: mark, "nesting deeper than \(YAMLParser.maximumDepth) levels")
-            }
-            realNodes += 1
-            stack.append(Frame(isMapping: isMapping, mark: mark, tag: tag, anchor: anchor, start: open.count))
-            return false
-        case .collectionEnd:
-            guard let frame = stack.popLast() else { return false }
-            let first = children.count
-            if frame.isMapping, frame.hasMergeKey {
-                let merged = merged(open[frame.start...])
-                children.append(contentsOf: merged)
-            } else {
-                children.append(contentsOf: open[frame.start...])
-            }
-            open.removeSubrange(frame.start...)
-            let index = append(YAMLTree.Record(
-                kind: frame.isMapping ? .mapping : .sequence, style: .plain, tag: frame.tag, mark: frame.mark,
-                first: Int32(first), count: Int32(children.count - first), size: frame.size))
-            if let anchor = frame.anchor { anchors[anchor] = index }
-            add(index)
-            return false
+    // MARK: Events (what libyaml reports, with no C types left)
+
+    mutating func startDocument(at mark: YAMLMark) throws(PlanError) {
+        documents += 1
+        if documents > 1 {
+            throw error(at: mark, "a plan file holds one YAML document; '---' here starts a second one")
         }
     }
+
+    mutating func alias(_ name: String, at mark: YAMLMark) throws(PlanError) {
+        guard let target = anchors[name] else {
+            if openAnchors.contains(name) {
+                throw error(at: mark, "alias '*\(name)' refers to a node that contains it")
+            }
+            throw error(at: mark, "undefined alias '*\(name)'")
+        }
+        // The same node again (its children are shared), but located at the alias.
+        var record = records[Int(target.index)]
+        aliasNodes += target.size
+        let budget = max(YAMLParser.minimumAliasBudget, 4 * realNodes)
+        if aliasNodes > budget {
+            throw error(at: mark, "aliases expand to more than \(budget) nodes; refusing what looks like an alias bomb")
+        }
+        record.mark = mark
+        add(append(record), size: target.size)
+    }
+
+    /// A scalar; its UTF-8 `bytes` are borrowed from libyaml and only read during the call.
+    mutating func scalar(
+        _ bytes: UnsafeBufferPointer<UInt8>, style: YAMLScalarStyle, tag: YAMLTag?, anchor: String?, at mark: YAMLMark
+    ) {
+        realNodes += 1
+        let index = append(YAMLTree.Record(
+            kind: .scalar, style: style, tag: tag, mark: mark, first: texts.index(of: bytes), count: 0))
+        if let anchor { anchors[anchor] = (index, 1) }
+        add(index, size: 1)
+    }
+
+    mutating func startCollection(isMapping: Bool, tag: YAMLTag?, anchor: String?, at mark: YAMLMark) throws(PlanError) {
+        if depth >= YAMLParser.maximumDepth {
+            throw error(at: mark, "nesting deeper than \(YAMLParser.maximumDepth) levels")
+        }
+        realNodes += 1
+        if depth > 0 { parents.append(current) }
+        current = Frame(isMapping: isMapping, mark: mark, tag: tag, hasAnchor: anchor != nil, start: open.count)
+        if let anchor { openAnchors.append(anchor) }
+        depth += 1
+    }
+
+    mutating func endCollection() {
+        guard depth > 0 else { return }
+        let frame = current
+        if frame.hasKeyIndex { keyIndexes[depth] = nil }
+        depth -= 1
+        if depth > 0 { current = parents.removeLast() }
+        let first = children.count
+        if frame.isMapping, frame.hasMergeKey {
+            let merged = merged(open[frame.start...])
+            children.append(contentsOf: merged)
+        } else {
+            children.append(contentsOf: open[frame.start...])
+        }
+        open.removeSubrange(frame.start...)
+        let index = append(YAMLTree.Record(
+            kind: frame.isMapping ? .mapping : .sequence, style: .plain, tag: frame.tag, mark: frame.mark,
+            first: Int32(first), count: Int32(children.count - first)))
+        if frame.hasAnchor { anchors[openAnchors.removeLast()] = (index, frame.size) }
+        add(index, size: frame.size)
+    }
+
+    // MARK: Building
 
     private mutating func append(_ record: YAMLTree.Record) -> Int32 {
         records.append(record)
         return Int32(records.count - 1)
     }
 
-    private func scalarKey(_ index: Int32) -> String? {
+    /// A scalar key's identity (equal for keys that are equal Strings); nil for a collection.
+    /// Only asked of nodes already placed as keys, whose identity `add` has worked out.
+    private func scalarKey(_ index: Int32) -> Int32? {
         let record = records[Int(index)]
-        return record.kind == .scalar ? scalars[Int(record.first)] : nil
+        return record.kind == .scalar ? texts.knownKeyIdentity(of: record.first) : nil
     }
 
-    private mutating func add(_ index: Int32) {
-        guard let top = stack.indices.last else {
+    /// Places a finished node (of `size` nodes, aliases expanded) in the open collection.
+    private mutating func add(_ index: Int32, size: Int) {
+        guard depth > 0 else {
             root = index
             return
         }
-        let size = records[Int(index)].size
-        if !stack[top].isMapping {
+        if !current.isMapping {
             open.append(index)
-            stack[top].size += size
+            current.size += size
             return
         }
-        if let key = stack[top].pendingKey.take() {
-            if stack[top].dropValue {
-                stack[top].dropValue = false
+        if let key = current.pendingKey {
+            current.pendingKey = nil
+            if current.dropValue {
+                current.dropValue = false
                 return
             }
-            stack[top].size += records[Int(key)].size + size
+            current.size += current.pendingKeySize + size
             open.append(key)
             open.append(index)
-            if stack[top].keyIndex == nil, open.count - stack[top].start == 32 {
-                var keyIndex: [String: YAMLMark] = [:]
-                for position in stride(from: stack[top].start, to: open.count, by: 2) {
+            if !current.hasKeyIndex, open.count - current.start == 32 {
+                var keyIndex: [Int32: YAMLMark] = [:]
+                for position in stride(from: current.start, to: open.count, by: 2) {
                     if let text = scalarKey(open[position]), keyIndex[text] == nil {
                         keyIndex[text] = records[Int(open[position])].mark
                     }
                 }
-                stack[top].keyIndex = keyIndex
+                keyIndexes[depth] = keyIndex
+                current.hasKeyIndex = true
             }
             return
         }
         // A key: duplicates are reported here, at the second one, and its value dropped.
         let record = records[Int(index)]
         if record.kind == .scalar {
-            let text = scalars[Int(record.first)]
+            let text = texts.keyIdentity(of: record.first)
             var first: YAMLMark?
-            if stack[top].keyIndex != nil {
-                first = stack[top].keyIndex?[text]
-                if first == nil { stack[top].keyIndex?[text] = record.mark }
+            if current.hasKeyIndex {
+                first = keyIndexes[depth]?[text]
+                if first == nil { keyIndexes[depth]?[text] = record.mark }
             } else {
-                for position in stride(from: stack[top].start, to: open.count, by: 2) where scalarKey(open[position]) == text {
+                for position in stride(from: current.start, to: open.count, by: 2) where scalarKey(open[position]) == text {
                     first = records[Int(open[position])].mark
                     break
                 }
             }
             if let first {
-                errors.append(error(at: record.mark, "duplicate key '\(text)' (first at \(first.text))"))
-                stack[top].dropValue = true
+                errors.append(error(at: record.mark, "duplicate key '\(texts.strings[Int(record.first)])' (first at \(first.text))"))
+                current.dropValue = true
             }
-            if text == "<<", record.style == .plain, record.tag == nil { stack[top].hasMergeKey = true }
+            if isMergeKey(record) { current.hasMergeKey = true }
         }
-        stack[top].pendingKey = index
+        current.pendingKey = index
+        current.pendingKeySize = size
+    }
+
+    /// Whether a node is a merge key: `<<` written plain and untagged.
+    private func isMergeKey(_ record: YAMLTree.Record) -> Bool {
+        record.kind == .scalar && record.style == .plain && record.tag == nil
+            && texts.knownKeyIdentity(of: record.first) == ScalarTexts.mergeKey
     }
 
     /// Applies YAML merge keys (`<<: *defaults`) to a mapping's children: keys written in the
     /// mapping win, then earlier merged mappings over later ones.
     private mutating func merged(_ entries: ArraySlice<Int32>) -> [Int32] {
-        var present = Set<String>()
+        var present = Set<Int32>()
         for position in stride(from: entries.startIndex, to: entries.endIndex, by: 2) {
-            if let text = scalarKey(entries[position]), text != "<<" { present.insert(text) }
+            if let text = scalarKey(entries[position]), text != ScalarTexts.mergeKey { present.insert(text) }
         }
         var result: [Int32] = []
         for position in stride(from: entries.startIndex, to: entries.endIndex, by: 2) {
             let key = entries[position], value = entries[position + 1]
-            let keyRecord = records[Int(key)]
-            guard scalarKey(key) == "<<", keyRecord.style == .plain, keyRecord.tag == nil else {
+            guard isMergeKey(records[Int(key)]) else {
                 result.append(key)
                 result.append(value)
                 continue
