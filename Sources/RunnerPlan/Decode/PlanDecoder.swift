@@ -78,14 +78,16 @@ final class PlanDecoder {
             report(at: text.mark, "expected a file path for \(site()), got an empty value")
             return nil
         }
-        let display: String
+        // What goes before the written path: nothing when it is absolute or the plan is here.
+        let prefix: String
         if written.hasPrefix("/") || planDirectory.isEmpty {
-            display = written
+            prefix = ""
         } else if planDirectory == "/" {
-            display = "/" + written
+            prefix = "/"
         } else {
-            display = planDirectory + "/" + written
+            prefix = planDirectory + "/"
         }
+        let display = prefix + written
         let absolute = display.hasPrefix("/") ? display : currentDirectory() + "/" + display
         let verdict: String?
         if let cached = fileVerdicts[absolute] {
@@ -95,7 +97,8 @@ final class PlanDecoder {
             fileVerdicts[absolute] = verdict
         }
         if let verdict {
-            let lookedFor = display == written ? "" : " (looked for '\(display)')"
+            // The masked text: the path may hold a `${secret:…}` value (found by fuzzing).
+            let lookedFor = prefix.isEmpty ? "" : " (looked for '\(prefix + text.shown)')"
             report(at: text.mark, "\(what) '\(text.shown)' \(verdict)\(lookedFor)")
             return nil
         }
