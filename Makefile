@@ -10,7 +10,7 @@ HTTP_PORT    ?= 18080
 HTTPS_PORT   ?= 18443
 BIN           = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build test demo lab bench clean
+.PHONY: all deps build test demo lab bench fuzz clean
 
 all: build
 
@@ -58,9 +58,15 @@ bench: deps
 	bin="$$($(SWIFT) build -c release --scratch-path .build-release --show-bin-path)"; \
 	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin" && bench/http.sh "$$bin"
 
+## fuzz: build the libFuzzer targets (plan parser, HTTPDNS parsers), then run each for
+## FUZZ_SECONDS after replaying fuzz/regressions (see fuzz/README.md)
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	fuzz/build.sh && fuzz/run.sh $(FUZZ_SECONDS)
+
 ## lab: run the lab in the foreground (Ctrl-C stops it)
 lab: build
 	$(BIN)/runner-lab --http-port $(HTTP_PORT) --https-port $(HTTPS_PORT) --state-dir $(LAB_DIR)
 
 clean:
-	rm -rf .build .build-release $(LAB_DIR) $(DEMO_DIR) .bench
+	rm -rf .build .build-release .build-fuzz $(LAB_DIR) $(DEMO_DIR) .bench

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets into .build-fuzz/bin, outside SwiftPM (`swift build` is unaffected).
+#
+#   fuzz/build.sh            # every target
+#   FUZZ_OPT=-Onone fuzz/build.sh
+#
+# RunnerPlan and the pure HTTPDNS files of RunnerEngine are compiled from Sources/ with
+# coverage (-sanitize=fuzzer) and AddressSanitizer; each fuzz/targets/<name>.swift becomes
+# .build-fuzz/bin/<name>. -O by default: it keeps every bounds and overflow check (only
+# -Ounchecked drops them; the sources have no assert()), and runs 2-4x more inputs a
+# second than -Onone under ASan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SWIFTC=${SWIFTC:-swiftc}
+OPT=${FUZZ_OPT:--O}
+OUT=.build-fuzz
+MODULES=$OUT/modules
+LIBS=$OUT/lib
+BIN=$OUT/bin
+mkdir -p "$MODULES" "$LIBS" "$BIN"
+
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 "$OPT" -g
+       -I Sources/CYAML -I "$MODULES")
+
+# RunnerPlan, the plan parser (links libyaml through the CYAML module map).
+mapfile -t plan_sources < <(find Sources/RunnerPlan -name '*.swift' | sort)
+echo "fuzz/build.sh: RunnerPlan (${#plan_sources[@]} files, $OPT)"
+"$SWIFTC" "${FLAGS[@]}" -module-name RunnerPlan -emit-library -static -emit-module \
+    -emit-module-path "$MODULES/RunnerPlan.swiftmodule" -o "$LIBS/libRunnerPlan.a" "${plan_sources[@]}"
+
+# The HTTPDNS wire formats: every file of Resolve/HTTPDNS but those needing the transport
+# (HTTPDNSLookup sends the queries). Built as module RunnerEngine with testing enabled, so
+# the targets reach its internal parsers by `@testable import`, as the tests do.
+mapfile -t httpdns_sources < <(grep -L -E '^import (RunnerTransport|RunnerResults)' \
+    Sources/RunnerEngine/Resolve/HTTPDNS/*.swift | sort)
+echo "fuzz/build.sh: RunnerEngine HTTPDNS parsers (${#httpdns_sources[@]} files)"
+"$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name RunnerEngine -emit-library -static -emit-module \
+    -emit-module-path "$MODULES/RunnerEngine.swiftmodule" -o "$LIBS/libRunnerEngineHTTPDNS.a" "${httpdns_sources[@]}"
+
+# The targets: plan, and one per HTTPDNS format sharing fuzz/targets/Support/HTTPDNSHarness.swift.
+# lld: gold warns about every ASan symbol it cannot export.
+build_target() {
+    local name=$1; shift
+    echo "fuzz/build.sh: target $name"
+    local module
+    module=Fuzz$(echo "$name" | tr -cd 'A-Za-z0-9')
+    "$SWIFTC" "${FLAGS[@]}" -use-ld=lld -module-name "$module" -o "$BIN/$name" "$@" -L "$LIBS" -lyaml
+}
+build_target plan fuzz/targets/plan.swift -lRunnerPlan
+for format in dnspod alibaba doh-json; do
+    build_target "$format" "fuzz/targets/$format.swift" fuzz/targets/Support/HTTPDNSHarness.swift \
+        -lRunnerEngineHTTPDNS -lRunnerPlan
+done
+echo "fuzz/build.sh: built $(ls "$BIN" | tr '\n' ' ')into $BIN"
