@@ -28,4 +28,23 @@ struct FuzzRegressionTests {
         ])
         #expect(!errors.contains { $0.rendered.contains("hunter2") })
     }
+
+    /// A double-quoted scalar can carry terminal escapes; quoted back in an error it shows as
+    /// text (`\u{1B}`), so `runner check` cannot retitle or recolour the terminal.
+    @Test("control characters in a quoted value are shown, not sent to the terminal")
+    func controlCharactersInMessages() throws {
+        let workspace = try PlanWorkspace()
+        let path = try workspace.write("escape.yaml", """
+            version: 1
+            defaults:
+              timeout: "\\e]0;owned\\a\\e[31mred"
+            scenarios:
+              - name: a
+                request: {url: "https://api.example.com/"}
+            """)
+        let errors = loadErrors(path, environment: [:])
+        let message = try #require(errors.first?.description)
+        #expect(message.contains("'\\u{1B}]0;owned\\u{7}\\u{1B}[31mred'"), "\(message)")
+        #expect(!errors.contains { $0.rendered.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" } })
+    }
 }
