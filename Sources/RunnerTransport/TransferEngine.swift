@@ -1,10 +1,21 @@
+import Dispatch
+import Foundation
+
 /// Runs transfers on one libcurl multi handle, at most `maxInFlight` at once, on the calling
 /// thread. Completions run on that thread too and may submit more transfers (redirect hops,
-/// diagnosis probes); `run()` returns when nothing is queued or in flight.
+/// diagnosis probes); `run()` returns when nothing is queued, in flight or blocking.
 public final class TransferEngine {
     private struct Queued {
         var spec: TransferSpec
         var completion: (TransferOutcome) -> Void
+    }
+
+    /// A call running on its own thread (`submitBlocking`), as the engine's thread sees it.
+    private struct BlockingCall {
+        /// Uptime in nanoseconds after which the call fails as a timeout.
+        var deadline: UInt64
+        /// Runs the completion: with the work's value (nil), or with this failure.
+        var finish: (TransferFailure?) -> Void
     }
 
     private let maxInFlight: Int
@@ -17,6 +28,8 @@ public final class TransferEngine {
     private var idle: [Transfer] = []
     /// Every transfer slot ever made, by its easy handle's slot number.
     private var slots: [Transfer] = []
+    private var blockingCalls: [Int: BlockingCall] = [:]
+    private var nextBlockingCallID = 0
     /// Connections opened by every transfer so far (libcurl's `num_connects`, summed).
     public private(set) var connectionsOpened = 0
 
@@ -38,6 +51,8 @@ public final class TransferEngine {
     }
 
     deinit {
+        // A blocking call still running must not wake a freed multi handle.
+        control.engineGone()
         // Handles leave the multi before anything is cleaned up; shares close their idle
         // connections once the last transfer holding them is gone.
         for transfer in inFlight { try? multi.remove(transfer.easy) }
@@ -48,15 +63,47 @@ public final class TransferEngine {
         queue.append(Queued(spec: spec, completion: completion))
     }
 
-    /// Drives every queued transfer to completion.
+    /// Runs `work` on a thread of its own, so that a call that may block (the system resolver)
+    /// holds up no transfer. `completion` runs on the engine's thread, exactly once: with the
+    /// work's value; with a `timeout` failure once `timeout` has passed (the work is left to
+    /// end unseen, and its value is dropped); or with "aborted" on `cancelAll()`. `run()`
+    /// waits for it as for a transfer.
+    public func submitBlocking<Value: Sendable>(
+        timeout: Duration, _ work: @escaping @Sendable () -> Value,
+        completion: @escaping (Result<Value, TransferFailure>) -> Void
+    ) {
+        let id = nextBlockingCallID
+        nextBlockingCallID += 1
+        let answer = BlockingAnswer<Value>()
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(CurlRequest.milliseconds(timeout)) &* 1_000_000
+        blockingCalls[id] = BlockingCall(deadline: deadline) { failure in
+            if let failure {
+                completion(.failure(failure))
+            } else if let value = answer.take() {
+                completion(.success(value))
+            }
+        }
+        let control = self.control
+        // A thread, not a shared queue: a call stuck in the kernel must not starve a pool.
+        let thread = Thread {
+            answer.put(work())
+            control.blockingCallEnded(id)
+        }
+        thread.name = "runner blocking call"
+        thread.start()
+    }
+
+    /// Drives every queued transfer and blocking call to completion.
     public func run() {
         control.enterRun()
         defer { control.leaveRun() }
         while true {
             if control.takeCancelRequest() { abortEverything() }
+            finishBlockingCalls()
             startQueued()
             if inFlight.isEmpty {
-                if queue.isEmpty { return }
+                if queue.isEmpty && blockingCalls.isEmpty { return }
+                if queue.isEmpty { waitForBlockingCalls() }
                 continue
             }
             do {
@@ -65,7 +112,7 @@ public final class TransferEngine {
                 if inFlight.count < maxInFlight && !queue.isEmpty { continue }
                 if inFlight.isEmpty { continue }
                 // Returns on socket activity, at libcurl's next timeout, or when woken.
-                try multi.poll(milliseconds: 1000)
+                try multi.poll(milliseconds: pollLimit())
             } catch {
                 failInFlight(error)
             }
@@ -175,7 +222,42 @@ public final class TransferEngine {
             while let transfer = inFlight.last {
                 finish(transfer, code: CurlCode.abortedByCallback, failure: Self.aborted)
             }
-        } while !queue.isEmpty || !inFlight.isEmpty
+            while let (id, call) = blockingCalls.first {
+                blockingCalls[id] = nil
+                call.finish(Self.aborted)
+            }
+        } while !queue.isEmpty || !inFlight.isEmpty || !blockingCalls.isEmpty
+    }
+
+    // MARK: Blocking calls
+
+    /// Completes the blocking calls whose work ended, then those past their deadline.
+    private func finishBlockingCalls() {
+        guard !blockingCalls.isEmpty else { return }
+        for id in control.takeEndedBlockingCalls() {
+            // Absent when it timed out or was aborted first: its late value is dropped.
+            guard let call = blockingCalls.removeValue(forKey: id) else { continue }
+            call.finish(nil)
+        }
+        let now = DispatchTime.now().uptimeNanoseconds
+        for (id, call) in blockingCalls where call.deadline <= now {
+            blockingCalls[id] = nil
+            call.finish(TransferFailure(kind: .timeout, curlCode: CurlCode.operationTimedOut, message: "no answer in time"))
+        }
+    }
+
+    /// Milliseconds until the nearest blocking call's deadline, at most one second.
+    private func pollLimit() -> Int32 {
+        guard let nearest = blockingCalls.values.lazy.map(\.deadline).min() else { return 1000 }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard nearest > now else { return 0 }
+        return Int32(min(1000, (nearest - now + 999_999) / 1_000_000))
+    }
+
+    /// Nothing to transfer: sleeps until a blocking call ends, its deadline, or a cancel request.
+    private func waitForBlockingCalls() {
+        // With no transfer added, curl_multi_poll only waits: for the timeout or a wake-up.
+        try? multi.poll(milliseconds: pollLimit())
     }
 
     /// The multi handle itself failed: every transfer in flight fails with that error.
@@ -185,6 +267,15 @@ public final class TransferEngine {
             finish(transfer, code: error.code, failure: failure)
         }
     }
+}
+
+/// The value of a blocking call, handed from its thread to the engine's.
+private final class BlockingAnswer<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value?
+
+    func put(_ value: Value) { lock.withLock { self.value = value } }
+    func take() -> Value? { lock.withLock { value.take() } }
 }
 
 /// A libcurl call that failed outside a transfer (setting up the engine), with the call named.

@@ -42,10 +42,11 @@ final class DomainResolver {
     }
 
     /// Answers `host` through map `mapName`; `completion` runs on the engine's thread (at once
-    /// for built-in lists and cached answers).
+    /// for built-in lists and cached answers). `systemTimeout` bounds the machine's resolver
+    /// when it is asked (HTTPDNS services have their map's own `timeout`).
     func resolve(
         host: String, map mapName: String, ipVersion: IPVersionPreference, caFile: String?,
-        completion: @escaping Completion
+        systemTimeout: Duration, completion: @escaping Completion
     ) {
         if let literal = IPAddress(host) {
             completion(.success(Resolution(addresses: [literal], source: "IP literal in the URL", lookupTime: 0)))
@@ -53,8 +54,8 @@ final class DomainResolver {
         }
         guard let map = mapName == systemDomainMapName ? nil : plan.domainMap(named: mapName) else {
             if mapName == systemDomainMapName {
-                answer(Key(map: mapName, host: host, family: .any), completion: completion) { done in
-                    done(SystemResolver.resolve(host: host), nil)
+                answer(Key(map: mapName, host: host, family: .any), completion: completion) { [self] done in
+                    lookUpSystem(host: host, timeout: systemTimeout) { done($0, nil) }
                 }
             } else {
                 completion(.failure(TransferError(kind: .resolve, message: "no domain map named '\(mapName)'")))
@@ -80,9 +81,10 @@ final class DomainResolver {
                         case .success(let resolution):
                             done(.success(resolution), resolution.ttl)
                         case .failure(let error):
-                            fallBack(from: mapName, service: service, error: error, host: host, ipVersion: ipVersion, caFile: caFile) {
-                                done($0, nil)
-                            }
+                            fallBack(
+                                from: mapName, service: service, error: error, host: host, ipVersion: ipVersion,
+                                caFile: caFile, systemTimeout: systemTimeout
+                            ) { done($0, nil) }
                         }
                     }
             }
@@ -130,7 +132,7 @@ final class DomainResolver {
     /// resolver, or another map; a fallback answer says so in its notes.
     private func fallBack(
         from mapName: String, service: HTTPDNSSpec, error: TransferError, host: String,
-        ipVersion: IPVersionPreference, caFile: String?, completion: @escaping Completion
+        ipVersion: IPVersionPreference, caFile: String?, systemTimeout: Duration, completion: @escaping Completion
     ) {
         let degraded = { (result: Result<Resolution, TransferError>, target: String) -> Result<Resolution, TransferError> in
             switch result {
@@ -148,10 +150,27 @@ final class DomainResolver {
         case .none:
             completion(.failure(error))
         case .system:
-            completion(degraded(SystemResolver.resolve(host: host), "the system resolver"))
+            lookUpSystem(host: host, timeout: systemTimeout) { completion(degraded($0, "the system resolver")) }
         case .map(let other):
-            resolve(host: host, map: other, ipVersion: ipVersion, caFile: caFile) { result in
+            resolve(host: host, map: other, ipVersion: ipVersion, caFile: caFile, systemTimeout: systemTimeout) { result in
                 completion(degraded(result, "map '\(other)'"))
+            }
+        }
+    }
+
+    /// The machine's resolver, on a thread of its own: getaddrinfo cannot be interrupted and
+    /// may wait seconds on a slow DNS server, which must hold up no transfer. Bounded by
+    /// `timeout`, as curl bounds name resolution by its connect timeout.
+    private func lookUpSystem(host: String, timeout: Duration, completion: @escaping Completion) {
+        engine.submitBlocking(timeout: timeout, { SystemResolver.resolve(host: host) }) { result in
+            switch result {
+            case .success(let answer):
+                completion(answer)
+            case .failure(let failure) where failure.kind == .timeout:
+                completion(.failure(TransferError(
+                    kind: .resolve, message: "system resolver: no answer for '\(host)' within \(timeout.planNotation)")))
+            case .failure(let failure):
+                completion(.failure(TransferError(kind: .resolve, message: "system resolver: \(failure.message)")))
             }
         }
     }

@@ -121,7 +121,7 @@ final class SuiteRun {
         }
         resolver.resolve(
             host: scenario.request.url.host, map: scenario.domainMap, ipVersion: scenario.ipVersion,
-            caFile: scenario.settings.caFile
+            caFile: scenario.settings.caFile, systemTimeout: scenario.settings.connectTimeout
         ) { begin($0) }
     }
 
@@ -135,7 +135,7 @@ final class SuiteRun {
         let redirectResolve: ResultJob.Resolve = { [self] host, done in
             resolver.resolve(
                 host: host, map: scenario.domainMap, ipVersion: scenario.ipVersion,
-                caFile: scenario.settings.caFile, completion: done)
+                caFile: scenario.settings.caFile, systemTimeout: scenario.settings.connectTimeout, completion: done)
         }
         ResultJob(planned: plannedResult, resolve: redirectResolve) { [self] result in
             var result = result

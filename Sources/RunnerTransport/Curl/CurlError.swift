@@ -66,6 +66,7 @@ enum CurlCode {
     static let ok = Int(CURLE_OK.rawValue)
     static let readError = Int(CURLE_READ_ERROR.rawValue)
     static let abortedByCallback = Int(CURLE_ABORTED_BY_CALLBACK.rawValue)
+    static let operationTimedOut = Int(CURLE_OPERATION_TIMEDOUT.rawValue)
     static let badFunctionArgument = Int(CURLE_BAD_FUNCTION_ARGUMENT.rawValue)
     static let peerFailedVerification = Int(CURLE_PEER_FAILED_VERIFICATION.rawValue)
     static let outOfMemory = Int(CURLE_OUT_OF_MEMORY.rawValue)
