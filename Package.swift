@@ -61,7 +61,7 @@ let package = Package(
 
         .target(name: "PlanFixtures", path: "Tests/PlanFixtures"),
         .testTarget(name: "RunnerPlanTests", dependencies: ["RunnerPlan", "PlanFixtures"]),
-        .testTarget(name: "RunnerReportTests", dependencies: ["RunnerReport", "RunnerResults"]),
+        .testTarget(name: "RunnerReportTests", dependencies: ["RunnerReport", "RunnerResults", "PlanFixtures"]),
         .testTarget(name: "RunnerLabTests", dependencies: ["RunnerLab"]),
         .target(name: "LabTestSupport", dependencies: ["RunnerLab"], path: "Tests/LabTestSupport"),
         .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerTransport", "RunnerLab", "LabTestSupport"]),

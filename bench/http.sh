@@ -9,7 +9,7 @@
 #   BENCH_N_RSS=10000    GETs of the peak-RSS run
 #   BENCH_PAIRS=5        alternating runner/curl pairs per figure (the median is printed)
 #   BENCH_JOBS=32        J: runner --jobs J, curl --parallel --parallel-max J
-#   BENCH_RUNNER_ARGS    runner options before the plan (default: -q; the cost of --junit is its own row)
+#   BENCH_RUNNER_ARGS    runner options before the plan (default: -q; the cost of --junit and --json are rows of their own)
 #   BENCH_NGINX_WORKERS  nginx worker_processes (default auto: one per core)
 #   BENCH_IP, BENCH_HTTP_PORT, BENCH_HTTPS_PORT   where nginx listens
 #   BENCH_NO_FAIL=1      print MISS but exit 0 (a noisy shared machine)
@@ -265,17 +265,20 @@ row "peak RSS, $n_rss scenarios" "$rss_mib MiB" "$(awk -v k="$last_rss_curl" 'BE
   "$(awk -v a="$last_rss_runner" -v b="$last_rss_curl" 'BEGIN { printf "%.2f", a / b }')" "< 150 MiB" \
   "$(verdict "$rss_mib" 150 lt)" - - - -
 
-# --- the JUnit report's own cost: the same 40,000 GETs with and without --junit (curl has no such
-# report, so the pairs above leave it out; a CI run pays this on top) -----------------------------
-for i in $(seq 1 3); do
-  measure "$work/runs/junit-without.tsv" "$runner" -q "$work/plans/sni-par.yaml" --jobs "$jobs"
-  measure "$work/runs/junit-with.tsv" "$runner" -q --junit "$work/junit.xml" "$work/plans/sni-par.yaml" --jobs "$jobs"
+# --- the reports' own cost: the same 40,000 GETs with and without --junit, then --json (curl has
+# no such report, so the pairs above leave it out; a CI run pays this on top) --------------------
+for report in junit json; do
+  without_runs="$work/runs/$report-without.tsv" with_runs="$work/runs/$report-with.tsv"
+  for i in $(seq 1 3); do
+    measure "$without_runs" "$runner" -q "$work/plans/sni-par.yaml" --jobs "$jobs"
+    measure "$with_runs" "$runner" -q "--$report" "$work/report.$report" "$work/plans/sni-par.yaml" --jobs "$jobs"
+  done
+  without=$(median "$without_runs" 1); with=$(median "$with_runs" 1)
+  row "+ --$report, sni-resolve N=$n" "$(printf '%.3f s' "$with")" "$(printf '%.3f s' "$without")" \
+    "$(printf "%.2f" "$(pair_ratio "$with_runs" "$without_runs" 1)")" - - - \
+    "$(printf '%.2f/%.2f' "$(median "$with_runs" 2)" "$(median "$without_runs" 2)")" \
+    "$(awk -v a="$(median "$with_runs" 3)" -v b="$(median "$without_runs" 3)" 'BEGIN { printf "%.1f/%.1f", a / 1024, b / 1024 }')" -
 done
-without=$(median "$work/runs/junit-without.tsv" 1); with=$(median "$work/runs/junit-with.tsv" 1)
-row "+ --junit, sni-resolve N=$n" "$(printf '%.3f s' "$with")" "$(printf '%.3f s' "$without")" \
-  "$(printf "%.2f" "$(pair_ratio "$work/runs/junit-with.tsv" "$work/runs/junit-without.tsv" 1)")" - - - \
-  "$(printf '%.2f/%.2f' "$(median "$work/runs/junit-with.tsv" 2)" "$(median "$work/runs/junit-without.tsv" 2)")" \
-  "$(awk -v a="$(median "$work/runs/junit-with.tsv" 3)" -v b="$(median "$work/runs/junit-without.tsv" 3)" 'BEGIN { printf "%.1f/%.1f", a / 1024, b / 1024 }')" -
 
 # --- plan loading: `runner check` on plans of the usual shape (Tests/RunnerPlanTests/ScaleTests) --
 scale_plan() { # FILE COUNT
@@ -333,7 +336,7 @@ echo "bench: load after: $(uptime)"
 echo "wall = median of $pairs alternating pairs (runner first); ratio = median of the per-pair ratios runner/curl"
 echo "rps, CPU (user+sys) s and RSS (MiB, median) are runner/curl; conns = connections opened (runner: JSON"
 echo "hops with new_connection true; curl: sum of %{num_connects}), from one extra untimed run each"
-echo "the '+ --junit' row compares the runner with its JUnit report against itself without one"
+echo "the '+ --junit' and '+ --json' rows compare the runner writing that report against itself without one"
 printf '%-30s %11s %11s %6s %10s %-5s %15s %11s %13s %11s\n' figure runner curl ratio target ok rps CPU_s RSS_MiB conns
 for line in "${rows[@]}"; do echo "$line"; done
 awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "bench: total %.0f s\n", b - a }'

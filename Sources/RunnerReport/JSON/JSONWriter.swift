@@ -1,0 +1,157 @@
+import Foundation
+
+/// Writes pretty-printed JSON straight into bytes, as one pass over the values: no tree of the
+/// whole document in between. The layout is the one Foundation's JSONEncoder writes with
+/// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]` (two-space indent, `"key" : value`,
+/// empty containers on two lines), so a report keeps its look; keys are written in the order
+/// the caller gives, and the callers give them sorted.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+    private var depth = 0
+    /// Whether the innermost open container has no member yet.
+    private var empty = true
+
+    init(capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The document with its final newline, copied once into the `Data` a file takes.
+    consuming func finish() -> Data {
+        bytes.append(newline)
+        return bytes.withUnsafeBytes { Data($0) }
+    }
+
+    // MARK: Containers
+
+    /// An object whose members `body` writes with `key(_:)` followed by one value each.
+    mutating func object(_ body: (inout JSONWriter) -> Void) {
+        container(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), body)
+    }
+
+    /// An array of `elements`, each written by `element`.
+    mutating func array<Elements: Sequence>(
+        _ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void
+    ) {
+        container(open: UInt8(ascii: "["), close: UInt8(ascii: "]")) { writer in
+            for item in elements {
+                writer.nextMember()
+                element(&writer, item)
+            }
+        }
+    }
+
+    /// An array of strings.
+    mutating func array(_ strings: [String]) {
+        array(strings) { $0.string($1) }
+    }
+
+    /// Starts the next member of the innermost object: `"name" : `, then its value follows.
+    mutating func key(_ name: String) {
+        nextMember()
+        string(name)
+        bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+    }
+
+    private mutating func container(open: UInt8, close: UInt8, _ body: (inout JSONWriter) -> Void) {
+        bytes.append(open)
+        depth += 1
+        empty = true
+        body(&self)
+        depth -= 1
+        // JSONEncoder writes an empty container as its brackets on two lines, a blank between.
+        if empty { bytes.append(newline) }
+        bytes.append(newline)
+        indent()
+        bytes.append(close)
+        empty = false
+    }
+
+    private mutating func nextMember() {
+        if !empty { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(newline)
+        indent()
+        empty = false
+    }
+
+    private mutating func indent() {
+        for _ in 0..<(depth * 2) { bytes.append(0x20) }
+    }
+
+    private let newline = UInt8(ascii: "\n")
+
+    // MARK: Values
+
+    mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = value
+        text.withUTF8 { utf8 in
+            var start = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                escape(byte)
+                start = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+            bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, Self.hex(byte >> 4), Self.hex(byte & 0x0F)])
+        }
+    }
+
+    private static func hex(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+
+    mutating func string(_ value: String?) {
+        guard let value else { return null() }
+        string(value)
+    }
+
+    mutating func int(_ value: Int) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func int(_ value: Int?) {
+        guard let value else { return null() }
+        int(value)
+    }
+
+    /// As JSONEncoder writes a Double: its shortest form, without a trailing `.0`. The report's
+    /// numbers are made finite first; should one not be, it is written as `null`.
+    mutating func double(_ value: Double) {
+        guard value.isFinite else { return null() }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func double(_ value: Double?) {
+        guard let value else { return null() }
+        double(value)
+    }
+
+    mutating func bool(_ value: Bool) {
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    mutating func bool(_ value: Bool?) {
+        guard let value else { return null() }
+        bool(value)
+    }
+
+    mutating func null() {
+        bytes.append(contentsOf: "null".utf8)
+    }
+}

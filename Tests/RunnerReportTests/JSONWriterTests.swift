@@ -1,0 +1,135 @@
+import Foundation
+import PlanFixtures
+import Testing
+
+@testable import RunnerReport
+import RunnerResults
+
+/// The streaming JSON report against Foundation's JSONEncoder on the same records (the report's
+/// Codable mirror), byte for byte: the one-pass writer must change nothing a reader sees.
+@Suite struct JSONWriterTests {
+    /// What the report was before it was streamed: the whole document through JSONEncoder.
+    private func encoderBytes(_ run: RunResult, redactor: Redactor) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(Document(run, redactor: redactor))) + [UInt8(ascii: "\n")]
+    }
+
+    private func expectSameBytes(_ run: RunResult, redactor: Redactor, _ label: String) throws {
+        let streamed = Array(JSONReport.render(run, redactor: redactor))
+        let encoded = try encoderBytes(run, redactor: redactor)
+        guard streamed != encoded else { return }
+        let at = zip(streamed, encoded).prefix { $0 == $1 }.count
+        let context = { (bytes: [UInt8]) in String(decoding: bytes[max(0, at - 80)..<min(bytes.count, at + 80)], as: UTF8.self) }
+        Issue.record("\(label): the bytes differ at offset \(at):\nstreamed: \(context(streamed))\nencoder:  \(context(encoded))")
+    }
+
+    @Test("the fixture run, interrupted or not, comes out as JSONEncoder writes it")
+    func fixtures() throws {
+        try expectSameBytes(Fixture.run(interruptedBy: 2), redactor: Fixture.redactor, "interrupted")
+        try expectSameBytes(Fixture.run(), redactor: Fixture.redactor, "not interrupted")
+        try expectSameBytes(RunResult(suites: [], startedAt: Fixture.start, duration: 0), redactor: Fixture.redactor, "no suites")
+    }
+
+    @Test("200 seeded random runs: every control character, quotes, Unicode, odd numbers, empty lists")
+    func seededRuns() throws {
+        var random = SeededGenerator(seed: 0x4A53_4F4E)
+        for round in 0..<200 {
+            let suites = (0..<Int.random(in: 0...3, using: &random)).map { _ in Self.suite(&random) }
+            let run = RunResult(
+                suites: suites, startedAt: Date(timeIntervalSince1970: Double.random(in: 0...4e9, using: &random)),
+                duration: Self.seconds(&random), interruptedBy: Bool.random(using: &random) ? 15 : nil)
+            try expectSameBytes(run, redactor: Redactor(secrets: ["s3cret"]), "round \(round)")
+        }
+    }
+
+    @Test("strings are escaped as JSONEncoder does: short forms, lowercase \\u00XX, nothing else")
+    func escaping() {
+        var writer = JSONWriter()
+        writer.string("q\"b\\s/\u{1}\u{8}\u{C}\n\r\t\u{1F}\u{7F}\u{2028}é😀")
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #""q\"b\\s/\u0001\b\f\n\r\t\u001f"# + "\u{7F}\u{2028}é😀\"")
+    }
+
+    // MARK: Random runs
+
+    private static let alphabet: [String] =
+        (0..<0x20).map { String(UnicodeScalar(UInt8($0))) } + [
+            "\"", "\\", "/", "a", "Z", "0", " ", ":", "\u{7F}", "\u{85}", "é", "\u{2028}", "😀", "👩‍💻", "s3cret", "_", ".",
+        ]
+
+    private static func text(_ random: inout SeededGenerator, max: Int = 12) -> String {
+        (0..<Int.random(in: 0...max, using: &random)).map { _ in alphabet.randomElement(using: &random) ?? "" }.joined()
+    }
+
+    private static func optionalText(_ random: inout SeededGenerator) -> String? {
+        Bool.random(using: &random) ? text(&random) : nil
+    }
+
+    /// Seconds whose milliseconds cover integral, tiny, huge and ordinary values.
+    private static func seconds(_ random: inout SeededGenerator) -> Double {
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0: 0
+        case 1: Double(Int.random(in: 1...100, using: &random))
+        case 2: Double.random(in: 0...0.00001, using: &random)
+        case 3: Double.random(in: 1e9...1e14, using: &random)
+        default: Double.random(in: 0...5, using: &random)
+        }
+    }
+
+    private static func outcome(_ random: inout SeededGenerator) -> Outcome {
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: .passed
+        case 1: .failed((0..<Int.random(in: 0...3, using: &random)).map { _ in
+            Problem(subject: text(&random), expected: text(&random), actual: text(&random)) })
+        case 2: .errored(TransferError(kind: .tls, message: text(&random), diagnosis: optionalText(&random)))
+        default: .skipped(reason: text(&random))
+        }
+    }
+
+    private static func hop(_ random: inout SeededGenerator) -> HopEvidence {
+        var hop = HopEvidence(
+            method: text(&random, max: 4), originalURL: text(&random), urlSent: text(&random), hostHeader: text(&random),
+            sni: optionalText(&random), pinnedIP: optionalText(&random),
+            timings: Timings(
+                resolve: Bool.random(using: &random) ? seconds(&random) : nil, connect: seconds(&random),
+                tls: nil, firstByte: seconds(&random), total: Bool.random(using: &random) ? seconds(&random) : nil))
+        hop.connectedIP = optionalText(&random)
+        hop.connectedPort = Bool.random(using: &random) ? Int.random(in: 0...65535, using: &random) : nil
+        hop.httpVersion = optionalText(&random)
+        hop.status = Bool.random(using: &random) ? Int.random(in: 100...599, using: &random) : nil
+        if Bool.random(using: &random) {
+            hop.certificate = CertificateSummary(
+                subject: text(&random), issuer: text(&random),
+                notAfter: Bool.random(using: &random) ? Date(timeIntervalSince1970: Double.random(in: 0...4e9, using: &random)) : nil,
+                subjectAltNames: (0..<Int.random(in: 0...2, using: &random)).map { _ in text(&random) })
+        }
+        hop.newConnection = Bool.random(using: &random) ? Bool.random(using: &random) : nil
+        hop.bodyLength = Bool.random(using: &random) ? Int.random(in: 0...Int.max, using: &random) : nil
+        hop.bodySHA256 = optionalText(&random)
+        return hop
+    }
+
+    private static func result(_ random: inout SeededGenerator) -> ScenarioResult {
+        ScenarioResult(
+            scenario: text(&random), strategy: text(&random, max: 3), ip: optionalText(&random),
+            tags: (0..<Int.random(in: 0...2, using: &random)).map { _ in text(&random) },
+            outcome: outcome(&random),
+            evidence: Evidence(
+                strategy: text(&random, max: 3), ipSource: text(&random), insecure: Bool.random(using: &random),
+                hops: (0..<Int.random(in: 0...2, using: &random)).map { _ in hop(&random) },
+                notes: (0..<Int.random(in: 0...2, using: &random)).map { _ in text(&random) }),
+            duration: seconds(&random),
+            earlierAttempts: (0..<Int.random(in: 0...2, using: &random)).map { _ in
+                Attempt(outcome: outcome(&random), duration: seconds(&random)) })
+    }
+
+    private static func suite(_ random: inout SeededGenerator) -> SuiteResult {
+        SuiteResult(
+            name: text(&random), file: text(&random), startedAt: Date(timeIntervalSince1970: Double.random(in: 0...4e9, using: &random)),
+            duration: seconds(&random), hostname: text(&random),
+            // Short names repeat, so duplicate property names (joined by newlines) come up too.
+            properties: (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                Property(name: text(&random, max: 2), value: text(&random)) },
+            results: (0..<Int.random(in: 0...4, using: &random)).map { _ in result(&random) })
+    }
+}
