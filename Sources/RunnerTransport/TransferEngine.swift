@@ -77,11 +77,9 @@ public final class TransferEngine {
         let answer = BlockingAnswer<Value>()
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(CurlRequest.milliseconds(timeout)) &* 1_000_000
         blockingCalls[id] = BlockingCall(deadline: deadline) { failure in
-            if let failure {
-                completion(.failure(failure))
-            } else if let value = answer.take() {
-                completion(.success(value))
-            }
+            // The work stores its value before it reports its end, so a value is there.
+            let result = answer.take().map { Result<Value, TransferFailure>.success($0) }
+            completion(failure.map { .failure($0) } ?? result ?? .failure(Self.noValue))
         }
         let control = self.control
         // A thread, not a shared queue: a call stuck in the kernel must not starve a pool.
@@ -212,6 +210,7 @@ public final class TransferEngine {
     }
 
     private static let aborted = TransferFailure(kind: .io, curlCode: CurlCode.abortedByCallback, message: "aborted")
+    private static let noValue = TransferFailure(kind: .io, curlCode: CurlCode.abortedByCallback, message: "the blocking call gave no value")
 
     private func abortEverything() {
         // Completions of aborted transfers may submit more: those are aborted too.

@@ -28,7 +28,10 @@ public enum JSONReport {
 
 // The records below mirror RunnerResults in the report's own vocabulary. Optional fields are
 // written as explicit `null` (not left out), so every documented key is always present.
+// `render` writes them with `JSONWriter` (the extensions at the end); their Codable form is
+// what the tests read reports back into, and hold the written bytes to.
 
+/// The whole report as one value (tests); `JSONReport.render` streams it instead.
 struct Document: Codable, Equatable {
     var runner: RunnerRecord
     var summary: SummaryRecord
