@@ -438,7 +438,7 @@ struct TimingsRecord: Codable, Equatable {
     }
 }
 
-// MARK: Writing, keys in sorted order (JSONReportTests holds the bytes to JSONEncoder's)
+// MARK: Writing, keys in sorted order (JSONWriterTests holds the bytes to JSONEncoder's)
 
 extension RunnerRecord {
     func write(to writer: inout JSONWriter) {
