@@ -1,8 +1,32 @@
+/// What every scenario is decoded against: the top level of a plan but its scenarios.
+struct TopLevel {
+    var name: String
+    var domainMaps: [DomainMapSpec]
+    var defaults: SettingsLayer
+    /// The top-level keys, `scenarios` among them.
+    var fields: Fields
+}
+
 /// The top level of a plan: version, name, vars, then domain maps, defaults and scenarios.
 extension PlanDecoder {
     /// - Parameter root: from a document parsed with `knownTexts: PlanKey.texts`, which is how
     ///   keys are recognised.
     func decodePlan(_ root: YAMLNode, variables commandLine: [String: String]) -> Plan? {
+        guard let topLevel = decodeTopLevel(root, variables: commandLine) else { return nil }
+        var scenarios: [Scenario] = []
+        if let entry = required(.scenarios, in: topLevel.fields) {
+            scenarios = decodeScenarios(entry, defaults: topLevel.defaults)
+        }
+        return plan(topLevel, scenarios: scenarios)
+    }
+
+    /// The plan of `topLevel` and `scenarios`, with the secrets this decoder has recorded.
+    func plan(_ topLevel: TopLevel, scenarios: [Scenario]) -> Plan {
+        Plan(path: file, name: topLevel.name, domainMaps: topLevel.domainMaps, scenarios: scenarios, secrets: secrets)
+    }
+
+    /// Everything at the top level but the scenarios, which are left in `fields`.
+    func decodeTopLevel(_ root: YAMLNode, variables commandLine: [String: String]) -> TopLevel? {
         assert(root.tree.scalars.dropFirst().starts(with: PlanKey.texts), "parse plans with knownTexts: PlanKey.texts")
         let context = Context(.topLevel)
         guard case .mapping = root.content else {
@@ -36,12 +60,7 @@ extension PlanDecoder {
             return decodeSettings(section)
         } ?? SettingsLayer()
 
-        var scenarios: [Scenario] = []
-        if let entry = required(.scenarios, in: fields) {
-            scenarios = decodeScenarios(entry, defaults: defaults)
-        }
-
-        return Plan(path: file, name: name, domainMaps: domainMaps, scenarios: scenarios, secrets: secrets)
+        return TopLevel(name: name, domainMaps: domainMaps, defaults: defaults, fields: fields)
     }
 
     /// The file name without its directory and extension: `plans/prod.yaml` → `prod`.

@@ -39,6 +39,29 @@ final class PlanDecoder {
         }
     }
 
+    /// A decoder for one piece of the scenario list, to run on another thread: it starts from
+    /// what this one has learnt of the top level (variables, domain maps, secrets so far) and
+    /// shares nothing mutable with it.
+    func pieceDecoder() -> PlanDecoder {
+        let piece = PlanDecoder(file: file, environment: environment)
+        piece.variables = variables
+        piece.failedVariables = failedVariables
+        piece.secrets = secrets
+        piece.secretSet = secretSet
+        piece.domainMapNames = domainMapNames
+        piece.domainMapNameSet = domainMapNameSet
+        piece.regexVerdicts = regexVerdicts
+        piece.fileVerdicts = fileVerdicts
+        piece.workingDirectory = workingDirectory
+        return piece
+    }
+
+    /// Takes the secrets a piece decoder recorded, in its order, after this one's: the order
+    /// one decoder reading every piece in turn would have recorded them in.
+    func adoptSecrets(of piece: PlanDecoder) {
+        for secret in piece.secrets { recordSecret(secret) }
+    }
+
     // MARK: Errors
 
     func report(at mark: YAMLMark, _ message: String) {

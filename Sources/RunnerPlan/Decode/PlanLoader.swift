@@ -9,6 +9,15 @@ public enum PlanLoader {
     public static func load(
         path: String, variables: [String: String] = [:], environment: [String: String]
     ) throws(PlanErrors) -> Plan {
+        try load(path: path, variables: variables, environment: environment, parallelism: .automatic)
+    }
+
+    /// `load(path:variables:environment:)` with the scenario list read by `parallelism` cores.
+    /// The plan and the errors are the same whatever it says: only the time differs.
+    static func load(
+        path: String, variables: [String: String] = [:], environment: [String: String],
+        parallelism: PlanParallelism
+    ) throws(PlanErrors) -> Plan {
         let source: SourceText
         let document: YAMLDocument
         do {
@@ -16,6 +25,10 @@ public enum PlanLoader {
             try source.checkText()
         } catch {
             throw PlanErrors([error])
+        }
+        if let plan = ParallelPlanLoad.load(
+            source, variables: variables, environment: environment, parallelism: parallelism) {
+            return plan
         }
         do {
             // Keys are interned first, so the decoder recognises them by text index.

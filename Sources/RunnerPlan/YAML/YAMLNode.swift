@@ -181,6 +181,10 @@ struct YAMLPair {
 struct YAMLDocument {
     var root: YAMLNode?
     var errors: [PlanError]
+    /// Whether the root is a block collection (not `{…}` or `[…]`, and not a scalar).
+    var rootIsBlock = false
+    /// Aliases expanded (`*name`).
+    var aliases = 0
 }
 
 /// The tags a plan may write: those of the YAML core schema, and `!` (non-specific: a string).

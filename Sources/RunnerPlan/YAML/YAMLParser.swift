@@ -12,14 +12,18 @@ final class YAMLParser {
 
     private let source: SourceText
     private let knownTexts: [String]
+    private let window: ParseWindow
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let initialized: Bool
 
-    /// - Parameter knownTexts: texts the caller will look for; they get the text indices
-    ///   1, 2, 3… in this order (see `YAMLMapping.keyTextIndex`).
-    init(source: SourceText, knownTexts: [String] = []) {
+    /// - Parameters:
+    ///   - knownTexts: texts the caller will look for; they get the text indices 1, 2, 3… in
+    ///     this order (see `YAMLMapping.keyTextIndex`).
+    ///   - window: the part of `source` to read, and where its lines stand in the plan file.
+    init(source: SourceText, knownTexts: [String] = [], window: ParseWindow = ParseWindow()) {
         self.source = source
         self.knownTexts = knownTexts
+        self.window = window
         parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         initialized = yaml_parser_initialize(parser) == 1
     }
@@ -34,13 +38,15 @@ final class YAMLParser {
         guard initialized else {
             throw PlanError(location: nil, message: "cannot parse plan '\(source.file)': libyaml could not start")
         }
-        let outcome: Result<YAMLDocument, PlanError> = source.bytes.withUnsafeBufferPointer { buffer in
+        let outcome: Result<YAMLDocument, PlanError> = source.bytes.withUnsafeBufferPointer { whole in
+            let buffer = UnsafeBufferPointer(rebasing: whole[window.bytes ?? whole.indices])
             guard let base = buffer.baseAddress, !buffer.isEmpty else {
                 return .success(YAMLDocument(root: nil, errors: []))
             }
             yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
             yaml_parser_set_input_string(parser, base, buffer.count)
-            var builder = TreeBuilder(file: source.file, expectedBytes: buffer.count, knownTexts: knownTexts)
+            var builder = TreeBuilder(
+                file: source.file, expectedBytes: buffer.count, knownTexts: knownTexts, openAround: window.depth)
             do throws(PlanError) {
                 while try !nextEvent(into: &builder) {}
                 return .success(builder.document())
@@ -61,7 +67,7 @@ final class YAMLParser {
         var event = yaml_event_t()
         guard yaml_parser_parse(parser, &event) == 1 else { throw libyamlError() }
         defer { yaml_event_delete(&event) }
-        let mark = YAMLMark(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
+        let mark = window.mark(event.start_mark)
         switch event.type {
         case YAML_STREAM_END_EVENT, YAML_NO_EVENT:
             // libyaml only returns YAML_NO_EVENT after the stream has ended.
@@ -86,11 +92,13 @@ final class YAMLParser {
         case YAML_SEQUENCE_START_EVENT:
             let start = event.data.sequence_start
             try builder.startCollection(
-                isMapping: false, tag: try tag(start.tag, at: mark), anchor: Self.text(start.anchor), at: mark)
+                isMapping: false, isBlock: start.style != YAML_FLOW_SEQUENCE_STYLE, tag: try tag(start.tag, at: mark),
+                anchor: Self.text(start.anchor), at: mark)
         case YAML_MAPPING_START_EVENT:
             let start = event.data.mapping_start
             try builder.startCollection(
-                isMapping: true, tag: try tag(start.tag, at: mark), anchor: Self.text(start.anchor), at: mark)
+                isMapping: true, isBlock: start.style != YAML_FLOW_MAPPING_STYLE, tag: try tag(start.tag, at: mark),
+                anchor: Self.text(start.anchor), at: mark)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             builder.endCollection()
         default:
@@ -121,15 +129,15 @@ final class YAMLParser {
         let state = parser.pointee
         let problem = state.problem.map { String(cString: $0) } ?? "unknown problem"
         let context = state.context.map { String(cString: $0) }
-        let problemMark = YAMLMark(line: Int(state.problem_mark.line) + 1, column: Int(state.problem_mark.column) + 1)
-        let contextMark = YAMLMark(line: Int(state.context_mark.line) + 1, column: Int(state.context_mark.column) + 1)
+        let problemMark = window.mark(state.problem_mark)
+        let contextMark = window.mark(state.context_mark)
 
         switch state.error {
         case YAML_MEMORY_ERROR:
             return PlanError(location: nil, message: "cannot parse plan '\(source.file)': out of memory")
         case YAML_READER_ERROR:
             // Reader errors carry a byte offset, not a mark.
-            let location = source.location(ofByte: Int(state.problem_offset))
+            let location = source.location(ofByte: (window.bytes?.lowerBound ?? 0) + Int(state.problem_offset))
             if problem == "control characters are not allowed" {
                 let hex = String(state.problem_value, radix: 16, uppercase: true)
                 let code = hex.count < 2 ? "0" + hex : hex
@@ -161,6 +169,13 @@ final class YAMLParser {
 
     private func location(_ mark: YAMLMark) -> SourceLocation {
         SourceLocation(file: source.file, line: mark.line, column: mark.column)
+    }
+}
+
+extension ParseWindow {
+    /// A libyaml mark as a position in the plan file.
+    fileprivate func mark(_ mark: yaml_mark_t) -> YAMLMark {
+        fileMark(line: Int(mark.line), column: Int(mark.column))
     }
 }
 
@@ -196,9 +211,14 @@ struct TreeBuilder {
     private var documents = 0
     private var realNodes = 0
     private var aliasNodes = 0
+    private var aliases = 0
+    /// Collections open around the parsed bytes in the plan (they count towards the depth limit).
+    private let openAround: Int
+    private var rootIsBlock = false
 
-    init(file: String, expectedBytes: Int, knownTexts: [String]) {
+    init(file: String, expectedBytes: Int, knownTexts: [String], openAround: Int = 0) {
         self.file = file
+        self.openAround = openAround
         texts = ScalarTexts(knownTexts: knownTexts)
         // Plans hold about a node per 10 bytes. Reserving more than that costs nothing until
         // it is touched, while regrowing copies hundreds of megabytes for a large plan.
@@ -209,7 +229,7 @@ struct TreeBuilder {
     /// The finished document (call once the stream has ended).
     func document() -> YAMLDocument {
         let tree = YAMLTree(records: records, scalars: texts.strings, children: children)
-        return YAMLDocument(root: root.map(tree.node), errors: errors)
+        return YAMLDocument(root: root.map(tree.node), errors: errors, rootIsBlock: rootIsBlock, aliases: aliases)
     }
 
     /// Plain data (the anchor lives in `openAnchors`): frames are copied at every nesting level,
@@ -248,6 +268,7 @@ struct TreeBuilder {
         }
         // The same node again (its children are shared), but located at the alias.
         var record = records[Int(target.index)]
+        aliases += 1
         aliasNodes += target.size
         let budget = max(YAMLParser.minimumAliasBudget, 4 * realNodes)
         if aliasNodes > budget {
@@ -268,10 +289,13 @@ struct TreeBuilder {
         add(index, size: 1)
     }
 
-    mutating func startCollection(isMapping: Bool, tag: YAMLTag?, anchor: String?, at mark: YAMLMark) throws(PlanError) {
-        if depth >= YAMLParser.maximumDepth {
+    mutating func startCollection(
+        isMapping: Bool, isBlock: Bool, tag: YAMLTag?, anchor: String?, at mark: YAMLMark
+    ) throws(PlanError) {
+        if openAround + depth >= YAMLParser.maximumDepth {
             throw error(at: mark, "nesting deeper than \(YAMLParser.maximumDepth) levels")
         }
+        if depth == 0 { rootIsBlock = isBlock }
         realNodes += 1
         if depth > 0 { parents.append(current) }
         current = Frame(isMapping: isMapping, mark: mark, tag: tag, hasAnchor: anchor != nil, start: open.count)

@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+
+/// How many cores read one plan's scenario list.
+enum PlanParallelism: Sendable, Equatable {
+    /// One piece per core for a plan worth it (a list of at least two 128 KiB pieces).
+    case automatic
+    /// The whole plan on the calling thread.
+    case oneCore
+    /// This many pieces whatever the plan's size (tests; small plans have few items to cut at).
+    case pieces(Int)
+}
+
+/// Reads a large plan on several cores: the top level first, then each piece of the scenario
+/// list parsed and decoded on a thread of its own (`ScenarioListSplit` proposes the pieces).
+///
+/// It only returns a plan that reading the file whole returns too, equal in every field.
+/// Where it cannot be sure of that, it returns nil and the caller reads the plan whole, so every
+/// error message still comes from the one-core path:
+/// * any error in any part (libyaml's or the decoder's);
+/// * an alias in the list (its anchor may be in another piece, and the alias budget counts
+///   over the whole file);
+/// * a top level that does not show `scenarios:` as a plain top-level key followed by nothing
+///   (the list was cut out of it);
+/// * a piece whose root is not a block list at the expected line and column, or holds another
+///   number of items than its lines showed.
+enum ParallelPlanLoad {
+    /// Pieces below this size are not worth a thread of their own.
+    static let minimumPieceBytes = 128 << 10
+    /// Where the one-core path is faster anyway (or there is no second core).
+    static let maximumPieces = 8
+
+    /// The plan, or nil when the caller must read the plan whole (see above).
+    static func load(
+        _ source: SourceText, variables: [String: String], environment: [String: String], parallelism: PlanParallelism
+    ) -> Plan? {
+        let wanted: Int
+        let minimumBytes: Int
+        switch parallelism {
+        case .oneCore:
+            return nil
+        case .automatic:
+            wanted = min(ProcessInfo.processInfo.activeProcessorCount, maximumPieces)
+            minimumBytes = minimumPieceBytes
+        case .pieces(let count):
+            wanted = count
+            minimumBytes = 1
+        }
+        let found: (ScenarioListSplit, [UInt8])? = source.bytes.withUnsafeBufferPointer { bytes in
+            guard let split = ScenarioListSplit(bytes, pieces: wanted, minimumPieceBytes: minimumBytes) else { return nil }
+            return (split, split.head(of: bytes))
+        }
+        guard let (split, headBytes) = found else { return nil }
+
+        // The top level, read without the list: the `scenarios:` key is left with no value.
+        let head = SourceText(file: source.file, bytes: headBytes)
+        let headWindow = ParseWindow(gapAt: split.firstLine, gapLines: split.lineCount)
+        guard let document = try? YAMLParser(source: head, knownTexts: PlanKey.texts, window: headWindow).parse(),
+              document.errors.isEmpty, document.rootIsBlock, let root = document.root
+        else { return nil }
+        let decoder = PlanDecoder(file: source.file, environment: environment)
+        guard let topLevel = decoder.decodeTopLevel(root, variables: variables), decoder.errors.isEmpty,
+              let entry = topLevel.fields[.scenarios], entry.keyMark == YAMLMark(line: split.keyLine, column: 1),
+              case .scalar("", .plain) = entry.value.content, entry.value.tag == nil
+        else { return nil }
+
+        // The pieces, each on its own thread with its own parser and decoder.
+        let pieces = split.pieces
+        let decoders = pieces.map { _ in decoder.pieceDecoder() }
+        let outcomes = PieceOutcomes(count: pieces.count)
+        let work = UncheckedSendable { (index: Int) in
+            outcomes[index] = decodePiece(
+                pieces[index], of: source, listIndent: split.indent, defaults: topLevel.defaults,
+                decoder: decoders[index])
+        }
+        DispatchQueue.concurrentPerform(iterations: pieces.count) { index in work.value(index) }
+
+        // Put together in file order: no name may repeat across pieces.
+        var scenarios: [Scenario] = []
+        scenarios.reserveCapacity(pieces.reduce(0) { $0 + $1.items })
+        for index in pieces.indices {
+            guard let outcome = outcomes[index] else { return nil }
+            for earlier in 0..<index {
+                guard let names = outcomes[earlier]?.names else { return nil }
+                if outcome.names.keys.contains(where: { names[$0] != nil }) { return nil }
+            }
+            scenarios.append(contentsOf: outcome.scenarios)
+            decoder.adoptSecrets(of: decoders[index])
+        }
+        return decoder.plan(topLevel, scenarios: scenarios)
+    }
+
+    private struct PieceOutcome {
+        var scenarios: [Scenario]
+        /// Each scenario's name, by where it is written.
+        var names: [String: YAMLMark]
+    }
+
+    /// Parses and decodes one piece; nil for anything the one-core path must see.
+    private static func decodePiece(
+        _ piece: ScenarioListSplit.Piece, of source: SourceText, listIndent: Int, defaults: SettingsLayer,
+        decoder: PlanDecoder
+    ) -> PieceOutcome? {
+        // The list sits in the top-level mapping: one collection open around it.
+        let window = ParseWindow(bytes: piece.bytes, firstLine: piece.firstLine, depth: 1)
+        guard let document = try? YAMLParser(source: source, knownTexts: PlanKey.texts, window: window).parse(),
+              document.errors.isEmpty, document.aliases == 0, document.rootIsBlock, let root = document.root,
+              root.mark == YAMLMark(line: piece.firstLine + 1, column: listIndent + 1),
+              case .sequence(let items) = root.content, items.count == piece.items
+        else { return nil }
+        var names: [String: YAMLMark] = [:]
+        let scenarios = decoder.decodeScenarios(
+            items, firstNumber: piece.itemsBefore + 1, defaults: defaults, names: &names)
+        guard decoder.errors.isEmpty else { return nil }
+        return PieceOutcome(scenarios: scenarios, names: names)
+    }
+
+    /// One slot per piece, each written by one thread only, read after they have all finished.
+    private final class PieceOutcomes: @unchecked Sendable {
+        private let slots: UnsafeMutableBufferPointer<PieceOutcome?>
+
+        init(count: Int) {
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: nil)
+        }
+
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+
+        subscript(index: Int) -> PieceOutcome? {
+            get { slots[index] }
+            set { slots[index] = newValue }
+        }
+    }
+}
+
+/// Hands work that is safe by construction (each thread touches only its own piece) to
+/// `concurrentPerform`, whose closure must be Sendable.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}
