@@ -116,8 +116,9 @@ struct RunPlans: ParsableCommand {
         let status = run.interruptedBy.map(InterruptSignals.exitStatus(for:))
             ?? (counts.failed + counts.errors > 0 || reportFailed ? ExitStatus.failed : ExitStatus.passed)
         // Ends the process here instead of returning: unwinding would free every plan and every
-        // result's evidence one by one (a tenth of a second at 40,000 results) for nothing.
-        Foundation.exit(status)
+        // result's evidence one by one (a tenth of a second at 40,000 results) for nothing. They
+        // must stay alive until then, or they are released right after their last use above.
+        withExtendedLifetime((plans, runner, run)) { Foundation.exit(status) }
     }
 
     /// `stats: …` — counted after the engine is gone, so leaked connections or files show.

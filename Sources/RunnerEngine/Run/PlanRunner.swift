@@ -10,6 +10,10 @@ public final class PlanRunner {
     private let onResult: (ScenarioResult) -> Void
     /// Stops the run from another thread (SIGINT/SIGTERM).
     public let interrupter = RunInterrupter()
+    /// The last run's bookkeeping (every planned result), kept as long as the runner: freeing
+    /// it piece by piece takes a large run tens of milliseconds, and a command line tool may
+    /// exit without it. The engine itself is released when a run ends, closing its connections.
+    private var retired: [SuiteRun.Bookkeeping] = []
 
     /// - Parameter onResult: called once per result as it completes (console lines).
     public init(options: RunOptions, onResult: @escaping (ScenarioResult) -> Void = { _ in }) {
@@ -26,16 +30,17 @@ public final class PlanRunner {
             SuiteRun(plan: $0, options: options, engine: engine, interrupter: interrupter, onResult: onResult)
         }
         let scheduler = ScenarioScheduler(
-            limit: max(1, options.jobs), interrupter: interrupter,
-            units: suites.flatMap { suite in suite.scenarios.indices.map { (suite, $0) } })
+            limit: max(1, options.jobs), interrupter: interrupter, suites: suites.map { ($0, $0.scenarios.indices) })
         interrupter.attach(engine)
         defer { interrupter.detach() }
         scheduler.pump()
         engine.run()
         let duration = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
-        return RunResult(
-            suites: suites.map { $0.result() }, startedAt: startedAt,
+        let run = RunResult(
+            suites: suites.map { $0.takeResult() }, startedAt: startedAt,
             duration: duration, interruptedBy: interrupter.signal, connectionsOpened: engine.connectionsOpened)
+        retired = suites.map { $0.retire() }
+        return run
     }
 }
 
@@ -43,23 +48,34 @@ public final class PlanRunner {
 /// host when it really starts (a cached answer is reused only while its TTL lasts), and stops
 /// starting any once the run is interrupted. Lives on the engine's thread.
 final class ScenarioScheduler {
-    private var pending: ArraySlice<(SuiteRun, Int)>
+    /// Each plan's scenarios still to start, in order (a range per plan, not an entry per
+    /// scenario: a large plan would make and free one per scenario).
+    private var pending: [(suite: SuiteRun, scenarios: Range<Int>)]
+    private var current = 0
     private var active = 0
     private let limit: Int
     private let interrupter: RunInterrupter
 
-    fileprivate init(limit: Int, interrupter: RunInterrupter, units: [(SuiteRun, Int)]) {
+    fileprivate init(limit: Int, interrupter: RunInterrupter, suites: [(SuiteRun, Range<Int>)]) {
         self.limit = limit
         self.interrupter = interrupter
-        self.pending = units[...]
+        self.pending = suites.map { (suite: $0.0, scenarios: $0.1) }
     }
 
     func pump() {
-        while active < limit, interrupter.signal == nil, let (suite, index) = pending.popFirst() {
+        while active < limit, interrupter.signal == nil, let (suite, index) = next() {
             // One slot held while the scenario resolves; `expanded` trades it for its results.
             active += 1
             suite.start(scenario: index, scheduler: self)
         }
+    }
+
+    private func next() -> (SuiteRun, Int)? {
+        while current < pending.count {
+            if let index = pending[current].scenarios.popFirst() { return (pending[current].suite, index) }
+            current += 1
+        }
+        return nil
     }
 
     /// A scenario resolved into `count` results (each will call `finished` once).
@@ -99,7 +115,8 @@ final class SuiteRun {
         self.interrupter = interrupter
         self.onResult = onResult
         self.resolver = DomainResolver(plan: plan, engine: engine)
-        self.scenarios = plan.scenarios.filter(options.selects)
+        // Shared with the plan when every scenario runs (a filter copies each one).
+        self.scenarios = options.selectsAll ? plan.scenarios : plan.scenarios.filter(options.selects)
         self.planned = Array(repeating: nil, count: scenarios.count)
         self.results = Array(repeating: [], count: scenarios.count)
     }
@@ -168,15 +185,34 @@ final class SuiteRun {
         }
     }
 
-    func result() -> SuiteResult {
+    /// What a suite planned and filled in, handed over when the run has ended (see `retired`).
+    struct Bookkeeping {
+        fileprivate var planned: [[PlannedResult]?]
+        fileprivate var results: [[ScenarioResult?]]
+    }
+
+    /// Hands over the bookkeeping, leaving this suite empty (after `takeResult`).
+    func retire() -> Bookkeeping {
+        defer {
+            planned = []
+            results = []
+        }
+        return Bookkeeping(planned: planned, results: results)
+    }
+
+    /// The suite's results in plan order, moved out of the run (call once, when it has ended):
+    /// a large run's results are not copied.
+    func takeResult() -> SuiteResult {
         var collected: [ScenarioResult] = []
-        for (index, scenario) in scenarios.enumerated() {
-            let expansion = planned[index] ?? ResultExpansion.expand(scenario, strategyOverride: options.strategyOverride, resolution: nil)
-            for (slot, plannedResult) in expansion.enumerated() {
-                if let result = results[index].indices.contains(slot) ? results[index][slot] : nil {
+        collected.reserveCapacity(results.reduce(0) { $0 + $1.count })
+        for index in scenarios.indices {
+            let expansion = planned[index]
+                ?? ResultExpansion.expand(scenarios[index], strategyOverride: options.strategyOverride, resolution: nil)
+            for slot in expansion.indices {
+                if results[index].indices.contains(slot), let result = results[index][slot].take() {
                     collected.append(result)
                 } else {
-                    collected.append(Self.notRun(plannedResult))
+                    collected.append(Self.notRun(expansion[slot]))
                 }
             }
         }

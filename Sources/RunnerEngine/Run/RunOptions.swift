@@ -25,6 +25,9 @@ public struct RunOptions: Sendable {
         retriesOverride ?? scenario.settings.retries
     }
 
+    /// Whether every scenario is selected (no `--tag`, no `--filter`).
+    public var selectsAll: Bool { tags.isEmpty && filter == nil }
+
     /// Whether `scenario` is selected by `--tag` and `--filter`.
     public func selects(_ scenario: Scenario) -> Bool {
         if !tags.isEmpty, !scenario.tags.contains(where: tags.contains) { return false }

@@ -79,14 +79,21 @@ public struct ConsoleFormatter: Sendable {
             lines.append("Not passing:")
             lines += notPassing
         }
-        let insecure = run.suites.flatMap(\.results).filter(\.evidence.insecure).count
+        // One pass, reading fields in place: copying 40,000 results to count them cost more
+        // than the rest of the summary.
+        var insecure = 0, fallbacks = 0, flaky = 0
+        for suite in run.suites {
+            for index in suite.results.indices {
+                if suite.results[index].evidence.insecure { insecure += 1 }
+                if suite.results[index].evidence.resolutionFallbackFrom != nil { fallbacks += 1 }
+                if suite.results[index].isFlaky { flaky += 1 }
+            }
+        }
         if insecure > 0 {
             lines.append(paint(
                 "INSECURE: \(Format.count(insecure, "result", "results")) skipped certificate verification (insecure: true)",
                 .yellow))
         }
-        let fallbacks = run.suites.flatMap(\.results).filter { $0.evidence.resolutionFallbackFrom != nil }.count
-        let flaky = run.suites.flatMap(\.results).filter(\.isFlaky).count
         if flaky > 0 {
             lines.append(paint(
                 "FLAKY: \(Format.count(flaky, "result", "results")) passed only on a retry",
