@@ -195,24 +195,25 @@ extension PlanDecoder {
             report(at: entry.value.mark, "expected at least one scenario for \(site()), got an empty list")
             return []
         }
-        var names: [String: YAMLMark] = [:]
-        return decodeScenarios(items, firstNumber: 1, defaults: defaults, names: &names)
-    }
-
-    /// Scenarios numbered from `firstNumber`; `names` holds the names already taken, by where
-    /// they are written, and takes these ones.
-    func decodeScenarios(
-        _ items: YAMLSequence, firstNumber: Int, defaults: SettingsLayer, names: inout [String: YAMLMark]
-    ) -> [Scenario] {
         var scenarios: [Scenario] = []
         scenarios.reserveCapacity(items.count)
+        var names: [String: YAMLMark] = [:]
+        decodeScenarios(items, firstNumber: 1, defaults: defaults, names: &names) { scenarios.append($0) }
+        return scenarios
+    }
+
+    /// Decodes scenarios numbered from `firstNumber` and hands each valid one to `emit`, in
+    /// order; `names` holds the names already taken, by where they are written, and takes these.
+    func decodeScenarios(
+        _ items: YAMLSequence, firstNumber: Int, defaults: SettingsLayer, names: inout [String: YAMLMark],
+        emit: (consuming Scenario) -> Void
+    ) {
         names.reserveCapacity(names.count + items.count)
         for (offset, item) in items.enumerated() {
             if let scenario = decodeScenario(item, number: firstNumber + offset, defaults: defaults, names: &names) {
-                scenarios.append(scenario)
+                emit(scenario)
             }
         }
-        return scenarios
     }
 
     private func decodeScenario(

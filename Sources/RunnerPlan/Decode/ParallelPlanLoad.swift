@@ -64,55 +64,71 @@ enum ParallelPlanLoad {
               case .scalar("", .plain) = entry.value.content, entry.value.tag == nil
         else { return nil }
 
-        // The pieces, each on its own thread with its own parser and decoder.
+        // The pieces, each on its own thread with its own parser and decoder, each writing its
+        // scenarios straight into its part of the plan's list (no list per piece to join).
         let pieces = split.pieces
         let decoders = pieces.map { _ in decoder.pieceDecoder() }
         let outcomes = PieceOutcomes(count: pieces.count)
-        let work = UncheckedSendable { (index: Int) in
-            outcomes[index] = decodePiece(
-                pieces[index], of: source, listIndent: split.indent, defaults: topLevel.defaults,
-                decoder: decoders[index])
-        }
-        DispatchQueue.concurrentPerform(iterations: pieces.count) { index in work.value(index) }
-
-        // Put together in file order: no name may repeat across pieces.
-        var scenarios: [Scenario] = []
-        scenarios.reserveCapacity(pieces.reduce(0) { $0 + $1.items })
-        for index in pieces.indices {
-            guard let outcome = outcomes[index] else { return nil }
-            for earlier in 0..<index {
-                guard let names = outcomes[earlier]?.names else { return nil }
-                if outcome.names.keys.contains(where: { names[$0] != nil }) { return nil }
+        let total = pieces.reduce(0) { $0 + $1.items }
+        let scenarios = [Scenario](unsafeUninitializedCapacity: total) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            let destination = UncheckedSendable(base)
+            let work = UncheckedSendable { (index: Int) in
+                outcomes[index] = decodePiece(
+                    pieces[index], of: source, listIndent: split.indent, defaults: topLevel.defaults,
+                    decoder: decoders[index], into: destination.value + pieces[index].itemsBefore)
             }
-            scenarios.append(contentsOf: outcome.scenarios)
-            decoder.adoptSecrets(of: decoders[index])
+            DispatchQueue.concurrentPerform(iterations: pieces.count) { index in work.value(index) }
+            if outcomes.allComplete(pieces), outcomes.namesAreDistinct(pieces.count) {
+                initialized = total
+            } else {
+                // Back to the one-core path: undo what the pieces wrote.
+                for index in pieces.indices {
+                    (base + pieces[index].itemsBefore).deinitialize(count: outcomes[index]?.written ?? 0)
+                }
+            }
         }
+        guard scenarios.count == total else { return nil }
+        for piece in decoders { decoder.adoptSecrets(of: piece) }
         return decoder.plan(topLevel, scenarios: scenarios)
     }
 
     private struct PieceOutcome {
-        var scenarios: [Scenario]
+        /// Scenarios written to the piece's part of the list (to undo on failure).
+        var written = 0
         /// Each scenario's name, by where it is written.
-        var names: [String: YAMLMark]
+        var names: [String: YAMLMark] = [:]
+        /// Parsed and decoded with no error, one scenario written per item.
+        var complete = false
     }
 
-    /// Parses and decodes one piece; nil for anything the one-core path must see.
+    /// Parses and decodes one piece, writing its scenarios from `destination` on; it is complete
+    /// only when nothing calls for the one-core path.
     private static func decodePiece(
         _ piece: ScenarioListSplit.Piece, of source: SourceText, listIndent: Int, defaults: SettingsLayer,
-        decoder: PlanDecoder
-    ) -> PieceOutcome? {
+        decoder: PlanDecoder, into destination: UnsafeMutablePointer<Scenario>
+    ) -> PieceOutcome {
+        var outcome = PieceOutcome()
         // The list sits in the top-level mapping: one collection open around it.
         let window = ParseWindow(bytes: piece.bytes, firstLine: piece.firstLine, depth: 1)
         guard let document = try? YAMLParser(source: source, knownTexts: PlanKey.texts, window: window).parse(),
               document.errors.isEmpty, document.aliases == 0, document.rootIsBlock, let root = document.root,
               root.mark == YAMLMark(line: piece.firstLine + 1, column: listIndent + 1),
               case .sequence(let items) = root.content, items.count == piece.items
-        else { return nil }
-        var names: [String: YAMLMark] = [:]
-        let scenarios = decoder.decodeScenarios(
-            items, firstNumber: piece.itemsBefore + 1, defaults: defaults, names: &names)
-        guard decoder.errors.isEmpty else { return nil }
-        return PieceOutcome(scenarios: scenarios, names: names)
+        else { return outcome }
+        var written = 0
+        decoder.decodeScenarios(
+            items, firstNumber: piece.itemsBefore + 1, defaults: defaults, names: &outcome.names
+        ) { scenario in
+            // At most one scenario per item, and the items were counted above.
+            guard written < piece.items else { return }
+            (destination + written).initialize(to: scenario)
+            written += 1
+        }
+        outcome.written = written
+        outcome.complete = decoder.errors.isEmpty && written == piece.items
+        return outcome
     }
 
     /// One slot per piece, each written by one thread only, read after they have all finished.
@@ -132,6 +148,22 @@ enum ParallelPlanLoad {
         subscript(index: Int) -> PieceOutcome? {
             get { slots[index] }
             set { slots[index] = newValue }
+        }
+
+        func allComplete(_ pieces: [ScenarioListSplit.Piece]) -> Bool {
+            pieces.indices.allSatisfy { slots[$0]?.complete == true }
+        }
+
+        /// No scenario name in two pieces (each piece has checked its own).
+        func namesAreDistinct(_ count: Int) -> Bool {
+            for index in 1..<max(count, 1) {
+                guard let names = slots[index]?.names else { return false }
+                for earlier in 0..<index {
+                    guard let earlierNames = slots[earlier]?.names else { return false }
+                    if names.keys.contains(where: { earlierNames[$0] != nil }) { return false }
+                }
+            }
+            return true
         }
     }
 }
