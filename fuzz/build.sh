@@ -23,10 +23,11 @@ mkdir -p "$MODULES" "$LIBS" "$BIN"
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 "$OPT" -g
        -I Sources/CYAML -I "$MODULES")
 
-# RunnerPlan, the plan parser (links libyaml through the CYAML module map).
+# RunnerPlan, the plan parser (links libyaml through the CYAML module map). Testing enabled:
+# the plan target compares the one-core path with the parallel one (`PlanParallelism`).
 mapfile -t plan_sources < <(find Sources/RunnerPlan -name '*.swift' | sort)
 echo "fuzz/build.sh: RunnerPlan (${#plan_sources[@]} files, $OPT)"
-"$SWIFTC" "${FLAGS[@]}" -module-name RunnerPlan -emit-library -static -emit-module \
+"$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name RunnerPlan -emit-library -static -emit-module \
     -emit-module-path "$MODULES/RunnerPlan.swiftmodule" -o "$LIBS/libRunnerPlan.a" "${plan_sources[@]}"
 
 # The HTTPDNS wire formats: every file of Resolve/HTTPDNS but those needing the transport

@@ -5,14 +5,15 @@
 // decoder's file checks take both sides. The environment and `--var`s are fixed. Besides
 // crashes, hangs and leaks, a finding is an error list that breaks what plan-format.md
 // promises: never empty, every error located in this file (line, column >= 1) with a message,
-// and a `${secret:…}` value never shown.
+// and a `${secret:…}` value never shown; or a plan read in pieces (the path large plans take
+// on several cores) that differs from the plan read whole, in any field or error.
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import RunnerPlan
+@testable import RunnerPlan
 
 /// The scratch directory and the fixed inputs of every run.
 struct PlanFuzzWorkspace: Sendable {
@@ -116,6 +117,7 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMut
 public func fuzzPlan(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size)
     PlanFuzzWorkspace.store(input, at: workspace.planPath)
+    comparePieces()
     do {
         let plan = try PlanLoader.load(
             path: workspace.planPath, variables: PlanFuzzWorkspace.variables,
@@ -129,6 +131,31 @@ public func fuzzPlan(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         checkErrors(error, input: input)
     }
     return 0
+}
+
+/// The plan read in three pieces must be the plan read whole: the same plan, or the same errors.
+func comparePieces() {
+    func load(_ parallelism: PlanParallelism) -> Result<Plan, PlanErrors> {
+        do throws(PlanErrors) {
+            return .success(try PlanLoader.load(
+                path: workspace.planPath, variables: PlanFuzzWorkspace.variables,
+                environment: PlanFuzzWorkspace.environment, parallelism: parallelism))
+        } catch {
+            return .failure(error)
+        }
+    }
+    switch (load(.oneCore), load(.pieces(3))) {
+    case (.success(let whole), .success(let pieces)):
+        guard whole == pieces else { finding("read in pieces, the plan differs:\n\(whole)\nvs\n\(pieces)") }
+    case (.failure(let whole), .failure(let pieces)):
+        guard whole.description == pieces.description else {
+            finding("read in pieces, the errors differ:\n\(whole.description)\nvs\n\(pieces.description)")
+        }
+    case (.success, .failure(let errors)):
+        finding("read in pieces, a valid plan fails:\n\(errors.description)")
+    case (.failure(let errors), .success):
+        finding("read in pieces, an invalid plan loads (whole: \(errors.description))")
+    }
 }
 
 /// What every failed load must look like, rendered the way the CLI prints it.
