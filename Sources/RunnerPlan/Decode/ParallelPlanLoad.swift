@@ -27,7 +27,8 @@ enum PlanParallelism: Sendable, Equatable {
 enum ParallelPlanLoad {
     /// Pieces below this size are not worth a thread of their own.
     static let minimumPieceBytes = 128 << 10
-    /// Where the one-core path is faster anyway (or there is no second core).
+    /// At most this many pieces, however many cores: each costs a parser and a copy of the
+    /// top level's decoder.
     static let maximumPieces = 8
 
     /// The plan, or nil when the caller must read the plan whole (see above).
