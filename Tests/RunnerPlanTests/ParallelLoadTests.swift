@@ -132,6 +132,28 @@ struct ParallelLoadTests {
         #expect(parallel == serial)
     }
 
+    @Test("a large plan takes the parallel path by itself, with the one-core plan and errors")
+    func automaticOnALargePlan() throws {
+        var text = ScaleTests.generatedPlan(scenarios: 4_000)
+        let serial = try load(text, .oneCore)
+        let path = try workspace.write("p.yaml", text)
+        let source = try SourceText.load(path: path)
+        if ProcessInfo.processInfo.activeProcessorCount >= 2 {
+            let parallel = try #require(
+                ParallelPlanLoad.load(source, variables: [:], environment: [:], parallelism: .automatic),
+                "a plan of \(text.utf8.count / 1024) KiB must be read in pieces on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+            #expect(firstDifference(serial, parallel) == nil)
+        }
+        #expect(firstDifference(serial, try load(text, .automatic)) == nil)
+
+        // An error in the second half: the same text as the one-core path's, through the loader.
+        text = text.replacingOccurrences(of: "    request:\n      method: POST\n      url: https://api.example.com/items/3000?q=1",
+                                         with: "    request:\n      method: POST\n      url: ftp://api.example.com/items/3000?q=1")
+        let expected = errorText(text, .oneCore)
+        #expect(expected.contains("ftp://api.example.com/items/3000"), "\(expected)")
+        #expect(errorText(text, .automatic) == expected)
+    }
+
     // MARK: What it leaves to the one-core path
 
     @Test("a cut inside a multi-line quoted string is refused, and the plan is read whole")
