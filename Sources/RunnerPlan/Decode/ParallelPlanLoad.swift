@@ -81,7 +81,7 @@ enum ParallelPlanLoad {
                     decoder: decoders[index], into: destination.value + pieces[index].itemsBefore)
             }
             DispatchQueue.concurrentPerform(iterations: pieces.count) { index in work.value(index) }
-            if outcomes.allComplete(pieces), outcomes.namesAreDistinct(pieces.count) {
+            if outcomes.allComplete, outcomes.namesAreDistinct {
                 initialized = total
             } else {
                 // Back to the one-core path: undo what the pieces wrote.
@@ -151,13 +151,11 @@ enum ParallelPlanLoad {
             set { slots[index] = newValue }
         }
 
-        func allComplete(_ pieces: [ScenarioListSplit.Piece]) -> Bool {
-            pieces.indices.allSatisfy { slots[$0]?.complete == true }
-        }
+        var allComplete: Bool { slots.allSatisfy { $0?.complete == true } }
 
         /// No scenario name in two pieces (each piece has checked its own).
-        func namesAreDistinct(_ count: Int) -> Bool {
-            for index in 1..<max(count, 1) {
+        var namesAreDistinct: Bool {
+            for index in slots.indices.dropFirst() {
                 guard let names = slots[index]?.names else { return false }
                 for earlier in 0..<index {
                     guard let earlierNames = slots[earlier]?.names else { return false }

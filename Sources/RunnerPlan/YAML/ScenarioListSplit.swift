@@ -21,9 +21,9 @@ import Darwin
 ///   - name: second
 /// defaults: …         ← the list ends at the first other line at or left of the `-`
 /// ```
-struct ScenarioListSplit: Equatable {
+struct ScenarioListSplit {
     /// One piece of the list: whole items, from an item's `-` line to the next piece.
-    struct Piece: Equatable {
+    struct Piece {
         /// Bytes of the plan file.
         var bytes: Range<Int>
         /// The file line of the piece's first byte, counted from 0.
