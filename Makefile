@@ -3,7 +3,7 @@
 
 SWIFT        ?= swift
 DEB_PACKAGES := pkg-config libyaml-dev libcurl4-openssl-dev libssl-dev libxml2-utils curl time bc
-SCHEMA       := $(firstword $(wildcard ../shared/schemas/junit-10.xsd) docs/junit-10.xsd)
+SCHEMA       := schemas/junit-10.xsd
 LAB_DIR      := .lab
 DEMO_DIR     := .demo
 HTTP_PORT    ?= 18080

@@ -124,19 +124,3 @@ fileprivate final class PendingRead: @unchecked Sendable {
         return data
     }
 }
-
-/// The repository's root (where Package.swift is), found from this file's path.
-public enum Repository {
-    public static let root: URL = {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path), directory.path != "/" {
-            directory = directory.deletingLastPathComponent()
-        }
-        return directory
-    }()
-
-    /// `../shared/schemas/junit-10.xsd` beside the project, as CI has it.
-    public static var junitSchema: URL {
-        root.deletingLastPathComponent().appendingPathComponent("shared/schemas/junit-10.xsd")
-    }
-}

@@ -69,7 +69,7 @@ struct CLITests {
     }
 
     /// The demo plan: every strategy passes, trust override against the SNI-only host errors
-    /// with its diagnosis, exit 1, and the JUnit validates against the shared schema.
+    /// with its diagnosis, exit 1, and the JUnit validates against the repository's schema.
     @Test func theDemoPlanRunsAndItsJUnitValidates() async throws {
         let lab = try await SharedLab.get()
         let directory = try LabPlans.temporaryDirectory()

@@ -1,4 +1,5 @@
 import Foundation
+import PlanFixtures
 import Testing
 
 @testable import RunnerReport
@@ -194,8 +195,10 @@ func xmlSafe(_ text: String) -> String {
         #expect(try SchemaCheck.validate(xml).status != 0)
     }
 
-    @Test func theSchemaIsFoundBesideAnAncestor() throws {
-        let path = try #require(SchemaCheck.schemaPath())
-        #expect(path.hasSuffix("/shared/schemas/junit-10.xsd"))
+    /// The repository stands alone: the schema is its own file, not one beside the checkout.
+    @Test func theSchemaIsInTheRepository() throws {
+        let schema = Repository.junitSchema.standardized.path
+        #expect(schema.hasPrefix(Repository.root.standardized.path + "/"))
+        #expect(FileManager.default.fileExists(atPath: schema))
     }
 }

@@ -1,32 +1,21 @@
 import Foundation
+import PlanFixtures
 import Testing
 
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
 
-/// Runs xmllint against the contract's schema, found beside the repository as `../shared`.
+/// Runs xmllint against the repository's JUnit schema (`schemas/junit-10.xsd`).
 enum SchemaCheck {
     struct Outcome {
         var status: Int32
         var messages: String
     }
 
-    /// `shared/schemas/junit-10.xsd` in a `shared` directory that is a sibling of some ancestor
-    /// of this file (`/work/main/../shared`, or `/work/dev/report/../../shared`).
-    static func schemaPath(from file: String = #filePath) -> String? {
-        var directory = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("../shared/schemas/junit-10.xsd").standardized
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
-
     /// Writes `xml` to a temporary file and validates it (`xmllint --noout --schema`).
     static func validate(_ xml: String) throws -> Outcome {
-        let schema = try #require(schemaPath(), "junit-10.xsd not found beside any ancestor directory")
+        let schema = Repository.junitSchema.path
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("junit-\(UUID().uuidString).xml")
         try Data(xml.utf8).write(to: file)
