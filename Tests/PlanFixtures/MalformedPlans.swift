@@ -70,6 +70,122 @@ public let malformedPlans: [MalformedPlan] = [
         """,
         "{file}:6:7: error: unknown key 'verb' in request of scenario 'a'; expected one of method, url, headers, body, body_base64, body_file, insecure"
     ),
+    MalformedPlan("a scenario key written in request is told to move up beside it", """
+        version: 1
+        scenarios:
+          - name: login
+            request: {url: https://api.example.com/, timeout: 1s}
+        """,
+        "{file}:4:46: error: unknown key 'timeout' in request of scenario 'login'; 'timeout' is a scenario key (defaults may set it for every scenario): move it out of 'request', up one level beside 'request:' (line 4)"
+    ),
+    MalformedPlan("each setting written in request is a scenario key", """
+        version: 1
+        scenarios:
+          - name: login
+            request:
+              url: https://api.example.com/
+              strategy: sni-resolve
+        """,
+        "{file}:6:7: error: unknown key 'strategy' in request of scenario 'login'; 'strategy' is a scenario key (defaults may set it for every scenario): move it out of 'request', up one level beside 'request:' (line 4)"
+    ),
+    MalformedPlan("an expect key written in request names the expect section's line", """
+        version: 1
+        scenarios:
+          - name: login
+            request:
+              url: https://api.example.com/
+              status: 201
+            expect:
+              body: {contains: ok}
+        """,
+        "{file}:6:7: error: unknown key 'status' in request of scenario 'login'; 'status' is an expect key: move it under 'expect:' (line 7)"
+    ),
+    MalformedPlan("an expect key in a scenario without expect is told to add one", """
+        version: 1
+        scenarios:
+          - name: login
+            request: {url: https://api.example.com/}
+            status: 200
+        """,
+        "{file}:5:5: error: unknown key 'status' in scenario 'login'; 'status' is an expect key: move it under a new 'expect:' in the scenario"
+    ),
+    MalformedPlan("a request key written in expect", """
+        version: 1
+        scenarios:
+          - name: login
+            request:
+              url: https://api.example.com/
+            expect:
+              method: POST
+        """,
+        "{file}:7:7: error: unknown key 'method' in expect of scenario 'login'; 'method' is a request key: move it under 'request:' (line 4)"
+    ),
+    MalformedPlan("a scenario key written in expect", """
+        version: 1
+        scenarios:
+          - name: login
+            request: {url: https://api.example.com/}
+            expect: {status: 200, follow_redirects: false}
+        """,
+        "{file}:5:27: error: unknown key 'follow_redirects' in expect of scenario 'login'; 'follow_redirects' is a scenario key (defaults may set it for every scenario): move it out of 'expect', up one level beside 'expect:' (line 5)"
+    ),
+    MalformedPlan("a request key written on the scenario itself", """
+        version: 1
+        scenarios:
+          - name: login
+            method: POST
+            request: {url: https://api.example.com/}
+        """,
+        "{file}:4:5: error: unknown key 'method' in scenario 'login'; 'method' is a request key: move it under 'request:' (line 5)"
+    ),
+    MalformedPlan("a misspelt scenario key in request is suggested with its home", """
+        version: 1
+        scenarios:
+          - name: login
+            request: {url: https://api.example.com/, conect_timeout: 1s}
+        """,
+        "{file}:4:46: error: unknown key 'conect_timeout' in request of scenario 'login'; did you mean 'connect_timeout'? 'connect_timeout' is a scenario key (defaults may set it for every scenario): move it out of 'request', up one level beside 'request:' (line 4)"
+    ),
+    MalformedPlan("http_version in request says what it is and what chooses the version", """
+        version: 1
+        scenarios:
+          - name: login
+            request: {url: https://api.example.com/, http_version: "2"}
+        """,
+        "{file}:4:46: error: unknown key 'http_version' in request of scenario 'login'; 'http_version' is an expect key (what the response must use; the scenario key 'http' chooses what is offered): move it under a new 'expect:' in the scenario"
+    ),
+    MalformedPlan("a setting at the top level belongs in defaults", """
+        version: 1
+        timeout: 2s
+        defaults: {http: auto}
+        scenarios:
+          - name: a
+            request: {url: https://api.example.com/}
+        """,
+        "{file}:2:1: error: unknown key 'timeout' at top level; 'timeout' is a scenario setting: move it under 'defaults:' (line 3) to set it for every scenario, or into a scenario"
+    ),
+    MalformedPlan("a request key in defaults cannot be set there", """
+        version: 1
+        defaults: {url: https://api.example.com/}
+        scenarios:
+          - name: a
+            request: {url: https://api.example.com/}
+        """,
+        "{file}:2:12: error: unknown key 'url' in defaults; 'url' is a request key; defaults cannot set it: write it under each scenario's 'request:'"
+    ),
+    MalformedPlan("an httpdns key written directly in a domain map", """
+        version: 1
+        domains:
+          m:
+            httpdns: {format: dnspod, url: "http://127.0.0.1/d?dn={host}"}
+            timeout: 2s
+        scenarios:
+          - name: a
+            domains: m
+            request: {url: https://api.example.com/}
+        """,
+        "{file}:5:5: error: unknown key 'timeout' in domain map 'm'; 'timeout' is an httpdns key: move it under 'httpdns:' (line 4)"
+    ),
     MalformedPlan("duplicate key", """
         version: 1
         scenarios:

@@ -23,7 +23,7 @@ extension PlanDecoder {
             }
             guard let fields = fields(
                 of: pair.value, site: Site(subject: "domain map '\(name)'", Context(.domains)), context: context,
-                ownerMark: pair.keyMark, keys: Keys.domainMap)
+                ownerMark: pair.keyMark, section: .domainMap)
             else { continue }
             if let staticEntry = fields[.static], let httpdnsEntry = fields[.httpdns] {
                 let second = staticEntry.keyMark < httpdnsEntry.keyMark ? httpdnsEntry : staticEntry
@@ -100,7 +100,7 @@ extension PlanDecoder {
     ) -> (HTTPDNSSpec, fallbackMark: YAMLMark?)? {
         guard let fields = fields(
             of: entry.value, site: Site(key: "httpdns", Context(context.owner)), context: context,
-            ownerMark: entry.keyMark, keys: Keys.httpdns)
+            ownerMark: entry.keyMark, section: .httpdns)
         else { return nil }
         var failed = false
 

@@ -1,11 +1,11 @@
 /// `expect:`: what the final response must look like.
 extension PlanDecoder {
-    func decodeExpect(_ entry: Fields.Entry, context scenario: Context) -> Expectations {
+    func decodeExpect(_ entry: Fields.Entry, context scenario: Context, enclosing: YAMLMapping) -> Expectations {
         var expect = Expectations()
         let context = scenario.part(.expect)
         guard let fields = fields(
             of: entry.value, site: Site(key: "expect", scenario), context: context, ownerMark: entry.keyMark,
-            keys: Keys.expect)
+            section: .expect, enclosing: enclosing)
         else { return expect }
 
         for entry in fields.entries {
@@ -121,12 +121,13 @@ extension PlanDecoder {
         if case .scalar = node.content {
             return string(node, for: site()).map { .equals($0.value) }
         }
-        let keys = allowAbsent ? Keys.headerMatcher : Keys.valueMatcher
+        let section: PlanSection = allowAbsent ? .headerMatcher : .valueMatcher
+        let keys = section.keys
         guard case .mapping = node.content else {
             report(at: node.mark, "expected a string or a matcher (\(keys.names.joined(separator: ", "))) for \(site()), got \(describe(node))")
             return nil
         }
-        guard let fields = fields(of: node, site: site(), context: context, ownerMark: ownerMark, keys: keys) else { return nil }
+        guard let fields = fields(of: node, site: site(), context: context, ownerMark: ownerMark, section: section) else { return nil }
         var entries = fields.entries.makeIterator()
         guard let entry = entries.next() else {
             report(at: node.mark, "expected one of \(keys.names.joined(separator: ", ")) \(context), got an empty mapping")
@@ -189,7 +190,7 @@ extension PlanDecoder {
         let context = scenario.part(.expectBody)
         guard let fields = fields(
             of: entry.value, site: Site(key: "body", scenario.part(.expect)), context: context,
-            ownerMark: entry.keyMark, keys: Keys.bodyMatcher)
+            ownerMark: entry.keyMark, section: .body)
         else { return [] }
         var matchers: [BodyMatcher] = []
         for entry in fields.entries {
@@ -308,7 +309,7 @@ extension PlanDecoder {
         let context = scenario.part(.expectCertificate)
         guard let fields = fields(
             of: entry.value, site: Site(key: "certificate", scenario.part(.expect)), context: context,
-            ownerMark: entry.keyMark, keys: Keys.certificate)
+            ownerMark: entry.keyMark, section: .certificate)
         else { return nil }
         var certificate = CertificateExpectation()
         for entry in fields.entries {
@@ -331,7 +332,7 @@ extension PlanDecoder {
         var limits = TimeLimits()
         guard let fields = fields(
             of: entry.value, site: Site(key: "time", scenario.part(.expect)), context: context,
-            ownerMark: entry.keyMark, keys: Keys.time)
+            ownerMark: entry.keyMark, section: .time)
         else { return limits }
         for entry in fields.entries {
             let value = duration(entry.value, for: Site(key: entry.key, context))

@@ -33,7 +33,7 @@ extension PlanDecoder {
             report(at: root.mark, "expected a mapping with 'version' and 'scenarios' at top level, got \(describe(root))")
             return nil
         }
-        guard let fields = fields(of: root, site: Site(subject: "the plan", context), context: context, keys: Keys.topLevel)
+        guard let fields = fields(of: root, site: Site(subject: "the plan", context), context: context, section: .top)
         else { return nil }
 
         // Variables first: every other value may use them.
@@ -55,7 +55,7 @@ extension PlanDecoder {
             let context = Context(.defaults)
             guard let section = self.fields(
                 of: entry.value, site: Site(key: "defaults", Context(.topLevel)), context: context,
-                ownerMark: entry.keyMark, keys: Keys.defaults)
+                ownerMark: entry.keyMark, section: .defaults)
             else { return nil }
             return decodeSettings(section)
         } ?? SettingsLayer()

@@ -240,7 +240,7 @@ extension PlanDecoder {
         }
         let context = Context(.scenario(number: number, name: shownName))
         func label() -> String { Context.scenarioLabel(number: number, name: shownName) }
-        guard let fields = fields(of: node, site: Site(subject: label(), context), context: context, keys: Keys.scenario)
+        guard let fields = fields(of: node, site: Site(subject: label(), context), context: context, section: .scenario)
         else { return nil }
         _ = required(.name, in: fields)
 
@@ -256,8 +256,8 @@ extension PlanDecoder {
         }
 
         let layer = decodeSettings(fields)
-        let request = required(.request, in: fields).flatMap { decodeRequest($0, context: context) }
-        let expect = fields[.expect].map { decodeExpect($0, context: context) } ?? Expectations()
+        let request = required(.request, in: fields).flatMap { decodeRequest($0, context: context, enclosing: pairs) }
+        let expect = fields[.expect].map { decodeExpect($0, context: context, enclosing: pairs) } ?? Expectations()
 
         guard let request else { return nil }
         let strategies = layer.strategies ?? defaults.strategies ?? [.auto]
@@ -325,11 +325,11 @@ extension PlanDecoder {
 
     // MARK: Request
 
-    private func decodeRequest(_ entry: Fields.Entry, context scenario: Context) -> RequestParts? {
+    private func decodeRequest(_ entry: Fields.Entry, context scenario: Context, enclosing: YAMLMapping) -> RequestParts? {
         let context = scenario.part(.request)
         guard let fields = fields(
             of: entry.value, site: Site(key: "request", scenario), context: context, ownerMark: entry.keyMark,
-            keys: Keys.request)
+            section: .request, enclosing: enclosing)
         else { return nil }
         let errorsBefore = errors.count
 

@@ -107,13 +107,18 @@ struct NamedEntries: Sequence {
 extension PlanDecoder {
     /// Reads a mapping's keys, reporting unknown and non-scalar ones; nil (reported) when
     /// `node` is not a mapping.
+    ///
+    /// - Parameter enclosing: for `request` and `expect`, the scenario's mapping, so that a key
+    ///   written in the wrong one is told the line of the right one.
     func fields(
-        of node: YAMLNode, site: @autoclosure () -> Site, context: Context, ownerMark: YAMLMark? = nil, keys: KeySet
+        of node: YAMLNode, site: @autoclosure () -> Site, context: Context, ownerMark: YAMLMark? = nil,
+        section: PlanSection, enclosing: YAMLMapping? = nil
     ) -> Fields? {
         guard case .mapping(let pairs) = node.content else {
             report(at: node.mark, "expected a mapping for \(site()), got \(describe(node))")
             return nil
         }
+        let keys = section.keys
         for position in 0..<pairs.count {
             if let index = pairs.keyTextIndex(at: position), keys.contains(textIndex: index) { continue }
             let keyNode = pairs.keyNode(at: position)
@@ -121,11 +126,27 @@ extension PlanDecoder {
                 report(at: keyNode.mark, "expected a plain key \(context), got \(keyNode.kindDescription)")
                 continue
             }
-            let hint = Suggestion.closest(to: key, among: keys.names).map { "; did you mean '\($0)'?" }
-                ?? "; expected one of \(keys.names.joined(separator: ", "))"
-            report(at: keyNode.mark, "unknown key '\(key)' \(context)\(hint)")
+            report(at: keyNode.mark, "unknown key '\(key)' \(context); " + advice(
+                forUnknown: key, textIndex: pairs.keyTextIndex(at: position), in: section,
+                siblings: enclosing ?? pairs))
         }
         return Fields(context: context, ownerMark: ownerMark ?? node.mark, entries: Fields.Entries(pairs: pairs, keys: keys))
+    }
+
+    /// Where a key the runner knows belongs; else the closest key of the section, or the list.
+    private func advice(forUnknown key: String, textIndex: Int32?, in section: PlanSection, siblings: YAMLMapping) -> String {
+        if let textIndex, let known = PlanKey(textIndex: textIndex), let misplaced = MisplacedKey(known, in: section) {
+            return misplaced.advice(section: section, siblings: siblings)
+        }
+        let names = section.keys.names
+        if let closest = Suggestion.closest(to: key, among: names) { return "did you mean '\(closest)'?" }
+        // A misspelt key of another section (`tiemout` in request): its name and its home.
+        let elsewhere = PlanKey.allCases.filter { MisplacedKey($0, in: section) != nil }.map(\.rawValue)
+        if let closest = Suggestion.closest(to: key, among: elsewhere), let known = PlanKey(rawValue: closest),
+           let misplaced = MisplacedKey(known, in: section) {
+            return "did you mean '\(closest)'? " + misplaced.advice(section: section, siblings: siblings)
+        }
+        return "expected one of \(names.joined(separator: ", "))"
     }
 
     /// The entry for a key the section cannot do without; reported at the owner when missing.

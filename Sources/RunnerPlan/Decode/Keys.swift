@@ -28,7 +28,46 @@ enum PlanKey: String, CaseIterable, Sendable {
     }
 }
 
-/// The keys each section of a plan accepts, in the order messages list them.
+/// A mapping of a plan whose keys the runner defines (not hosts, header names or variables).
+///
+/// docs/plan-format.md has one key table per section, marked `<!-- keys: RAW VALUE -->`;
+/// `PlanReferenceTests` holds the tables and these key sets to each other.
+enum PlanSection: String, CaseIterable, Sendable {
+    case top, defaults, scenario, request, expect
+    /// The mapping form of a value under `expect.headers`.
+    case headerMatcher = "header-matcher"
+    /// The mapping form of `expect.certificate.issuer` and `subject`.
+    case valueMatcher = "value-matcher"
+    /// `expect.body`.
+    case body
+    /// `expect.certificate`.
+    case certificate
+    /// `expect.time`.
+    case time
+    /// One map under `domains:`.
+    case domainMap = "domain-map"
+    case httpdns
+
+    /// The keys this section accepts, in the order messages list them.
+    var keys: KeySet {
+        switch self {
+        case .top: Keys.topLevel
+        case .defaults: Keys.defaults
+        case .scenario: Keys.scenario
+        case .request: Keys.request
+        case .expect: Keys.expect
+        case .headerMatcher: Keys.headerMatcher
+        case .valueMatcher: Keys.valueMatcher
+        case .body: Keys.bodyMatcher
+        case .certificate: Keys.certificate
+        case .time: Keys.time
+        case .domainMap: Keys.domainMap
+        case .httpdns: Keys.httpdns
+        }
+    }
+}
+
+/// The key sets of the sections, made once.
 enum Keys {
     static let topLevel = KeySet([.version, .name, .defaults, .vars, .domains, .scenarios])
     static let settings: [PlanKey] = [
@@ -52,16 +91,21 @@ enum Keys {
 /// The keys a mapping may hold.
 struct KeySet: Sendable {
     /// In the order messages list them.
-    let names: [String]
+    let keys: [PlanKey]
     /// Bit `i` set when the key at position `i` of `PlanKey.allCases` is a member.
     private let members: UInt64
 
     init(_ keys: [PlanKey]) {
-        names = keys.map(\.rawValue)
+        self.keys = keys
         members = PlanKey.all.enumerated().reduce(0) { mask, key in
             keys.contains(key.element) ? mask | 1 << UInt64(key.offset) : mask
         }
     }
+
+    /// The keys as written, in the order messages list them.
+    var names: [String] { keys.map(\.rawValue) }
+
+    func contains(_ key: PlanKey) -> Bool { keys.contains(key) }
 
     /// Whether a scalar with this text index (in a document parsed with `PlanKey.texts`) is a member.
     func contains(textIndex: Int32) -> Bool {
