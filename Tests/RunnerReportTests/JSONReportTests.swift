@@ -1,4 +1,5 @@
 import Foundation
+import PlanFixtures
 import Testing
 
 @testable import RunnerReport
@@ -159,11 +160,9 @@ import RunnerResults
 }
 
 @Suite struct JSONReportDocumentationTests {
-    /// docs/json-report.md, found from this file (`Tests/RunnerReportTests/` → package root).
-    private static func documentation(from file: String = #filePath) throws -> String {
-        let url = URL(fileURLWithPath: file).deletingLastPathComponent()
-            .appendingPathComponent("../../docs/json-report.md").standardized
-        return try String(contentsOf: url, encoding: .utf8)
+    /// docs/json-report.md.
+    private static func documentation() throws -> String {
+        try String(contentsOf: Repository.root.appendingPathComponent("docs/json-report.md"), encoding: .utf8)
     }
 
     /// Every key the report writes, at any depth (property names are data, not keys).
