@@ -77,7 +77,7 @@ struct ValueParserTests {
         ("sni", "sni-resolve"), ("stauts", "status"), ("xyzzy", nil), ("q", nil),
     ] as [(String, String?)])
     func suggestions(word: String, expected: String?) {
-        let candidates = Keys.scenario.names + Keys.expect.names + StrategyKind.allCases.map(\.rawValue)
+        let candidates = Keys.scenario.keySet.names + Keys.expect.keySet.names + StrategyKind.allCases.map(\.rawValue)
         #expect(Suggestion.closest(to: word, among: candidates) == expected)
     }
 }

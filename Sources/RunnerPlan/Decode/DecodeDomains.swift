@@ -1,6 +1,6 @@
 /// `domains:`: named maps, each a static IP list or an HTTPDNS service.
 extension PlanDecoder {
-    func decodeDomainMaps(_ entry: Fields.Entry) -> [DomainMapSpec] {
+    func decodeDomainMaps(_ entry: FieldEntry<TopLevelKey>) -> [DomainMapSpec] {
         guard let pairs = namedEntries(of: entry.value, site: Site(key: "domains", Context(.topLevel))) else { return [] }
 
         // Names first: fallbacks and scenarios may name a map declared later.
@@ -23,7 +23,7 @@ extension PlanDecoder {
             }
             guard let fields = fields(
                 of: pair.value, site: Site(subject: "domain map '\(name)'", Context(.domains)), context: context,
-                ownerMark: pair.keyMark, section: .domainMap)
+                ownerMark: pair.keyMark, keys: Keys.domainMap)
             else { continue }
             if let staticEntry = fields[.static], let httpdnsEntry = fields[.httpdns] {
                 let second = staticEntry.keyMark < httpdnsEntry.keyMark ? httpdnsEntry : staticEntry
@@ -48,7 +48,7 @@ extension PlanDecoder {
         return maps
     }
 
-    private func decodeStaticList(_ entry: Fields.Entry, context: Context) -> [DomainMapSpec.StaticEntry]? {
+    private func decodeStaticList(_ entry: FieldEntry<DomainMapKey>, context: Context) -> [DomainMapSpec.StaticEntry]? {
         guard let hosts = namedEntries(of: entry.value, site: Site(key: "static", Context(context.owner)))
         else { return nil }
         var result: [DomainMapSpec.StaticEntry] = []
@@ -96,11 +96,11 @@ extension PlanDecoder {
     }
 
     private func decodeHTTPDNS(
-        _ entry: Fields.Entry, mapName: String, context: Context
+        _ entry: FieldEntry<DomainMapKey>, mapName: String, context: Context
     ) -> (HTTPDNSSpec, fallbackMark: YAMLMark?)? {
         guard let fields = fields(
             of: entry.value, site: Site(key: "httpdns", Context(context.owner)), context: context,
-            ownerMark: entry.keyMark, section: .httpdns)
+            ownerMark: entry.keyMark, keys: Keys.httpdns)
         else { return nil }
         var failed = false
 

@@ -1,11 +1,11 @@
 /// `expect:`: what the final response must look like.
 extension PlanDecoder {
-    func decodeExpect(_ entry: Fields.Entry, context scenario: Context, enclosing: YAMLMapping) -> Expectations {
+    func decodeExpect(_ entry: FieldEntry<ScenarioKey>, context scenario: Context, enclosing: YAMLMapping) -> Expectations {
         var expect = Expectations()
         let context = scenario.part(.expect)
         guard let fields = fields(
             of: entry.value, site: Site(key: "expect", scenario), context: context, ownerMark: entry.keyMark,
-            section: .expect, enclosing: enclosing)
+            keys: Keys.expect, enclosing: enclosing)
         else { return expect }
 
         for entry in fields.entries {
@@ -33,8 +33,6 @@ extension PlanDecoder {
                         report(at: text.mark, "expected an absolute http:// or https:// URL for \(site()), got \(text.quoted)")
                     }
                 }
-            default:
-                break
             }
         }
         return expect
@@ -121,22 +119,21 @@ extension PlanDecoder {
         if case .scalar = node.content {
             return string(node, for: site()).map { .equals($0.value) }
         }
-        let section: PlanSection = allowAbsent ? .headerMatcher : .valueMatcher
-        let keys = section.keys
+        let keys = allowAbsent ? Keys.headerMatcher : Keys.valueMatcher
         guard case .mapping = node.content else {
-            report(at: node.mark, "expected a string or a matcher (\(keys.names.joined(separator: ", "))) for \(site()), got \(describe(node))")
+            report(at: node.mark, "expected a string or a matcher (\(keys.keySet.names.joined(separator: ", "))) for \(site()), got \(describe(node))")
             return nil
         }
-        guard let fields = fields(of: node, site: site(), context: context, ownerMark: ownerMark, section: section) else { return nil }
+        guard let fields = fields(of: node, site: site(), context: context, ownerMark: ownerMark, keys: keys) else { return nil }
         var entries = fields.entries.makeIterator()
         guard let entry = entries.next() else {
-            report(at: node.mark, "expected one of \(keys.names.joined(separator: ", ")) \(context), got an empty mapping")
+            report(at: node.mark, "expected one of \(keys.keySet.names.joined(separator: ", ")) \(context), got an empty mapping")
             return nil
         }
         if let second = entries.next() {
             report(
                 at: second.keyMark,
-                "a matcher takes exactly one of \(keys.names.joined(separator: ", ")) \(context); found '\(entry.key)' and '\(second.key)'"
+                "a matcher takes exactly one of \(keys.keySet.names.joined(separator: ", ")) \(context); found '\(entry.key)' and '\(second.key)'"
             )
             return nil
         }
@@ -145,7 +142,7 @@ extension PlanDecoder {
         case .equals: return string(entry.value, for: valueSite()).map { .equals($0.value) }
         case .contains: return string(entry.value, for: valueSite()).map { .contains($0.value) }
         case .matches: return pattern(entry.value, for: valueSite()).map { .matches($0) }
-        default:
+        case .absent:
             guard let absent = bool(entry.value, for: valueSite()) else { return nil }
             guard absent else {
                 report(at: entry.value.mark, "'absent' only takes true \(context); to require the header, use equals, contains or matches")
@@ -186,11 +183,11 @@ extension PlanDecoder {
 
     // MARK: Body
 
-    private func decodeBodyMatchers(_ entry: Fields.Entry, scenario: Context) -> [BodyMatcher] {
+    private func decodeBodyMatchers(_ entry: FieldEntry<ExpectKey>, scenario: Context) -> [BodyMatcher] {
         let context = scenario.part(.expectBody)
         guard let fields = fields(
             of: entry.value, site: Site(key: "body", scenario.part(.expect)), context: context,
-            ownerMark: entry.keyMark, section: .body)
+            ownerMark: entry.keyMark, keys: Keys.body)
         else { return [] }
         var matchers: [BodyMatcher] = []
         for entry in fields.entries {
@@ -207,7 +204,7 @@ extension PlanDecoder {
                 } else {
                     report(at: text.mark, "expected 64 hexadecimal digits for \(site()), got \(text.quoted)")
                 }
-            default:
+            case .json:
                 if let expectations = decodeJSONExpectations(entry.value, site: site(), context: scenario.part(.expectBodyJSON)) {
                     matchers.append(.json(expectations))
                 }
@@ -305,34 +302,36 @@ extension PlanDecoder {
 
     // MARK: Certificate and time
 
-    private func decodeCertificate(_ entry: Fields.Entry, scenario: Context) -> CertificateExpectation? {
+    private func decodeCertificate(_ entry: FieldEntry<ExpectKey>, scenario: Context) -> CertificateExpectation? {
         let context = scenario.part(.expectCertificate)
         guard let fields = fields(
             of: entry.value, site: Site(key: "certificate", scenario.part(.expect)), context: context,
-            ownerMark: entry.keyMark, section: .certificate)
+            ownerMark: entry.keyMark, keys: Keys.certificate)
         else { return nil }
         var certificate = CertificateExpectation()
         for entry in fields.entries {
             func site() -> Site { Site(key: entry.key, context) }
             switch entry.name {
             case .minDaysLeft: certificate.minDaysLeft = integer(entry.value, for: site(), minimum: 0)
-            default:
-                let matcher = decodeMatcher(
-                    entry.value, site: site(), context: entry.name == .issuer
-                        ? scenario.part(.expectCertificateIssuer) : scenario.part(.expectCertificateSubject),
+            case .issuer:
+                certificate.issuer = decodeMatcher(
+                    entry.value, site: site(), context: scenario.part(.expectCertificateIssuer),
                     ownerMark: entry.keyMark, allowAbsent: false)
-                if entry.name == .issuer { certificate.issuer = matcher } else { certificate.subject = matcher }
+            case .subject:
+                certificate.subject = decodeMatcher(
+                    entry.value, site: site(), context: scenario.part(.expectCertificateSubject),
+                    ownerMark: entry.keyMark, allowAbsent: false)
             }
         }
         return certificate
     }
 
-    private func decodeTimeLimits(_ entry: Fields.Entry, scenario: Context) -> TimeLimits {
+    private func decodeTimeLimits(_ entry: FieldEntry<ExpectKey>, scenario: Context) -> TimeLimits {
         let context = scenario.part(.expectTime)
         var limits = TimeLimits()
         guard let fields = fields(
             of: entry.value, site: Site(key: "time", scenario.part(.expect)), context: context,
-            ownerMark: entry.keyMark, section: .time)
+            ownerMark: entry.keyMark, keys: Keys.time)
         else { return limits }
         for entry in fields.entries {
             let value = duration(entry.value, for: Site(key: entry.key, context))
@@ -340,7 +339,7 @@ extension PlanDecoder {
             case .total: limits.total = value
             case .connect: limits.connect = value
             case .tls: limits.tls = value
-            default: limits.firstByte = value
+            case .firstByte: limits.firstByte = value
             }
         }
         return limits

@@ -4,7 +4,7 @@ struct TopLevel {
     var domainMaps: [DomainMapSpec]
     var defaults: SettingsLayer
     /// The top-level keys, `scenarios` among them.
-    var fields: Fields
+    var fields: Fields<TopLevelKey>
 }
 
 /// The top level of a plan: version, name, vars, then domain maps, defaults and scenarios.
@@ -33,7 +33,7 @@ extension PlanDecoder {
             report(at: root.mark, "expected a mapping with 'version' and 'scenarios' at top level, got \(describe(root))")
             return nil
         }
-        guard let fields = fields(of: root, site: Site(subject: "the plan", context), context: context, section: .top)
+        guard let fields = fields(of: root, site: Site(subject: "the plan", context), context: context, keys: Keys.top)
         else { return nil }
 
         // Variables first: every other value may use them.
@@ -55,9 +55,9 @@ extension PlanDecoder {
             let context = Context(.defaults)
             guard let section = self.fields(
                 of: entry.value, site: Site(key: "defaults", Context(.topLevel)), context: context,
-                ownerMark: entry.keyMark, section: .defaults)
+                ownerMark: entry.keyMark, keys: Keys.defaults)
             else { return nil }
-            return decodeSettings(section)
+            return decodeSettings(section) { $0 }
         } ?? SettingsLayer()
 
         return TopLevel(name: name, domainMaps: domainMaps, defaults: defaults, fields: fields)
@@ -72,7 +72,7 @@ extension PlanDecoder {
     }
 
     /// `vars:` then `--var` over it. Vars may use `${env:…}`/`${secret:…}`, not each other.
-    private func decodeVariables(_ entry: Fields.Entry?, commandLine: [String: String]) {
+    private func decodeVariables(_ entry: FieldEntry<TopLevelKey>?, commandLine: [String: String]) {
         var resolved: [String: ResolvedVariable] = [:]
         if let entry, let pairs = namedEntries(of: entry.value, site: Site(key: "vars", Context(.topLevel))) {
             let context = Context(.vars)

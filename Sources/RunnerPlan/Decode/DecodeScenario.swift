@@ -53,13 +53,15 @@ struct RequestParts {
 extension PlanDecoder {
     // MARK: Settings (defaults and scenario level)
 
-    func decodeSettings(_ fields: Fields) -> SettingsLayer {
+    /// The settings among `fields`: `setting` tells which of the section's keys are settings.
+    func decodeSettings<Key>(_ fields: Fields<Key>, setting: (Key) -> SettingKey?) -> SettingsLayer {
         let context = fields.context
         var layer = SettingsLayer()
         for entry in fields.entries {
+            guard let name = setting(entry.name) else { continue }
             func site() -> Site { Site(key: entry.key, context) }
             let value = entry.value
-            switch entry.name {
+            switch name {
             case .timeout: layer.timeout = duration(value, for: site())
             case .connectTimeout: layer.connectTimeout = duration(value, for: site())
             case .http:
@@ -79,7 +81,6 @@ extension PlanDecoder {
                     .flatMap { IPVersionPreference(rawValue: $0.value) }
             case .domains: layer.domainMap = domainMapReference(value, site: site())
             case .headers: layer.headers = decodeHeaders(value, site: site(), context: context.part(.headers))
-            default: break
             }
         }
         return layer
@@ -185,7 +186,7 @@ extension PlanDecoder {
 
     // MARK: Scenarios
 
-    func decodeScenarios(_ entry: Fields.Entry, defaults: SettingsLayer) -> [Scenario] {
+    func decodeScenarios(_ entry: FieldEntry<TopLevelKey>, defaults: SettingsLayer) -> [Scenario] {
         func site() -> Site { Site(key: "scenarios", Context(.topLevel)) }
         guard case .sequence(let items) = entry.value.content else {
             report(at: entry.value.mark, "expected a list of scenarios for \(site()), got \(describe(entry.value))")
@@ -240,7 +241,7 @@ extension PlanDecoder {
         }
         let context = Context(.scenario(number: number, name: shownName))
         func label() -> String { Context.scenarioLabel(number: number, name: shownName) }
-        guard let fields = fields(of: node, site: Site(subject: label(), context), context: context, section: .scenario)
+        guard let fields = fields(of: node, site: Site(subject: label(), context), context: context, keys: Keys.scenario)
         else { return nil }
         _ = required(.name, in: fields)
 
@@ -255,7 +256,7 @@ extension PlanDecoder {
             }
         }
 
-        let layer = decodeSettings(fields)
+        let layer = decodeSettings(fields, setting: \.setting)
         let request = required(.request, in: fields).flatMap { decodeRequest($0, context: context, enclosing: pairs) }
         let expect = fields[.expect].map { decodeExpect($0, context: context, enclosing: pairs) } ?? Expectations()
 
@@ -325,11 +326,11 @@ extension PlanDecoder {
 
     // MARK: Request
 
-    private func decodeRequest(_ entry: Fields.Entry, context scenario: Context, enclosing: YAMLMapping) -> RequestParts? {
+    private func decodeRequest(_ entry: FieldEntry<ScenarioKey>, context scenario: Context, enclosing: YAMLMapping) -> RequestParts? {
         let context = scenario.part(.request)
         guard let fields = fields(
             of: entry.value, site: Site(key: "request", scenario), context: context, ownerMark: entry.keyMark,
-            section: .request, enclosing: enclosing)
+            keys: Keys.request, enclosing: enclosing)
         else { return nil }
         let errorsBefore = errors.count
 
@@ -366,9 +367,9 @@ extension PlanDecoder {
 
         var body: BodySpec?
         // The body kinds written, first two in file order (no array: most requests have one or none).
-        var firstBody: Fields.Entry?
-        var secondBody: Fields.Entry?
-        for kind in Keys.bodyKinds {
+        var firstBody: FieldEntry<RequestKey>?
+        var secondBody: FieldEntry<RequestKey>?
+        for kind in RequestKey.bodyKinds {
             guard let entry = fields[kind] else { continue }
             if let first = firstBody, first.keyMark < entry.keyMark {
                 if let second = secondBody, second.keyMark < entry.keyMark { continue }
@@ -399,10 +400,12 @@ extension PlanDecoder {
                         report(at: text.mark, "expected base64 data for \(site()), got \(text.quoted)")
                     }
                 }
-            default:
+            case .bodyFile:
                 body = string(entry.value, for: site())
                     .flatMap { planRelativeFile($0, what: "body_file", site: site()) }
                     .map { .file($0) }
+            case .method, .url, .headers, .insecure:
+                break  // not body kinds: `RequestKey.bodyKinds` holds only the three
             }
         }
 

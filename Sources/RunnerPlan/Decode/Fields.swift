@@ -1,23 +1,25 @@
-/// The entries of one mapping, already checked against the keys it may hold.
+/// A known key of a section, and its value.
+struct FieldEntry<Key: SectionKey> {
+    let name: Key
+    let keyMark: YAMLMark
+    let value: YAMLNode
+
+    /// The key as written (keys are matched exactly).
+    var key: String { name.rawValue }
+}
+
+/// The entries of one mapping, already checked against the keys its section may hold.
 ///
 /// Unknown keys are reported (with a suggestion) when the fields are read, so a section's
 /// decoder only asks for the keys it knows.
-struct Fields {
-    /// A known key and its value.
-    struct Entry {
-        let name: PlanKey
-        let keyMark: YAMLMark
-        let value: YAMLNode
-
-        /// The key as written (keys are matched exactly).
-        var key: String { name.rawValue }
-    }
+struct Fields<Key: SectionKey> {
+    typealias Entry = FieldEntry<Key>
 
     /// The known entries in document order, read from the mapping when visited: no array is
     /// made, as a large plan holds hundreds of thousands of mappings.
     struct Entries: Sequence {
         fileprivate let pairs: YAMLMapping
-        fileprivate let keys: KeySet
+        fileprivate let keys: SectionKeys<Key>
 
         func makeIterator() -> Iterator { Iterator(entries: self) }
 
@@ -38,18 +40,16 @@ struct Fields {
             }
         }
 
-        /// The entry at pair `position`, nil when its key is not a known one.
+        /// The entry at pair `position`, nil when its key is not one of the section's.
         fileprivate func entry(at position: Int) -> Entry? {
-            guard let index = pairs.keyTextIndex(at: position), keys.contains(textIndex: index),
-                  let name = PlanKey(textIndex: index)
-            else { return nil }
+            guard let index = pairs.keyTextIndex(at: position), let name = keys.key(textIndex: index) else { return nil }
             let pair = pairs[position]
             return Entry(name: name, keyMark: pair.key.mark, value: pair.value)
         }
 
-        fileprivate func first(named name: PlanKey) -> Entry? {
+        fileprivate func first(named name: Key) -> Entry? {
             for position in 0..<pairs.count {
-                if let index = pairs.keyTextIndex(at: position), PlanKey(textIndex: index) == name {
+                if let index = pairs.keyTextIndex(at: position), keys.key(textIndex: index) == name {
                     return entry(at: position)
                 }
             }
@@ -62,10 +62,10 @@ struct Fields {
     let ownerMark: YAMLMark
     let entries: Entries
 
-    subscript(name: PlanKey) -> Entry? { entries.first(named: name) }
+    subscript(name: Key) -> Entry? { entries.first(named: name) }
 
     /// Whether the mapping wrote `name`.
-    func has(_ name: PlanKey) -> Bool { self[name] != nil }
+    func has(_ name: Key) -> Bool { self[name] != nil }
 }
 
 /// A key the plan chooses (a host, a header name) and its value.
@@ -110,17 +110,17 @@ extension PlanDecoder {
     ///
     /// - Parameter enclosing: for `request` and `expect`, the scenario's mapping, so that a key
     ///   written in the wrong one is told the line of the right one.
-    func fields(
+    func fields<Key>(
         of node: YAMLNode, site: @autoclosure () -> Site, context: Context, ownerMark: YAMLMark? = nil,
-        section: PlanSection, enclosing: YAMLMapping? = nil
-    ) -> Fields? {
+        keys: SectionKeys<Key>, enclosing: YAMLMapping? = nil
+    ) -> Fields<Key>? {
         guard case .mapping(let pairs) = node.content else {
             report(at: node.mark, "expected a mapping for \(site()), got \(describe(node))")
             return nil
         }
-        let keys = section.keys
+        let section = keys.section
         for position in 0..<pairs.count {
-            if let index = pairs.keyTextIndex(at: position), keys.contains(textIndex: index) { continue }
+            if let index = pairs.keyTextIndex(at: position), keys.keySet.contains(textIndex: index) { continue }
             let keyNode = pairs.keyNode(at: position)
             guard case .scalar(let key, _) = keyNode.content else {
                 report(at: keyNode.mark, "expected a plain key \(context), got \(keyNode.kindDescription)")
@@ -150,7 +150,7 @@ extension PlanDecoder {
     }
 
     /// The entry for a key the section cannot do without; reported at the owner when missing.
-    func required(_ name: PlanKey, in fields: Fields) -> Fields.Entry? {
+    func required<Key>(_ name: Key, in fields: Fields<Key>) -> FieldEntry<Key>? {
         guard let entry = fields[name] else {
             report(at: fields.ownerMark, "missing required key '\(name.rawValue)' \(fields.context)")
             return nil

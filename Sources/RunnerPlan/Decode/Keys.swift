@@ -51,41 +51,153 @@ enum PlanSection: String, CaseIterable, Sendable {
     /// The keys this section accepts, in the order messages list them.
     var keys: KeySet {
         switch self {
-        case .top: Keys.topLevel
-        case .defaults: Keys.defaults
-        case .scenario: Keys.scenario
-        case .request: Keys.request
-        case .expect: Keys.expect
-        case .headerMatcher: Keys.headerMatcher
-        case .valueMatcher: Keys.valueMatcher
-        case .body: Keys.bodyMatcher
-        case .certificate: Keys.certificate
-        case .time: Keys.time
-        case .domainMap: Keys.domainMap
-        case .httpdns: Keys.httpdns
+        case .top: Keys.top.keySet
+        case .defaults: Keys.defaults.keySet
+        case .scenario: Keys.scenario.keySet
+        case .request: Keys.request.keySet
+        case .expect: Keys.expect.keySet
+        case .headerMatcher: Keys.headerMatcher.keySet
+        case .valueMatcher: Keys.valueMatcher.keySet
+        case .body: Keys.body.keySet
+        case .certificate: Keys.certificate.keySet
+        case .time: Keys.time.keySet
+        case .domainMap: Keys.domainMap.keySet
+        case .httpdns: Keys.httpdns.keySet
         }
     }
 }
 
-/// The key sets of the sections, made once.
+/// The keys of one section as an enum, in the order messages list them. Each section's decoder
+/// switches over its enum with no `default`, so a key added to a section without a decoder is
+/// a compile error rather than a value landing in another key's field.
+protocol SectionKey: RawRepresentable<String>, CaseIterable, Equatable, Sendable where AllCases == [Self] {}
+
+enum TopLevelKey: String, SectionKey {
+    case version, name, defaults, vars, domains, scenarios
+}
+
+/// The settings `defaults` holds and a scenario may override.
+enum SettingKey: String, SectionKey {
+    case timeout, connectTimeout = "connect_timeout", http, followRedirects = "follow_redirects"
+    case maxRedirects = "max_redirects", ca, insecure, maxBody = "max_body", retries, strategy, ips
+    case ipVersion = "ip_version", domains, headers
+}
+
+/// A scenario's own keys, then every setting.
+enum ScenarioKey: SectionKey {
+    case name, tags, request, expect
+    case setting(SettingKey)
+
+    static let allCases: [ScenarioKey] = [.name, .tags, .request, .expect] + SettingKey.allCases.map(Self.setting)
+
+    init?(rawValue: String) {
+        if let setting = SettingKey(rawValue: rawValue) {
+            self = .setting(setting)
+            return
+        }
+        guard let own = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = own
+    }
+
+    var rawValue: String {
+        switch self {
+        case .name: "name"
+        case .tags: "tags"
+        case .request: "request"
+        case .expect: "expect"
+        case .setting(let setting): setting.rawValue
+        }
+    }
+
+    /// The setting this key is, nil for the scenario's own keys.
+    var setting: SettingKey? {
+        switch self {
+        case .name, .tags, .request, .expect: nil
+        case .setting(let setting): setting
+        }
+    }
+}
+
+enum RequestKey: String, SectionKey {
+    case method, url, headers, body, bodyBase64 = "body_base64", bodyFile = "body_file", insecure
+
+    /// The keys that give a body: at most one of them.
+    static let bodyKinds: [RequestKey] = [.body, .bodyBase64, .bodyFile]
+}
+
+enum ExpectKey: String, SectionKey {
+    case status, headers, body, certificate, time, httpVersion = "http_version", redirects, finalURL = "final_url"
+}
+
+/// A string matcher's keys; `absent` only for header matchers.
+enum MatcherKey: String, SectionKey {
+    case equals, contains, matches, absent
+}
+
+/// `expect.body`.
+enum BodyKey: String, SectionKey {
+    case equals, contains, matches, sha256, json
+}
+
+/// `expect.certificate`.
+enum CertificateKey: String, SectionKey {
+    case minDaysLeft = "min_days_left", issuer, subject
+}
+
+/// `expect.time`.
+enum TimeKey: String, SectionKey {
+    case total, connect, tls, firstByte = "first_byte"
+}
+
+enum DomainMapKey: String, SectionKey {
+    case `static`, httpdns
+}
+
+enum HTTPDNSKey: String, SectionKey {
+    case format, url, timeout, fallback
+}
+
+/// A section's keys: the mask for the unknown-key check, and each key by its interned text.
+struct SectionKeys<Key: SectionKey>: Sendable {
+    let section: PlanSection
+    let keySet: KeySet
+    /// The section's key for each plan key, by `PlanKey` ordinal.
+    private let byOrdinal: [Key?]
+
+    init(_ section: PlanSection, excluding excluded: [Key] = []) {
+        self.section = section
+        let keys = Key.allCases.filter { !excluded.contains($0) }
+        let planKeys = keys.compactMap { PlanKey(rawValue: $0.rawValue) }
+        // Keys are recognised by their interned text, so each must be a PlanKey to be found.
+        precondition(planKeys.count == keys.count, "every key of \(Key.self) must be a PlanKey")
+        keySet = KeySet(planKeys)
+        byOrdinal = PlanKey.allCases.map { planKey in keys.first { $0.rawValue == planKey.rawValue } }
+    }
+
+    func contains(_ key: PlanKey) -> Bool { keySet.contains(key) }
+
+    /// The key whose text has this index in a document parsed with `PlanKey.texts`; nil when
+    /// it is not one of this section's.
+    func key(textIndex: Int32) -> Key? {
+        let ordinal = Int(textIndex) - 1
+        return ordinal >= 0 && ordinal < byOrdinal.count ? byOrdinal[ordinal] : nil
+    }
+}
+
+/// Every section's keys, made once.
 enum Keys {
-    static let topLevel = KeySet([.version, .name, .defaults, .vars, .domains, .scenarios])
-    static let settings: [PlanKey] = [
-        .timeout, .connectTimeout, .http, .followRedirects, .maxRedirects, .ca, .insecure,
-        .maxBody, .retries, .strategy, .ips, .ipVersion, .domains, .headers,
-    ]
-    static let defaults = KeySet(settings)
-    static let scenario = KeySet([.name, .tags, .request, .expect] + settings)
-    static let request = KeySet([.method, .url, .headers, .body, .bodyBase64, .bodyFile, .insecure])
-    static let bodyKinds: [PlanKey] = [.body, .bodyBase64, .bodyFile]
-    static let expect = KeySet([.status, .headers, .body, .certificate, .time, .httpVersion, .redirects, .finalURL])
-    static let headerMatcher = KeySet([.equals, .contains, .matches, .absent])
-    static let valueMatcher = KeySet([.equals, .contains, .matches])
-    static let bodyMatcher = KeySet([.equals, .contains, .matches, .sha256, .json])
-    static let certificate = KeySet([.minDaysLeft, .issuer, .subject])
-    static let time = KeySet([.total, .connect, .tls, .firstByte])
-    static let domainMap = KeySet([.static, .httpdns])
-    static let httpdns = KeySet([.format, .url, .timeout, .fallback])
+    static let top = SectionKeys<TopLevelKey>(.top)
+    static let defaults = SectionKeys<SettingKey>(.defaults)
+    static let scenario = SectionKeys<ScenarioKey>(.scenario)
+    static let request = SectionKeys<RequestKey>(.request)
+    static let expect = SectionKeys<ExpectKey>(.expect)
+    static let headerMatcher = SectionKeys<MatcherKey>(.headerMatcher)
+    static let valueMatcher = SectionKeys<MatcherKey>(.valueMatcher, excluding: [.absent])
+    static let body = SectionKeys<BodyKey>(.body)
+    static let certificate = SectionKeys<CertificateKey>(.certificate)
+    static let time = SectionKeys<TimeKey>(.time)
+    static let domainMap = SectionKeys<DomainMapKey>(.domainMap)
+    static let httpdns = SectionKeys<HTTPDNSKey>(.httpdns)
 }
 
 /// The keys a mapping may hold.

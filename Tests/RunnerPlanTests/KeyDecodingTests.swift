@@ -1,0 +1,208 @@
+import Foundation
+import PlanFixtures
+import Testing
+
+@testable import RunnerPlan
+
+/// Every key of every section lands in its own field: one row per (section, key), each writing
+/// the key with a distinctive value and checking the field that must hold it. A key added to a
+/// section needs a row here (the coverage test names the missing ones).
+@Suite("Every key is decoded into its own field")
+struct KeyDecodingTests {
+    struct Row: Sendable, CustomTestStringConvertible {
+        var section: PlanSection
+        var key: String
+        /// The whole plan.
+        var yaml: String
+        var check: @Sendable (Plan) -> Bool
+
+        var testDescription: String { "\(section.rawValue).\(key)" }
+    }
+
+    /// A plan with one scenario `s`; each piece is spliced in as written.
+    static func plan(
+        top: String = "", scenario: String = "", request: String = "", expect: String = "", version: Int = 1
+    ) -> String {
+        """
+        version: \(version)
+        \(top)
+        scenarios:
+          - name: s
+            \(scenario)
+            request: {url: 'https://api.example.com/p', \(request)}
+            expect: {\(expect)}
+
+        """
+    }
+
+    static let staticMap = "domains: {m: {static: {api.example.com: [192.0.2.9]}}}"
+
+    /// One setting: how it is written and what it must set; used for `defaults` and `scenario`.
+    static let settings: [(key: String, value: String, check: @Sendable (Scenario) -> Bool)] = [
+        ("timeout", "7s", { $0.settings.timeout == .seconds(7) }),
+        ("connect_timeout", "2s", { $0.settings.connectTimeout == .seconds(2) }),
+        ("http", "'1.1'", { $0.settings.http == .http1_1 }),
+        ("follow_redirects", "false", { $0.settings.followRedirects == false }),
+        ("max_redirects", "4", { $0.settings.maxRedirects == 4 }),
+        ("ca", "certs/ca.pem", { $0.settings.caFile?.hasSuffix("/certs/ca.pem") == true }),
+        ("insecure", "true", { $0.settings.insecure }),
+        ("max_body", "2KiB", { $0.settings.maxBody == 2048 }),
+        ("retries", "3", { $0.settings.retries == 3 }),
+        ("strategy", "sni-resolve", { $0.strategies == [.sniResolve] }),
+        ("ips", "all", { $0.ips == .all }),
+        ("ip_version", "6", { $0.ipVersion == .v6 }),
+        ("domains", "m", { $0.domainMap == "m" }),
+        ("headers", "{X-Set: v}", { $0.request.headers.contains(Header(name: "X-Set", value: "v")) }),
+    ]
+
+    static func scenario(_ check: @escaping @Sendable (Scenario) -> Bool) -> @Sendable (Plan) -> Bool {
+        { plan in plan.scenarios.first.map(check) ?? false }
+    }
+
+    static func expectation(_ check: @escaping @Sendable (Expectations) -> Bool) -> @Sendable (Plan) -> Bool {
+        scenario { check($0.expect) }
+    }
+
+    static func httpdns(_ check: @escaping @Sendable (HTTPDNSSpec) -> Bool) -> @Sendable (Plan) -> Bool {
+        { plan in
+            guard case .httpdns(let spec) = plan.domainMaps.first?.source else { return false }
+            return check(spec)
+        }
+    }
+
+    static let httpdnsMap = "domains: {m: {httpdns: {format: dnspod, url: 'http://192.0.2.1/d?dn={host}', %@}}}"
+
+    static let rows: [Row] = {
+        var rows: [Row] = [
+            Row(section: .top, key: "version", yaml: plan(), check: { $0.scenarios.count == 1 }),
+            Row(section: .top, key: "name", yaml: plan(top: "name: zeta"), check: { $0.name == "zeta" }),
+            Row(section: .top, key: "defaults", yaml: plan(top: "defaults: {max_redirects: 4}"),
+                check: scenario { $0.settings.maxRedirects == 4 }),
+            Row(section: .top, key: "vars", yaml: plan(top: "vars: {v: vv}", request: "headers: {X-V: '${v}'}"),
+                check: scenario { $0.request.headers.contains(Header(name: "X-V", value: "vv")) }),
+            Row(section: .top, key: "domains", yaml: plan(top: staticMap), check: { $0.domainMaps.map(\.name) == ["m"] }),
+            Row(section: .top, key: "scenarios", yaml: plan(), check: { $0.scenarios.map(\.name) == ["s"] }),
+
+            Row(section: .scenario, key: "name", yaml: plan(), check: scenario { $0.name == "s" }),
+            Row(section: .scenario, key: "tags", yaml: plan(scenario: "tags: [t1, t2]"), check: scenario { $0.tags == ["t1", "t2"] }),
+            Row(section: .scenario, key: "request", yaml: plan(), check: scenario { $0.request.url.pathAndQuery == "/p" }),
+            Row(section: .scenario, key: "expect", yaml: plan(expect: "status: 201"), check: scenario { $0.expect.status == .codes([201]) }),
+
+            Row(section: .request, key: "method", yaml: plan(request: "method: put"), check: scenario { $0.request.method == "PUT" }),
+            Row(section: .request, key: "url", yaml: plan(), check: scenario { $0.request.url.host == "api.example.com" }),
+            Row(section: .request, key: "headers", yaml: plan(request: "headers: {X-R: r}"),
+                check: scenario { $0.request.headers == [Header(name: "X-R", value: "r")] }),
+            Row(section: .request, key: "body", yaml: plan(request: "body: hi"), check: scenario { $0.request.body == .bytes(Data("hi".utf8)) }),
+            Row(section: .request, key: "body_base64", yaml: plan(request: "body_base64: aGk="),
+                check: scenario { $0.request.body == .bytes(Data("hi".utf8)) }),
+            Row(section: .request, key: "body_file", yaml: plan(request: "body_file: certs/ca.pem"),
+                check: scenario { if case .file(let path) = $0.request.body { path.hasSuffix("/certs/ca.pem") } else { false } }),
+            Row(section: .request, key: "insecure", yaml: plan(request: "insecure: true"), check: scenario { $0.settings.insecure }),
+
+            Row(section: .expect, key: "status", yaml: plan(expect: "status: [201, 202]"), check: expectation { $0.status == .codes([201, 202]) }),
+            Row(section: .expect, key: "headers", yaml: plan(expect: "headers: {X-E: v}"),
+                check: expectation { $0.headers == [HeaderExpectation(name: "X-E", matcher: .equals("v"))] }),
+            Row(section: .expect, key: "body", yaml: plan(expect: "body: {contains: ok}"), check: expectation { $0.body == [.contains("ok")] }),
+            Row(section: .expect, key: "certificate", yaml: plan(expect: "certificate: {min_days_left: 5}"),
+                check: expectation { $0.certificate?.minDaysLeft == 5 }),
+            Row(section: .expect, key: "time", yaml: plan(expect: "time: {total: 1s}"), check: expectation { $0.time.total == .seconds(1) }),
+            Row(section: .expect, key: "http_version", yaml: plan(expect: "http_version: '2'"), check: expectation { $0.httpVersion == "2" }),
+            Row(section: .expect, key: "redirects", yaml: plan(expect: "redirects: 2"), check: expectation { $0.redirects == 2 }),
+            Row(section: .expect, key: "final_url", yaml: plan(expect: "final_url: 'https://api.example.com/end'"),
+                check: expectation { $0.finalURL?.pathAndQuery == "/end" }),
+        ]
+        for setting in settings {
+            let defaults = plan(top: "\(staticMap)\ndefaults: {\(setting.key): \(setting.value)}")
+            rows.append(Row(section: .defaults, key: setting.key, yaml: defaults, check: scenario(setting.check)))
+            let own = plan(top: staticMap, scenario: "\(setting.key): \(setting.value)")
+            rows.append(Row(section: .scenario, key: setting.key, yaml: own, check: scenario(setting.check)))
+        }
+        let headerMatchers: [(String, String, StringMatcher)] = [
+            ("equals", "a", .equals("a")), ("contains", "b", .contains("b")), ("matches", "'^c$'", .matches("^c$")),
+            ("absent", "true", .absent),
+        ]
+        for (key, value, matcher) in headerMatchers {
+            rows.append(Row(section: .headerMatcher, key: key, yaml: plan(expect: "headers: {X-M: {\(key): \(value)}}"),
+                            check: expectation { $0.headers.first?.matcher == matcher }))
+            guard key != "absent" else { continue }
+            rows.append(Row(section: .valueMatcher, key: key, yaml: plan(expect: "certificate: {issuer: {\(key): \(value)}}"),
+                            check: expectation { $0.certificate?.issuer == matcher && $0.certificate?.subject == nil }))
+        }
+        let sha = String(repeating: "ab", count: 32)
+        let bodies: [(String, String, @Sendable (BodyMatcher) -> Bool)] = [
+            ("equals", "e", { $0 == .equals("e") }), ("contains", "c", { $0 == .contains("c") }),
+            ("matches", "'^m'", { $0 == .matches("^m") }), ("sha256", sha, { $0 == .sha256(sha) }),
+            ("json", "{'$.a': 1}", { if case .json(let items) = $0 { items.map(\.path.text) == ["$.a"] } else { false } }),
+        ]
+        for (key, value, check) in bodies {
+            rows.append(Row(section: .body, key: key, yaml: plan(expect: "body: {\(key): \(value)}"),
+                            check: expectation { $0.body.count == 1 && check($0.body[0]) }))
+        }
+        rows += [
+            Row(section: .certificate, key: "min_days_left", yaml: plan(expect: "certificate: {min_days_left: 9}"),
+                check: expectation { $0.certificate?.minDaysLeft == 9 && $0.certificate?.issuer == nil && $0.certificate?.subject == nil }),
+            Row(section: .certificate, key: "issuer", yaml: plan(expect: "certificate: {issuer: I}"),
+                check: expectation { $0.certificate?.issuer == .equals("I") && $0.certificate?.subject == nil }),
+            Row(section: .certificate, key: "subject", yaml: plan(expect: "certificate: {subject: S}"),
+                check: expectation { $0.certificate?.subject == .equals("S") && $0.certificate?.issuer == nil }),
+        ]
+        let times: [(String, WritableKeyPath<TimeLimits, Duration?>)] = [
+            ("total", \.total), ("connect", \.connect), ("tls", \.tls), ("first_byte", \.firstByte),
+        ]
+        for (key, path) in times {
+            var expected = TimeLimits()
+            expected[keyPath: path] = .milliseconds(700)
+            rows.append(Row(section: .time, key: key, yaml: plan(expect: "time: {\(key): 700ms}"),
+                            check: expectation { [expected] in $0.time == expected }))
+        }
+        rows += [
+            Row(section: .domainMap, key: "static", yaml: plan(top: staticMap), check: { plan in
+                guard case .staticList(let entries) = plan.domainMaps.first?.source else { return false }
+                return entries.map(\.host) == ["api.example.com"]
+            }),
+            Row(section: .domainMap, key: "httpdns", yaml: plan(top: httpdnsMap.replacingOccurrences(of: ", %@", with: "")),
+                check: httpdns { $0.format == .dnspod }),
+            Row(section: .httpdns, key: "format", yaml: plan(top: httpdnsMap.replacingOccurrences(of: "format: dnspod, ", with: "")
+                .replacingOccurrences(of: "%@", with: "format: alibaba")), check: httpdns { $0.format == .alibaba }),
+            Row(section: .httpdns, key: "url", yaml: plan(top: httpdnsMap.replacingOccurrences(of: ", %@", with: "")),
+                check: httpdns { $0.urlTemplate == "http://192.0.2.1/d?dn={host}" }),
+            Row(section: .httpdns, key: "timeout", yaml: plan(top: httpdnsMap.replacingOccurrences(of: "%@", with: "timeout: 5s")),
+                check: httpdns { $0.timeout == .seconds(5) }),
+            Row(section: .httpdns, key: "fallback", yaml: plan(top: httpdnsMap.replacingOccurrences(of: "%@", with: "fallback: system")),
+                check: httpdns { $0.fallback == .system }),
+        ]
+        return rows
+    }()
+
+    @Test("each key's value lands in its field", arguments: rows)
+    func decodes(_ row: Row) throws {
+        let workspace = try PlanWorkspace()
+        try workspace.write("certs/ca.pem", "x")
+        let path = try workspace.write("plan.yaml", row.yaml)
+        let plan: Plan
+        do {
+            plan = try PlanLoader.load(path: path, variables: [:], environment: [:])
+        } catch {
+            Issue.record("\(row.testDescription): \(error)")
+            return
+        }
+        #expect(row.check(plan), "\(row.testDescription) did not land in its field")
+    }
+
+    @Test("there is a row for every key of every section")
+    func everyKeyHasARow() {
+        let covered = Set(Self.rows.map { "\($0.section.rawValue).\($0.key)" })
+        let keys = PlanSection.allCases.flatMap { section in section.keys.names.map { "\(section.rawValue).\($0)" } }
+        #expect(Set(keys).subtracting(covered).sorted() == [])
+        #expect(covered.subtracting(keys).sorted() == [])
+    }
+
+    /// Guards the rows: the `version` row's plan would load whatever `version` said, so it must
+    /// also be read — a version other than 1 is refused.
+    @Test("the version is read")
+    func versionIsRead() throws {
+        let workspace = try PlanWorkspace()
+        let path = try workspace.write("plan.yaml", Self.plan(version: 2))
+        #expect(loadErrors(path).map(\.message) == ["unsupported plan version 2; this runner reads version 1"])
+    }
+}
