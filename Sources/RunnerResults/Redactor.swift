@@ -3,7 +3,8 @@ import Foundation
 /// Masks secret values (from `${secret:…}`) as `***` in any text bound for a person or a file.
 ///
 /// A secret also travels encoded — percent-encoded in a URL, base64 in a Basic `Authorization`
-/// header — so those forms are masked too.
+/// header — so those forms are masked too: base64 at each of the three alignments a secret can
+/// have in the encoded bytes (the few bits it shares with its neighbours stay visible).
 public struct Redactor: Sendable, Equatable {
     public static let mask = "***"
     /// Every form masked, longest first, so a secret that contains another is masked whole.
@@ -16,11 +17,28 @@ public struct Redactor: Sendable, Equatable {
             if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
                 forms.insert(encoded)
             }
-            // A token sent base64-encoded on its own (padding dropped: it depends on what follows).
-            let base64 = Data(secret.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
-            if base64.count >= 8 { forms.insert(base64) }
+            for form in Self.base64Forms(of: secret) where form.count >= 8 { forms.insert(form) }
         }
         self.forms = forms.sorted { $0.count > $1.count || ($0.count == $1.count && $0 < $1) }
+    }
+
+    /// The base64 characters that depend on the secret alone, for each of the three offsets
+    /// (modulo 3 bytes) at which it can start inside encoded data: `Basic base64(user:secret)`
+    /// puts it at offset 5, so 2. Characters that share bits with the bytes before or after it
+    /// are left out, so the form matches whatever surrounds the secret.
+    static func base64Forms(of secret: String) -> [String] {
+        let bytes = Array(secret.utf8)
+        return (0..<3).map { offset in
+            let encoded = Array((Data(repeating: 0, count: offset) + Data(bytes)).base64EncodedString().utf8)
+            let total = offset + bytes.count
+            // Whole groups give 4 characters each; a last group of 1 byte gives 1 pure
+            // character, of 2 bytes 2 (the next shares bits with what follows).
+            let pureEnd = total / 3 * 4 + [0, 1, 2][total % 3]
+            // The first group's characters that hold bits of the bytes before the secret.
+            let mixedStart = [0, 2, 3][offset]
+            guard pureEnd > mixedStart else { return "" }
+            return String(decoding: encoded[mixedStart..<pureEnd], as: UTF8.self)
+        }
     }
 
     public func redact(_ text: String) -> String {

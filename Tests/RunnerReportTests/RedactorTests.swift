@@ -12,6 +12,30 @@ struct RedactorTests {
         #expect(redactor.redact(text) == "a *** b *** c ***")
     }
 
+    /// A secret inside base64 data starts at any offset: masked after prefixes of 0, 1 and 2
+    /// bytes (mod 3), whatever follows it, leaving at most the characters it shares with them.
+    @Test(arguments: [0, 1, 2, 3, 4, 5])
+    func masksBase64AtEveryAlignment(prefixLength: Int) {
+        let secret = "hunter2-Secret!"
+        let redactor = Redactor(secrets: [secret])
+        for suffix in ["", "x", "yz", "@end"] {
+            let data = Data(repeating: UInt8(ascii: "u"), count: prefixLength) + Data((secret + suffix).utf8)
+            let encoded = data.base64EncodedString()
+            let redacted = redactor.redact("Authorization: Basic \(encoded)")
+            #expect(redacted.contains(Redactor.mask), "prefix \(prefixLength), suffix '\(suffix)': \(redacted)")
+            // What is left of the encoding: the prefix's characters, at most 3 shared ones, the suffix's.
+            let left = redacted.dropFirst("Authorization: Basic ".count).replacingOccurrences(of: Redactor.mask, with: "")
+            #expect(left.count <= (prefixLength + suffix.count) * 4 / 3 + 6, "prefix \(prefixLength), suffix '\(suffix)': \(redacted)")
+        }
+    }
+
+    @Test func masksAUserColonSecretBasicHeader() {
+        let redactor = Redactor(secrets: ["s3cr3t-value"])
+        let header = "Basic " + Data("probe:s3cr3t-value".utf8).base64EncodedString()
+        #expect(redactor.redact(header).contains(Redactor.mask))
+        #expect(!redactor.redact(header).contains("czNjcjN0LXZhbHVl"))
+    }
+
     @Test func masksTheLongerOfOverlappingSecretsWhole() {
         let redactor = Redactor(secrets: ["abc", "abcdef"])
         #expect(redactor.redact("xabcdefx abc") == "x***x ***")
