@@ -1,4 +1,4 @@
-import CYAML
+internal import CYAML
 
 /// Reads one YAML document with libyaml's event API into a `YAMLNode` tree.
 ///

@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 import Foundation
 
 extension PeerCertificate {

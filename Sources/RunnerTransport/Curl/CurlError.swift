@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 
 /// A libcurl (or shim) call that failed, with the call named: the one place where
 /// CURLcode, CURLMcode and CURLSHcode become Swift errors.

@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 
 /// curl_global_init, exactly once per process, whichever thread gets here first.
 enum CurlGlobal {

@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 
 /// What an easy handle's callbacks deliver; implemented by the engine's transfer state.
 protocol EasyHandleSink: AnyObject {

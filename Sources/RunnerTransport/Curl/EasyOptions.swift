@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 
 /// The easy-handle options the engine sets, by argument type, each with its libcurl name
 /// (for errors) so that no libcurl constant leaves this folder.

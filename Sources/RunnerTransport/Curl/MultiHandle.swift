@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 
 /// The one curl multi handle of an engine: runs every added easy handle on the calling thread.
 final class MultiHandle {

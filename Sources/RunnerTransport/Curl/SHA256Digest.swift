@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 
 /// Incremental SHA-256 (OpenSSL EVP), reusable: `reset()`, `update` while streaming, `finish()`.
 final class SHA256Digest {

@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 
 /// A curl share handle holding one connection pool (and its TLS session cache).
 ///

@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 
 /// A curl_slist (libcurl copies each line); freed when the list goes away.
 final class StringList {
