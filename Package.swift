@@ -30,7 +30,10 @@ let package = Package(
         .target(name: "RunnerPlan", dependencies: ["CYAML"]),
         .target(name: "RunnerResults"),
         .target(name: "RunnerTransport", dependencies: ["CCurlShim"]),
-        .target(name: "RunnerEngine", dependencies: ["RunnerPlan", "RunnerTransport", "RunnerResults"]),
+        // The HTTPDNS wire formats: query URLs and strict answer parsers, pure functions of bytes
+        // (the fuzz targets build them alone).
+        .target(name: "RunnerHTTPDNS", dependencies: ["RunnerPlan"]),
+        .target(name: "RunnerEngine", dependencies: ["RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults"]),
         .target(name: "RunnerReport", dependencies: ["RunnerResults"]),
         .executableTarget(
             name: "runner",
@@ -68,6 +71,7 @@ let package = Package(
         .testTarget(
             name: "RunnerEngineTests",
             dependencies: ["RunnerEngine", "RunnerPlan", "RunnerResults", "RunnerTransport", "RunnerLab", "LabTestSupport", "PlanFixtures"]),
+        .testTarget(name: "RunnerHTTPDNSTests", dependencies: ["RunnerHTTPDNS", "RunnerPlan", "PlanFixtures"]),
         .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures"]),
     ]
 )

@@ -4,7 +4,7 @@
 #   fuzz/build.sh            # every target
 #   FUZZ_OPT=-Onone fuzz/build.sh
 #
-# RunnerPlan and the pure HTTPDNS files of RunnerEngine are compiled from Sources/ with
+# RunnerPlan and RunnerHTTPDNS (the HTTPDNS wire formats) are compiled from Sources/ with
 # coverage (-sanitize=fuzzer) and AddressSanitizer; each fuzz/targets/<name>.swift becomes
 # .build-fuzz/bin/<name>. -O by default: it keeps every bounds and overflow check (only
 # -Ounchecked drops them; the sources have no assert()), and runs 2-4x more inputs a
@@ -20,7 +20,7 @@ LIBS=$OUT/lib
 BIN=$OUT/bin
 mkdir -p "$MODULES" "$LIBS" "$BIN"
 
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 "$OPT" -g
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name runner "$OPT" -g
        -I Sources/CYAML -I "$MODULES")
 
 # RunnerPlan, the plan parser (links libyaml through the CYAML module map). Testing enabled:
@@ -30,14 +30,13 @@ echo "fuzz/build.sh: RunnerPlan (${#plan_sources[@]} files, $OPT)"
 "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name RunnerPlan -emit-library -static -emit-module \
     -emit-module-path "$MODULES/RunnerPlan.swiftmodule" -o "$LIBS/libRunnerPlan.a" "${plan_sources[@]}"
 
-# The HTTPDNS wire formats: every file of Resolve/HTTPDNS but those needing the transport
-# (HTTPDNSLookup sends the queries). Built as module RunnerEngine with testing enabled, so
-# the targets reach its internal parsers by `@testable import`, as the tests do.
-mapfile -t httpdns_sources < <(grep -L -E '^import (RunnerTransport|RunnerResults)' \
-    Sources/RunnerEngine/Resolve/HTTPDNS/*.swift | sort)
-echo "fuzz/build.sh: RunnerEngine HTTPDNS parsers (${#httpdns_sources[@]} files)"
-"$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name RunnerEngine -emit-library -static -emit-module \
-    -emit-module-path "$MODULES/RunnerEngine.swiftmodule" -o "$LIBS/libRunnerEngineHTTPDNS.a" "${httpdns_sources[@]}"
+# The HTTPDNS wire formats: the RunnerHTTPDNS target (pure functions of bytes), built as that
+# module with testing enabled, so the targets reach its internal parsers by `@testable import`,
+# as its tests do.
+mapfile -t httpdns_sources < <(find Sources/RunnerHTTPDNS -name '*.swift' | sort)
+echo "fuzz/build.sh: RunnerHTTPDNS (${#httpdns_sources[@]} files)"
+"$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name RunnerHTTPDNS -emit-library -static -emit-module \
+    -emit-module-path "$MODULES/RunnerHTTPDNS.swiftmodule" -o "$LIBS/libRunnerHTTPDNS.a" "${httpdns_sources[@]}"
 
 # The targets: plan, and one per HTTPDNS format sharing fuzz/targets/Support/HTTPDNSHarness.swift.
 # lld: gold warns about every ASan symbol it cannot export.
@@ -51,6 +50,6 @@ build_target() {
 build_target plan fuzz/targets/plan.swift -lRunnerPlan
 for format in dnspod alibaba doh-json; do
     build_target "$format" "fuzz/targets/$format.swift" fuzz/targets/Support/HTTPDNSHarness.swift \
-        -lRunnerEngineHTTPDNS -lRunnerPlan
+        -lRunnerHTTPDNS -lRunnerPlan
 done
 echo "fuzz/build.sh: built $(ls "$BIN" | tr '\n' ' ')into $BIN"

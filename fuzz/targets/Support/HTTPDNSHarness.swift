@@ -14,7 +14,7 @@ import Darwin
 import Foundation
 import RunnerPlan
 
-@testable import RunnerEngine
+@testable import RunnerHTTPDNS
 
 enum HTTPDNSHarness {
     static let host = "api.example.com"

@@ -1,6 +1,7 @@
 import Foundation
 import RunnerPlan
 import RunnerResults
+import RunnerHTTPDNS
 import RunnerTransport
 
 /// One host asked of one HTTPDNS service: its queries (two for doh-json under `ip_version:

@@ -2,7 +2,7 @@ import Foundation
 import RunnerPlan
 import Testing
 
-@testable import RunnerEngine
+@testable import RunnerHTTPDNS
 
 /// DNSPod / Tencent D+ text answers, as the service sends them.
 @Suite("HTTPDNS dnspod answers")

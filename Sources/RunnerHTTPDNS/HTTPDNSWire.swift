@@ -2,16 +2,16 @@ import Foundation
 import RunnerPlan
 
 /// The HTTPDNS wire formats: query URLs out, answers in. Pure: no I/O.
-enum HTTPDNSWire {
+package enum HTTPDNSWire {
     /// The URLs to ask for `host`: `{host}` in the template replaced by the URL-encoded host (RFC 3986 unreserved kept), plus the family parameter. One URL, or two for doh-json under `.any` (A then AAAA).
-    static func queryURLs(
+    package static func queryURLs(
         template: String, host: String, format: HTTPDNSSpec.Format, ipVersion: IPVersionPreference
     ) -> [String] {
         HTTPDNSQueryURL.urls(template: template, host: host, format: format, ipVersion: ipVersion)
     }
 
     /// Parses one answer. `status` is the HTTP status.
-    static func parse(
+    package static func parse(
         format: HTTPDNSSpec.Format, host: String, status: Int, body: Data
     ) -> Result<HTTPDNSAnswer, HTTPDNSProblem> {
         do throws(HTTPDNSProblem) {

@@ -2,15 +2,15 @@ import Foundation
 import RunnerPlan
 
 /// What a service answered for one host (one query).
-struct HTTPDNSAnswer: Equatable, Sendable {
+package struct HTTPDNSAnswer: Equatable, Sendable {
     /// As the service listed them (v4 before v6 within one answer).
-    var addresses: [IPAddress]
+    package var addresses: [IPAddress]
     /// Seconds, when the answer carried one.
-    var ttl: Int?
+    package var ttl: Int?
     /// The client address the service saw (dnspod `|clientip` suffix, alibaba `client_ip`).
-    var clientIP: String?
+    package var clientIP: String?
 
-    init(addresses: [IPAddress], ttl: Int? = nil, clientIP: String? = nil) {
+    package init(addresses: [IPAddress], ttl: Int? = nil, clientIP: String? = nil) {
         self.addresses = addresses
         self.ttl = ttl
         self.clientIP = clientIP
@@ -18,8 +18,8 @@ struct HTTPDNSAnswer: Equatable, Sendable {
 }
 
 /// Why an answer cannot be used; `description` is for humans and quotes the start of the body where relevant.
-struct HTTPDNSProblem: Error, Equatable, Sendable, CustomStringConvertible {
-    enum Kind: Equatable, Sendable {
+package struct HTTPDNSProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Kind: Equatable, Sendable {
         /// The service knows no address for the host (an empty answer, `0`, no A/AAAA record).
         case noAnswer
         /// The name does not exist (DoH NXDOMAIN).
@@ -30,11 +30,11 @@ struct HTTPDNSProblem: Error, Equatable, Sendable, CustomStringConvertible {
         case serviceError
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// The whole human text, e.g. `InvalidAccount (HTTP 403)`.
-    var detail: String
+    package var detail: String
 
-    init(kind: Kind, detail: String) {
+    package init(kind: Kind, detail: String) {
         self.kind = kind
         self.detail = detail
     }
@@ -44,7 +44,7 @@ struct HTTPDNSProblem: Error, Equatable, Sendable, CustomStringConvertible {
         self.detail = detail
     }
 
-    var description: String { detail }
+    package var description: String { detail }
 }
 
 extension HTTPDNSProblem {

@@ -2,7 +2,7 @@ import Foundation
 import RunnerPlan
 import Testing
 
-@testable import RunnerEngine
+@testable import RunnerHTTPDNS
 
 /// Alibaba Cloud EMAS JSON answers, as the service sends them.
 @Suite("HTTPDNS alibaba answers")

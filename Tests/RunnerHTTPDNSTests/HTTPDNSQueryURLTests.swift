@@ -2,7 +2,7 @@ import Foundation
 import RunnerPlan
 import Testing
 
-@testable import RunnerEngine
+@testable import RunnerHTTPDNS
 
 /// Query URLs built from plan templates.
 @Suite("HTTPDNS query URLs")

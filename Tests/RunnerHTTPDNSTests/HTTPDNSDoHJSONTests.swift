@@ -2,7 +2,7 @@ import Foundation
 import RunnerPlan
 import Testing
 
-@testable import RunnerEngine
+@testable import RunnerHTTPDNS
 
 /// DoH JSON answers (`application/dns-json`), as Google and Cloudflare send them.
 @Suite("HTTPDNS doh-json answers")

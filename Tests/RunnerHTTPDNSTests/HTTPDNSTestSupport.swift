@@ -3,7 +3,7 @@ import Foundation
 import RunnerPlan
 import Testing
 
-@testable import RunnerEngine
+@testable import RunnerHTTPDNS
 
 /// What one parse must come to, in comparable terms (address texts rather than `IPAddress` values).
 enum HTTPDNSOutcome: Equatable, Sendable, CustomStringConvertible {

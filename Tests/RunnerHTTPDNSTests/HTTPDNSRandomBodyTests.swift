@@ -3,7 +3,7 @@ import Foundation
 import RunnerPlan
 import Testing
 
-@testable import RunnerEngine
+@testable import RunnerHTTPDNS
 
 /// Property checks on random bodies: the parsers never crash, and what they return is coherent.
 @Suite("HTTPDNS parsers on random bodies")
