@@ -65,8 +65,8 @@ let package = Package(
         .target(name: "PlanFixtures", path: "Tests/PlanFixtures"),
         .testTarget(name: "RunnerPlanTests", dependencies: ["RunnerPlan", "PlanFixtures"]),
         .testTarget(name: "RunnerReportTests", dependencies: ["RunnerReport", "RunnerResults", "PlanFixtures"]),
-        .testTarget(name: "RunnerLabTests", dependencies: ["RunnerLab"]),
-        .target(name: "LabTestSupport", dependencies: ["RunnerLab"], path: "Tests/LabTestSupport"),
+        .testTarget(name: "RunnerLabTests", dependencies: ["RunnerLab", "PlanFixtures"]),
+        .target(name: "LabTestSupport", dependencies: ["RunnerLab", "PlanFixtures"], path: "Tests/LabTestSupport"),
         .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerTransport", "RunnerLab", "LabTestSupport"]),
         .testTarget(
             name: "RunnerEngineTests",

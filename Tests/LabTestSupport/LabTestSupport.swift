@@ -1,4 +1,5 @@
 import Foundation
+import PlanFixtures
 import RunnerLab
 
 /// One lab for the whole test process, started on first use (ephemeral ports).
@@ -63,64 +64,23 @@ public enum PackageExecutable {
         return directory.appendingPathComponent(name)
     }
 
-    /// - Parameter signal: sends this signal to the process `after` seconds, if it still runs.
+    /// - Parameter signal: sent to the process at its moment, if it still runs.
     public static func run(
         _ name: String, _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
-        signal: (number: Int32, after: Double)? = nil
+        signal: ChildProcess.Signal? = nil, deadline: Duration = .seconds(120)
     ) async throws -> ProcessOutput {
         let executable = url(name)
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        let childEnvironment = env
         return try await offPool {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            var env = ProcessInfo.processInfo.environment
-            env["NO_COLOR"] = "1"
-            for (key, value) in environment { env[key] = value }
-            process.environment = env
-            if let directory { process.currentDirectoryURL = directory }
-            let outPipe = Pipe()
-            let errPipe = Pipe()
-            process.standardOutput = outPipe
-            process.standardError = errPipe
-            try process.run()
-            if let signal {
-                let pid = process.processIdentifier
-                DispatchQueue.global().asyncAfter(deadline: .now() + signal.after) {
-                    if process.isRunning { kill(pid, signal.number) }
-                }
-            }
-            // Read both pipes fully before waiting, so a chatty child cannot block on a full pipe.
-            let errorReader = Thread.detachedRead(errPipe.fileHandleForReading)
-            let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let err = errorReader.wait()
+            let output = try ChildProcess.run(
+                executable, arguments, environment: childEnvironment, directory: directory, signal: signal,
+                deadline: deadline)
             return ProcessOutput(
-                status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                stderr: String(decoding: err, as: UTF8.self))
+                status: output.status, stdout: String(decoding: output.stdout, as: UTF8.self),
+                stderr: String(decoding: output.stderr, as: UTF8.self))
         }
-    }
-}
-
-extension Thread {
-    /// Reads `handle` to its end on a new thread; `wait()` returns the bytes.
-    fileprivate static func detachedRead(_ handle: FileHandle) -> PendingRead {
-        let pending = PendingRead()
-        Thread { pending.finish(handle.readDataToEndOfFile()) }.start()
-        return pending
-    }
-}
-
-fileprivate final class PendingRead: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-
-    func finish(_ data: Data) {
-        self.data = data
-        done.signal()
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// SplitMix64: a small deterministic generator, so random test inputs are the same every run
 /// and a failing one can be replayed from its seed.
 public struct SeededGenerator: RandomNumberGenerator {
@@ -13,5 +15,15 @@ public struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+extension SeededGenerator {
+    /// The seed for a test that draws at random: `RUNNER_TEST_SEED` when set (to replay a
+    /// failure), else the test's fixed one; printed either way, so a failing run says it.
+    public static func seed(_ fixed: UInt64, for test: String) -> UInt64 {
+        let chosen = ProcessInfo.processInfo.environment["RUNNER_TEST_SEED"].flatMap { UInt64($0) } ?? fixed
+        print("\(test): seed \(chosen) (RUNNER_TEST_SEED=\(chosen) replays it)")
+        return chosen
     }
 }

@@ -5,7 +5,7 @@ import RunnerLab
 import Testing
 
 /// The `runner` executable end to end: what it prints, what it writes, how it exits.
-@Suite("runner command line")
+@Suite("runner command line", .timeLimit(.minutes(3)))
 struct CLITests {
     func runner(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessOutput {
         try await PackageExecutable.run("runner", arguments, environment: environment)
@@ -211,21 +211,15 @@ extension PackageExecutable {
     /// Runs a system tool (not one of this package's executables).
     static func runTool(_ path: String, _ arguments: [String]) async throws -> ProcessOutput {
         try await offPool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
-            let errPipe = Pipe()
-            process.standardError = errPipe
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let err = errPipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return ProcessOutput(status: process.terminationStatus, stdout: "", stderr: String(decoding: err, as: UTF8.self))
+            let output = try ChildProcess.run(URL(fileURLWithPath: path), arguments)
+            return ProcessOutput(
+                status: output.status, stdout: String(decoding: output.stdout, as: UTF8.self),
+                stderr: String(decoding: output.stderr, as: UTF8.self))
         }
     }
 }
 
-@Suite("runner interrupted")
+@Suite("runner interrupted", .timeLimit(.minutes(3)))
 struct InterruptTests {
     /// SIGTERM mid-run: in-flight transfers are aborted, the reports are still written (and
     /// valid) with what had not finished marked skipped, and the exit status is 143.
@@ -246,9 +240,12 @@ struct InterruptTests {
             """, lab: lab)
         let junit = try LabPlans.temporaryDirectory().appendingPathComponent("junit.xml").path
         let started = Date()
+        // The signal goes once the quick result is in: the two slow ones are in flight then.
         let output = try await PackageExecutable.run(
-            "runner", [plan, "--junit", junit], environment: ["NO_COLOR": "1"], signal: (signal, 1.0))
-        #expect(Date().timeIntervalSince(started) < 5, "the run did not stop promptly")
+            "runner", [plan, "--junit", junit], environment: ["NO_COLOR": "1"],
+            signal: ChildProcess.Signal(signal, .whenStdoutContains("PASS  quick")))
+        // Far below the slow requests' 20 s: the signal aborted them.
+        #expect(Date().timeIntervalSince(started) < 15, "the run did not stop promptly")
         #expect(output.status == status, "\(output.stdout)\n\(output.stderr)")
         #expect(output.stdout.hasSuffix("1 passed, 0 failed, 0 errors, 2 skipped\n"), "\(output.stdout)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
@@ -259,7 +256,7 @@ struct InterruptTests {
     }
 }
 
-@Suite("runner check on malformed plans")
+@Suite("runner check on malformed plans", .timeLimit(.minutes(3)))
 struct MalformedPlanCLITests {
     /// The parser's table of malformed plans, through the real command: the exact error on
     /// stderr, nothing on stdout, exit 2.
@@ -274,7 +271,7 @@ struct MalformedPlanCLITests {
     }
 }
 
-@Suite("runner interrupted during resolution")
+@Suite("runner interrupted during resolution", .timeLimit(.minutes(3)))
 struct InterruptDuringLookupTests {
     /// Interrupted while an HTTPDNS lookup hangs: the result did not finish, so it is skipped
     /// (not a resolve error the service would be blamed for).
@@ -291,7 +288,8 @@ struct InterruptDuringLookupTests {
                 strategy: header-only
                 request: {url: "http://hang.lab.test:{{http}}/echo"}
             """, lab: lab)
-        let output = try await PackageExecutable.run("runner", [plan], signal: (SIGTERM, 1.0))
+        // The lookup hangs for 30 s: a signal at any moment before then finds the result unfinished.
+        let output = try await PackageExecutable.run("runner", [plan], signal: ChildProcess.Signal(SIGTERM, .after(1.0)))
         #expect(output.status == 143, "\(output.stdout)\n\(output.stderr)")
         #expect(output.stdout.hasSuffix("0 passed, 0 failed, 0 errors, 1 skipped\n"), "\(output.stdout)")
     }

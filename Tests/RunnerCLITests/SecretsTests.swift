@@ -6,7 +6,7 @@ import Testing
 /// `${secret:…}` values reach the server but no output channel: not stdout or stderr at any
 /// verbosity, not the JUnit or JSON report — in URLs, headers, bodies and expectations, in
 /// passing, failing and erroring results, in redirects and in HTTPDNS lookups.
-@Suite("Secrets in every channel")
+@Suite("Secrets in every channel", .timeLimit(.minutes(3)))
 struct SecretsTests {
     /// URL-safe, so it travels as-is in paths and queries.
     static let token = "tok-5ecr3t-Zq81x"

@@ -34,7 +34,7 @@ private func header(_ jar: CookieJar, to: String, at: Date = now) -> String? {
 
 // MARK: - Domain
 
-@Suite("Cookie jar: Domain and host-only")
+@Suite("Cookie jar: Domain and host-only", .timeLimit(.minutes(3)))
 struct CookieJarDomainTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let setCookie: String
@@ -133,7 +133,7 @@ struct CookieJarDomainTests {
 
 // MARK: - IP literals and the original host
 
-@Suite("Cookie jar: IP literals and the original host")
+@Suite("Cookie jar: IP literals and the original host", .timeLimit(.minutes(3)))
 struct CookieJarHostTests {
     @Test("a cookie set while talking to api.example.com goes back to api.example.com only, whatever IP served it")
     func originalHostOnly() {
@@ -211,7 +211,7 @@ struct CookieJarHostTests {
 
 // MARK: - Path
 
-@Suite("Cookie jar: Path")
+@Suite("Cookie jar: Path", .timeLimit(.minutes(3)))
 struct CookieJarPathTests {
     @Test(
         "the default path comes from the request path",
@@ -256,7 +256,7 @@ struct CookieJarPathTests {
 
 // MARK: - Secure, HttpOnly, SameSite
 
-@Suite("Cookie jar: Secure and other flags")
+@Suite("Cookie jar: Secure and other flags", .timeLimit(.minutes(3)))
 struct CookieJarFlagTests {
     @Test("a Secure cookie is sent over https only")
     func secureOnlyOverHTTPS() {
@@ -303,7 +303,7 @@ struct CookieJarFlagTests {
 
 // MARK: - Expiry
 
-@Suite("Cookie jar: Expires and Max-Age")
+@Suite("Cookie jar: Expires and Max-Age", .timeLimit(.minutes(3)))
 struct CookieJarExpiryTests {
     @Test("Max-Age sets the expiry from now; the cookie is gone once it passes")
     func maxAge() throws {
@@ -385,7 +385,7 @@ struct CookieJarExpiryTests {
 
 // MARK: - Dates
 
-@Suite("Cookie dates (RFC 6265 §5.1.1)")
+@Suite("Cookie dates (RFC 6265 §5.1.1)", .timeLimit(.minutes(3)))
 struct CookieDateTests {
     static let nov6 = Date(timeIntervalSince1970: 784_111_777)
 
@@ -442,7 +442,7 @@ struct CookieDateTests {
 
 // MARK: - Replacement and ordering
 
-@Suite("Cookie jar: replacement and order")
+@Suite("Cookie jar: replacement and order", .timeLimit(.minutes(3)))
 struct CookieJarOrderTests {
     @Test("a cookie with the same (name, domain, path) replaces the older, keeping its creation time and slot")
     func replacement() throws {
@@ -504,7 +504,7 @@ struct CookieJarOrderTests {
 
 // MARK: - Malformed input
 
-@Suite("Cookie jar: malformed Set-Cookie")
+@Suite("Cookie jar: malformed Set-Cookie", .timeLimit(.minutes(3)))
 struct CookieJarMalformedTests {
     /// A header, named in test output by its (escaped, shortened) start.
     struct Malformed: CustomTestStringConvertible, Sendable {

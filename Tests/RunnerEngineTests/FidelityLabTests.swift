@@ -7,7 +7,7 @@ import Testing
 
 /// What IP direct connect tends to break, proved against the lab's echo endpoint under each
 /// strategy it applies to: bodies, redirects, cookies, HTTP versions.
-@Suite("Request fidelity against the lab")
+@Suite("Request fidelity against the lab", .timeLimit(.minutes(3)))
 struct FidelityLabTests {
     static let header = """
         version: 1
@@ -224,7 +224,7 @@ struct FidelityLabTests {
     }
 }
 
-@Suite("Bounded bodies")
+@Suite("Bounded bodies", .timeLimit(.minutes(3)))
 struct BoundedBodyTests {
     /// Past `max_body` the body is still counted and hashed whole, and the evidence says it was cut.
     @Test func aBodyLongerThanMaxBodyIsHashedWholeAndSaysSo() async throws {

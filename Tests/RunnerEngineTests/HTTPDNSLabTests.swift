@@ -7,7 +7,7 @@ import Testing
 
 /// Domain maps backed by the lab's HTTPDNS service: each format end to end, each fault with
 /// and without a fallback, deduplication, TTL caching, fan-out and IPv6.
-@Suite("HTTPDNS maps against the lab")
+@Suite("HTTPDNS maps against the lab", .timeLimit(.minutes(3)))
 struct HTTPDNSLabTests {
     static let services = [
         ("dnspod", "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ttl=1"),

@@ -6,7 +6,7 @@ import Testing
 
 /// Hostile servers: every such scenario ends within its timeout plus half a second with the
 /// right error type and a message a person understands, and the rest of the run is unaffected.
-@Suite("Hostile endpoints")
+@Suite("Hostile endpoints", .timeLimit(.minutes(3)))
 struct HostileLabTests {
     static let header = """
         version: 1

@@ -5,7 +5,7 @@ import Testing
 
 @testable import RunnerEngine
 
-@Suite("Redirect policy")
+@Suite("Redirect policy", .timeLimit(.minutes(3)))
 struct RedirectPolicyTests {
     func url(_ text: String) throws -> PlanURL { try #require(PlanURL.parse(text)) }
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import RunnerEngine
 
-@Suite("Result expansion: one result per (strategy, IP)")
+@Suite("Result expansion: one result per (strategy, IP)", .timeLimit(.minutes(3)))
 struct ResultExpansionTests {
     func scenario(
         url: String = "https://api.example.com/", strategies: [StrategyKind], ips: IPSelection = .first,

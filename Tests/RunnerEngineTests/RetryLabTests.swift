@@ -6,7 +6,7 @@ import Testing
 /// `retries`: a result that fails or errors runs again (same strategy and IP); one that then
 /// passes is flaky, one that never does keeps every attempt's problem. The lab's `/flaky/KEY`
 /// answers 503 to its first `fails` requests, so the server side proves how often it was asked.
-@Suite("Retries")
+@Suite("Retries", .timeLimit(.minutes(3)))
 struct RetryLabTests {
     static func plan(_ scenarios: String, retries: Int? = nil) -> String {
         """
@@ -95,8 +95,10 @@ struct RetryLabTests {
             return
         }
         #expect(error.kind == .timeout)
-        #expect(first.duration < 1.5)
-        #expect(elapsed < .seconds(5))
+        // Below the lab's 3 s delay, with room for a loaded machine: the first attempt timed
+        // out rather than waiting for the slow answer, and the retry did not wait for it either.
+        #expect(first.duration < 2.9)
+        #expect(elapsed < .seconds(2.9 * 2))
     }
 
     @Test func withoutRetriesAFailureIsFinal() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// Each strategy against the lab's real TLS vhosts: the lab's echo endpoint reports what the
 /// server saw (Host, SNI, the address it was reached on) and the plan's expectations check it.
-@Suite("Strategies against the lab")
+@Suite("Strategies against the lab", .timeLimit(.minutes(3)))
 struct StrategiesLabTests {
     static let header = """
         version: 1

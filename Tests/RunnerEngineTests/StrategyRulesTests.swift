@@ -3,7 +3,7 @@ import Testing
 
 @testable import RunnerEngine
 
-@Suite("Strategy rules: what each strategy puts on the wire")
+@Suite("Strategy rules: what each strategy puts on the wire", .timeLimit(.minutes(3)))
 struct StrategyRulesTests {
     let tls = TLSIdentity(caFile: nil, insecure: false, http: .auto)
 

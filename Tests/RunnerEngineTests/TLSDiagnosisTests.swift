@@ -4,7 +4,7 @@ import Testing
 
 @testable import RunnerEngine
 
-@Suite("TLS diagnosis")
+@Suite("TLS diagnosis", .timeLimit(.minutes(3)))
 struct TLSDiagnosisTests {
     func certificate(_ names: [String], notAfter: Date? = nil) -> PeerCertificate {
         PeerCertificate(

@@ -6,7 +6,7 @@ import Testing
 
 @testable import RunnerEngine
 
-@Suite("Verdict: expectation checker")
+@Suite("Verdict: expectation checker", .timeLimit(.minutes(3)))
 struct VerdictExpectationCheckerTests {
     // MARK: Status
 

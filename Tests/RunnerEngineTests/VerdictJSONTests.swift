@@ -5,7 +5,7 @@ import Testing
 
 @testable import RunnerEngine
 
-@Suite("Verdict: body json")
+@Suite("Verdict: body json", .timeLimit(.minutes(3)))
 struct VerdictJSONTests {
     static let user = #"{"user":{"id":42,"name":"probe","admin":false,"manager":null},"items":[{"name":"a"},{"name":"b"}],"tags":[1,2],"ratio":0.5,"one":1,"zero":0,"yes":true}"#
 

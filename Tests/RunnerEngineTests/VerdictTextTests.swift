@@ -4,7 +4,7 @@ import Testing
 
 @testable import RunnerEngine
 
-@Suite("Verdict: text helpers")
+@Suite("Verdict: text helpers", .timeLimit(.minutes(3)))
 struct VerdictTextTests {
     @Test(
         "milliseconds from seconds",

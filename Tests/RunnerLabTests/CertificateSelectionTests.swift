@@ -39,7 +39,7 @@ struct CertificateCase: CustomTestStringConvertible, Sendable {
     }
 }
 
-@Suite struct CertificateSelectionTests {
+@Suite(.timeLimit(.minutes(3))) struct CertificateSelectionTests {
     @Test(arguments: CertificateCase.all)
     func presentsTheCertificateForAddressAndSNI(_ certificateCase: CertificateCase) async throws {
         try await withLab { lab in

@@ -2,7 +2,7 @@ import Foundation
 import RunnerLab
 import Testing
 
-@Suite struct CookieTests {
+@Suite(.timeLimit(.minutes(3))) struct CookieTests {
     static func fetch(_ lab: Lab, _ flavour: HTTPFlavour, _ path: String, _ extra: [String] = []) async throws
         -> CommandResult
     {

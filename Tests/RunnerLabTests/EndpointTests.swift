@@ -24,7 +24,7 @@ struct EndpointCase: CustomTestStringConvertible, Sendable {
     ]
 }
 
-@Suite struct EndpointTests {
+@Suite(.timeLimit(.minutes(3))) struct EndpointTests {
     @Test(arguments: EndpointCase.all)
     func answers(_ endpoint: EndpointCase) async throws {
         try await withLab { lab in

@@ -20,7 +20,7 @@ struct ALPNCase: CustomTestStringConvertible, Sendable {
     ]
 }
 
-@Suite struct HTTP2Tests {
+@Suite(.timeLimit(.minutes(3))) struct HTTP2Tests {
     @Test(arguments: ALPNCase.all)
     func alpnPicksHTTP2EverywhereButTheReplica(_ alpn: ALPNCase) async throws {
         let lab = try await StatelessLab.get()

@@ -76,7 +76,7 @@ func httpdnsURL(_ format: LabDNS.Format, _ host: String, lab: Lab, address: Stri
     LabDNS.urlTemplate(format, port: lab.httpPort, address: address).replacingOccurrences(of: "{host}", with: host)
 }
 
-@Suite struct HTTPDNSTests {
+@Suite(.timeLimit(.minutes(3))) struct HTTPDNSTests {
     @Test(arguments: HTTPDNSCase.all)
     func answers(_ lookup: HTTPDNSCase) async throws {
         try await withLab { lab in

@@ -48,7 +48,7 @@ enum HostileTransport: String, CaseIterable, CustomTestStringConvertible, Sendab
     }
 }
 
-@Suite struct HostileTests {
+@Suite(.timeLimit(.minutes(3))) struct HostileTests {
     @Test(arguments: HostileCase.all, HostileTransport.allCases)
     func curlGivesUpWithTheRightError(_ hostile: HostileCase, _ transport: HostileTransport) async throws {
         let lab = try await StatelessLab.get()

@@ -2,7 +2,7 @@ import Foundation
 import RunnerLab
 import Testing
 
-@Suite struct LifecycleTests {
+@Suite(.timeLimit(.minutes(3))) struct LifecycleTests {
     @Test func writesTheCAIntoTheStateDirectoryAndListensEverywhere() async throws {
         let state = FileManager.default.temporaryDirectory
             .appendingPathComponent("lab-state-\(UUID().uuidString)/nested")

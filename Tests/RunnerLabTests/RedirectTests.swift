@@ -2,7 +2,7 @@ import Foundation
 import RunnerLab
 import Testing
 
-@Suite struct RedirectTests {
+@Suite(.timeLimit(.minutes(3))) struct RedirectTests {
     static let redirectBody = "redirect body — must not be reported"
 
     /// curl, not following redirects, against the lab's primary address over `flavour`.

@@ -33,16 +33,8 @@ enum SchemaCheck {
     }
 
     private static func xmllint(_ arguments: [String]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["xmllint"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = errors
-        try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, messages: String(decoding: output, as: UTF8.self))
+        let output = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["xmllint"] + arguments, deadline: .seconds(60))
+        return Outcome(status: output.status, messages: String(decoding: output.stdout + output.stderr, as: UTF8.self))
     }
 }
 

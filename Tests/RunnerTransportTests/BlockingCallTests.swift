@@ -7,7 +7,7 @@ import Testing
 /// `submitBlocking`: work that may block (the system resolver) runs on its own thread while
 /// transfers go on; it ends with its value, a timeout or an abort, exactly once, on the
 /// engine's thread.
-@Suite("TransferEngine blocking calls", .serialized)
+@Suite("TransferEngine blocking calls", .serialized, .timeLimit(.minutes(3)))
 struct BlockingCallTests {
     /// What a blocking call's work waits on; gives up after `patience` so a broken engine
     /// fails the test instead of hanging it.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import RunnerTransport
 
-@Suite("How a TransferSpec is put to libcurl")
+@Suite("How a TransferSpec is put to libcurl", .timeLimit(.minutes(3)))
 struct CurlRequestTests {
     private func request(_ spec: TransferSpec) throws -> CurlRequest {
         try CurlRequest(spec: spec)

@@ -7,7 +7,7 @@ import Testing
 /// The engine against the lab's real TLS vhosts: the three strategies' wire behaviour, trust
 /// override isolation (pool keys and session resumption), certificate evidence, bodies,
 /// timeouts, concurrency and reuse.
-@Suite("TransferEngine against the lab", .serialized)
+@Suite("TransferEngine against the lab", .serialized, .timeLimit(.minutes(3)))
 struct EngineLabTests {
     // MARK: Helpers
 

@@ -10,7 +10,7 @@ import Glibc
 /// The engine against plain-HTTP loopback sockets made by the test itself (no lab needed):
 /// request bytes on the wire, final headers, body capture and hashing, reuse by pool key,
 /// queueing, timeouts, cancellation. TLS behaviour is covered by EngineLabTests.
-@Suite("TransferEngine on loopback", .serialized)
+@Suite("TransferEngine on loopback", .serialized, .timeLimit(.minutes(3)))
 struct EngineLoopbackTests {
     /// Runs `specs` on a fresh engine; outcomes in submission order.
     private func run(_ specs: [TransferSpec], maxInFlight: Int = 4) throws -> [TransferOutcome] {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import RunnerTransport
 
-@Suite("Errors rendered for humans")
+@Suite("Errors rendered for humans", .timeLimit(.minutes(3)))
 struct ErrorTextTests {
     private let leaf = PeerCertificate(
         subject: "CN=default.lab.test,O=runner lab", issuer: "CN=runner lab CA,O=runner lab",

@@ -2,7 +2,7 @@ import Testing
 
 @testable import RunnerTransport
 
-@Suite("CURLcode → failure kind")
+@Suite("CURLcode → failure kind", .timeLimit(.minutes(3)))
 struct FailureKindTests {
     @Test(
         "documented codes",

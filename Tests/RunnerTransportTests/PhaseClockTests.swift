@@ -2,7 +2,7 @@ import Testing
 
 @testable import RunnerTransport
 
-@Suite("Phase timings from libcurl's cumulative clock")
+@Suite("Phase timings from libcurl's cumulative clock", .timeLimit(.minutes(3)))
 struct PhaseClockTests {
     @Test("a new TLS connection: each phase is its own share of the time")
     func freshTLS() {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import RunnerTransport
 
-@Suite("Engine plumbing")
+@Suite("Engine plumbing", .timeLimit(.minutes(3)))
 struct PlumbingTests {
     @Test("the queue is FIFO across growth and wrap-around")
     func ringBuffer() {

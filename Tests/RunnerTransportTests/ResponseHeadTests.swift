@@ -2,7 +2,7 @@ import Testing
 
 @testable import RunnerTransport
 
-@Suite("Final-response headers from raw header lines")
+@Suite("Final-response headers from raw header lines", .timeLimit(.minutes(3)))
 struct ResponseHeadTests {
     private func head(_ lines: [String]) -> ResponseHead {
         var head = ResponseHead()
@@ -71,7 +71,7 @@ struct ResponseHeadTests {
     }
 }
 
-@Suite("Header names")
+@Suite("Header names", .timeLimit(.minutes(3)))
 struct HeaderNameTests {
     @Test(arguments: [
         ("Content-Type", "content-type", true), ("SET-COOKIE", "Set-Cookie", true), ("Host", "Host", true),

@@ -1,4 +1,5 @@
 import Foundation
+import PlanFixtures
 import RunnerLab
 
 /// What a finished command printed and how it exited.
@@ -35,34 +36,15 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// Runs real command-line tools (curl, sha256sum) so the lab is checked by a client that is not ours.
 enum Command {
     static func run(_ tool: String, _ arguments: [String]) async throws -> CommandResult {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lab-test-\(UUID().uuidString)")
-        let outFile = scratch.appendingPathExtension("out")
-        let errFile = scratch.appendingPathExtension("err")
-        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outFile)
-            try? FileManager.default.removeItem(at: errFile)
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    let output = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, deadline: .seconds(60))
+                    return CommandResult(
+                        exitCode: output.status, output: output.stdout, errorOutput: String(decoding: output.stderr, as: UTF8.self))
+                })
+            }.start()
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        // Files, not pipes: a big body must not block the child on a full pipe.
-        process.standardOutput = try FileHandle(forWritingTo: outFile)
-        process.standardError = try FileHandle(forWritingTo: errFile)
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        return CommandResult(
-            exitCode: process.terminationStatus,
-            output: try Data(contentsOf: outFile),
-            errorOutput: String(decoding: try Data(contentsOf: errFile), as: UTF8.self))
     }
 
     /// `curl --silent --show-error` plus `arguments`.
