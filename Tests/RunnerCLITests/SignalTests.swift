@@ -85,35 +85,24 @@ struct SignalTests {
         let plan = try Self.quickPlan(500, lab: lab, nameLength: 2_000)
         let runner = PackageExecutable.url("runner")
         try await offPool {
-            let process = Process()
-            process.executableURL = runner
-            process.arguments = [plan, "--color", "never"]
-            let unread = Pipe()
-            process.standardOutput = unread
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            // Standard output is a pipe nobody reads.
+            let child = try RunningChild(runner, [plan, "--color", "never"], captureStdout: false)
+            defer { child.send(SIGKILL) }
             // 1 MiB of lines is far more than a pipe holds: the runner blocks on the console.
             try #require(
-                Self.waitUntilBlockedWriting(process.processIdentifier, deadline: 20),
+                Self.waitUntilBlockedWriting(child.pid, deadline: 20),
                 "the runner never blocked writing to its console: the test's premise does not hold")
-            kill(process.processIdentifier, SIGINT)
-            Thread.sleep(forTimeInterval: 1.0)
-            #expect(process.isRunning, "the runner ended on the first SIGINT: the test's premise does not hold")
-            let secondSent = Date()
-            kill(process.processIdentifier, SIGINT)
-            while process.isRunning, Date().timeIntervalSince(secondSent) < 5 {
-                Thread.sleep(forTimeInterval: 0.01)
-            }
-            let waited = Date().timeIntervalSince(secondSent)
-            #expect(!process.isRunning, "still running 5 s after the second SIGINT")
+            child.send(SIGINT)
+            #expect(
+                child.wait(deadline: .seconds(1)) == nil,
+                "the runner ended on the first SIGINT: the test's premise does not hold")
+            let secondSent = ContinuousClock.now
+            child.send(SIGINT)
+            let termination = child.wait(deadline: .seconds(5))
+            let waited = ContinuousClock.now - secondSent
             // "At once" on a loaded machine: well under the 5 s a graceful stop could not finish in.
-            #expect(waited < 2, "the second SIGINT took \(waited) s to end the run")
-            if !process.isRunning {
-                process.waitUntilExit()
-                #expect(process.terminationReason == .exit)
-                #expect(process.terminationStatus == 130)
-            }
+            #expect(waited < .seconds(2), "the second SIGINT took \(waited) to end the run")
+            #expect(termination == .exited(130), "still running 5 s after the second SIGINT, or ended otherwise")
         }
     }
 
