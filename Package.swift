@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "RunnerReportTests", dependencies: ["RunnerReport", "RunnerResults", "PlanFixtures"]),
         .testTarget(name: "RunnerLabTests", dependencies: ["RunnerLab", "PlanFixtures"]),
         .target(name: "LabTestSupport", dependencies: ["RunnerLab", "PlanFixtures"], path: "Tests/LabTestSupport"),
-        .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerTransport", "RunnerLab", "LabTestSupport"]),
+        .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerTransport", "CCurlShim", "RunnerLab", "LabTestSupport"]),
         .testTarget(
             name: "RunnerEngineTests",
             dependencies: ["RunnerEngine", "RunnerPlan", "RunnerResults", "RunnerTransport", "RunnerLab", "LabTestSupport", "PlanFixtures"]),

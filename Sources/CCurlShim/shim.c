@@ -1,6 +1,6 @@
 /*
  * CCurlShim implementation. See include/CCurlShim.h for the contract.
- * The only file of the project that includes OpenSSL headers.
+ * The only file of the project that calls OpenSSL (the header includes x509_vfy.h for its error numbers only).
  */
 #include "CCurlShim.h"
 

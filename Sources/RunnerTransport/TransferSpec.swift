@@ -152,7 +152,8 @@ public struct PeerCertificate: Sendable, Equatable {
 
 /// The first certificate-verification error OpenSSL reported, and the leaf it was about.
 public struct VerificationFailure: Sendable, Equatable {
-    /// OpenSSL's X509_V_ERR code and its text, e.g. 62 "hostname mismatch", 10 "certificate has expired".
+    /// OpenSSL's X509_V_ERR code (`X509VerifyCode`) and its text, e.g. "hostname mismatch",
+    /// "certificate has expired".
     public var code: Int
     public var reason: String
     public var leaf: PeerCertificate?
@@ -163,8 +164,8 @@ public struct VerificationFailure: Sendable, Equatable {
         self.leaf = leaf
     }
 
-    public var isHostnameMismatch: Bool { code == 62 }
-    public var isExpired: Bool { code == 10 }
+    public var isHostnameMismatch: Bool { code == X509VerifyCode.hostnameMismatch }
+    public var isExpired: Bool { code == X509VerifyCode.certHasExpired }
 }
 
 public struct TransferResponse: Sendable {

@@ -8,13 +8,16 @@
  *   OpenSSL check a chosen certificate name during the handshake and records the first
  *   verification failure; peer-certificate extraction from a live session; SHA-256.
  *
- * OpenSSL headers are included only by shim.c: this header exposes opaque and plain-C
- * types, so Swift never sees an OpenSSL type.
+ * OpenSSL is called only by shim.c: the functions below take and return opaque and plain-C
+ * types, so Swift never handles an OpenSSL object. The one OpenSSL header included here,
+ * <openssl/x509_vfy.h>, is for its X509_V_ERR_* numbers, which CurlConstantsTests compares
+ * with the Swift constants (X509VerifyCode) the rest of the code uses.
  */
 #ifndef CCURLSHIM_H
 #define CCURLSHIM_H
 
 #include <curl/curl.h>
+#include <openssl/x509_vfy.h>
 #include <stddef.h>
 #include <stdint.h>
 

@@ -41,14 +41,16 @@ enum TLSDiagnosis {
     static func general(host: String, failure: VerificationFailure) -> String? {
         let presented = failure.leaf.map(names) ?? "its certificate"
         switch failure.code {
-        case 10:
+        case X509VerifyCode.certHasExpired:
             let date = failure.leaf?.notAfter.map(iso8601) ?? "an earlier date"
             return "the certificate \(presented) expired on \(date)"
-        case 9:
+        case X509VerifyCode.certNotYetValid:
             return "the certificate \(presented) is not valid yet"
-        case 18, 19, 20, 21, 2, 27:
+        case X509VerifyCode.depthZeroSelfSignedCert, X509VerifyCode.selfSignedCertInChain,
+            X509VerifyCode.unableToGetIssuerCertLocally, X509VerifyCode.unableToVerifyLeafSignature,
+            X509VerifyCode.unableToGetIssuerCert, X509VerifyCode.certUntrusted:
             return "the certificate chain of \(presented) is not trusted by the configured trust store (set `ca:` to the issuing CA, or check the endpoint)"
-        case 62:
+        case X509VerifyCode.hostnameMismatch:
             return "the server presents \(presented), which does not cover '\(host)'"
         default:
             return nil

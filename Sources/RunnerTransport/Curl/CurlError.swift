@@ -60,19 +60,3 @@ func checkMulti(_ code: CURLMcode, _ call: @autoclosure () -> String) throws(Cur
 func checkShare(_ code: CURLSHcode, _ call: @autoclosure () -> String) throws(CurlError) {
     if code != CURLSHE_OK { throw CurlError.share(code, call: call()) }
 }
-
-/// Result codes the engine produces itself (same numbering as libcurl's CURLcode).
-enum CurlCode {
-    static let ok = Int(CURLE_OK.rawValue)
-    static let readError = Int(CURLE_READ_ERROR.rawValue)
-    static let abortedByCallback = Int(CURLE_ABORTED_BY_CALLBACK.rawValue)
-    static let operationTimedOut = Int(CURLE_OPERATION_TIMEDOUT.rawValue)
-    static let badFunctionArgument = Int(CURLE_BAD_FUNCTION_ARGUMENT.rawValue)
-    static let peerFailedVerification = Int(CURLE_PEER_FAILED_VERIFICATION.rawValue)
-    static let outOfMemory = Int(CURLE_OUT_OF_MEMORY.rawValue)
-
-    /// libcurl's text for any result code.
-    static func text(_ code: Int) -> String {
-        CurlError.easyText(CURLcode(rawValue: UInt32(truncatingIfNeeded: code)))
-    }
-}

@@ -111,7 +111,7 @@ final class Transfer: EasyHandleSink {
         var verification = easy.verificationFailure()
         if verification == nil, code == CurlCode.peerFailedVerification {
             // curl's own post-handshake name check failed (the verifier itself was satisfied).
-            verification = VerificationFailure(code: 62, reason: "hostname mismatch", leaf: easy.handshakeLeaf())
+            verification = VerificationFailure(code: X509VerifyCode.hostnameMismatch, reason: "hostname mismatch", leaf: easy.handshakeLeaf())
         }
         if isHTTPS, certificate == nil {
             // No header arrived (connect-only, or a failure): what the handshake showed.
