@@ -96,6 +96,12 @@ public final class Lab: Sendable {
         }
     }
 
+    /// Requests for `path` (without the query) the lab has read whole since start, on every
+    /// address and transport, counted before they are answered.
+    public func requestsReceived(path: String) -> Int {
+        ledger.requests(path: path)
+    }
+
     /// TCP connections accepted on `ip` (HTTP and HTTPS together) since start; 0 for unknown addresses.
     public func connectionsAccepted(on ip: String) -> Int {
         ledger.accepted(on: ip)

@@ -101,7 +101,8 @@ struct HTTPDNSLabTests {
             #expect(error.kind == .resolve)
             #expect(error.message.hasPrefix("HTTPDNS map 'dns' (\(format)) at http://127.0.0.2:"), "\(error.message)")
             #expect(error.message.contains(fragment), "\(format) \(host): \(error.message)")
-            #expect(run.duration < 1.5, "\(format) \(host) took \(run.duration) s")
+            // Below the 3 s the slow host takes: the 1 s timeout (or an immediate answer) ended it.
+            #expect(run.duration < 2.9, "\(format) \(host) took \(run.duration) s")
         }
     }
 
@@ -115,7 +116,9 @@ struct HTTPDNSLabTests {
                 request: {url: "http://slow.lab.test:{{http}}/echo"}
             """))
         #expect(run.all.first?.error?.message.contains("no answer within 1s") == true, "\(run.all.map(\.summary))")
-        #expect(run.duration >= 1.0 && run.duration < 1.5, "took \(run.duration) s for a 1 s timeout")
+        // Not before the timeout, and before the slow host's answer at 3 s.
+        // (libcurl counts in whole milliseconds on its own clock: it may fire a hair early.)
+        #expect(run.duration >= 0.95 && run.duration < 2.9, "took \(run.duration) s for a 1 s timeout")
     }
 
     /// With a fallback the request still runs — and its evidence says resolution was degraded.

@@ -58,8 +58,9 @@ struct HostileLabTests {
             """)
         let run = try await LabRun.make().run(Self.header + scenarios.joined(separator: "\n"), jobs: 16)
         for (result, item) in zip(run.all, Self.cases) {
-            // Within the scenario's timeout plus half a second, whatever the endpoint does.
-            let bound = item.kind == .timeout ? 2.5 : 15.5
+            // Within the scenario's timeout plus room for a loaded machine, whatever the endpoint
+            // does (the ones that never finish would otherwise run to the test's own limit).
+            let bound = item.kind == .timeout ? 6.0 : 15.5
             #expect(result.duration < bound, "\(result.summary) took \(result.duration) s")
             guard let kind = item.kind else {
                 #expect(result.passed, "\(result.summary)")
@@ -83,7 +84,8 @@ struct HostileLabTests {
                 request: {url: "\(url)"}
             """)
         let result = try #require(run.all.first)
-        #expect(result.duration < 2.5, "\(result.summary) took \(result.duration) s")
+        // An error on the headers, not a wait for the default 10 s timeout.
+        #expect(result.duration < 8, "\(result.summary) took \(result.duration) s")
         let error = try #require(result.error, "\(result.summary)")
         #expect(error.kind == .http, "\(result.summary)")
         #expect(error.message.contains("Too large response headers"), "\(error.message)")

@@ -77,7 +77,6 @@ struct RetryLabTests {
 
     @Test func anErroredAttemptIsRetriedAndRecordedAsAnError() async throws {
         let key = Self.key()
-        let started = ContinuousClock.now
         let run = try await LabRun.make().run(Self.plan("""
               - name: slow then fine
                 strategy: sni-resolve
@@ -85,7 +84,6 @@ struct RetryLabTests {
                 retries: 1
                 request: {url: "\(Self.url("sni-resolve", "/flaky/\(key)?fails=1&delay=3000"))"}
             """))
-        let elapsed = ContinuousClock.now - started
         let result = try #require(run.all.first)
         #expect(result.passed, "\(result.summary)")
         #expect(result.isFlaky)
@@ -96,9 +94,9 @@ struct RetryLabTests {
         }
         #expect(error.kind == .timeout)
         // Below the lab's 3 s delay, with room for a loaded machine: the first attempt timed
-        // out rather than waiting for the slow answer, and the retry did not wait for it either.
+        // out rather than waiting for the slow answer, and the retry (answered at once) passed.
         #expect(first.duration < 2.9)
-        #expect(elapsed < .seconds(2.9 * 2))
+        #expect(result.duration < 2.9)
     }
 
     @Test func withoutRetriesAFailureIsFinal() async throws {

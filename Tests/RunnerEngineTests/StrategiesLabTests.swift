@@ -237,8 +237,9 @@ struct StrategiesLabTests {
         let elapsed = Date().timeIntervalSince(started)
         let result = try #require(run.all.first)
         #expect(result.error?.kind == .timeout, "\(result.summary)")
-        #expect(result.duration >= 1.0 && result.duration < 1.5, "the result took \(result.duration) s for a 1 s timeout")
-        #expect(elapsed < 2.5, "the run took \(elapsed) s for a 1 s timeout")
+        // Not before the timeout, and far from the 10 s answer (room for a loaded machine).
+        #expect(result.duration >= 1.0 && result.duration < 5, "the result took \(result.duration) s for a 1 s timeout")
+        #expect(elapsed < 8, "the run took \(elapsed) s for a 1 s timeout")
     }
 
     /// Reuse only within one identity: the same pin and host share a connection; another Host

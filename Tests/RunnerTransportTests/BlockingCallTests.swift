@@ -50,7 +50,8 @@ struct BlockingCallTests {
             engine.run()
         }
         let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .milliseconds(190) && elapsed < .milliseconds(1500))
+        // The call itself never returns (the gate stays shut): anything short of that is the timeout.
+        #expect(elapsed >= .milliseconds(190) && elapsed < .seconds(5))
         #expect(results.count == 1)
         guard case .failure(let failure)? = results.first else {
             Issue.record("expected a timeout, got \(results)")

@@ -75,7 +75,7 @@ struct ConnectionPipeline: Sendable {
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withPipeliningAssistance: true, withErrorHandling: true)
         try channel.pipeline.syncOperations.addHandler(
-            HTTPRequestHandler(connection: connection, router: router, framing: .http1))
+            HTTPRequestHandler(connection: connection, router: router, ledger: ledger, framing: .http1))
     }
 
     /// Each stream gets its own HTTP/1-shaped pipeline, so every endpoint serves HTTP/2 unchanged.
@@ -93,7 +93,7 @@ struct ConnectionPipeline: Sendable {
             stream.eventLoop.makeCompletedFuture {
                 try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
                 try stream.pipeline.syncOperations.addHandler(
-                    HTTPRequestHandler(connection: connection, router: router, framing: .http2Stream))
+                    HTTPRequestHandler(connection: connection, router: router, ledger: ledger, framing: .http2Stream))
             }
         }
         try channel.pipeline.syncOperations.addHandler(CloseOnErrorHandler())

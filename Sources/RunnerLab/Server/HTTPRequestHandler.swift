@@ -35,12 +35,14 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let connection: ConnectionInfo
     private let router: Router
+    private let ledger: ConnectionLedger
     private let framing: Framing
     private var pending: PendingRequest?
 
-    init(connection: ConnectionInfo, router: Router, framing: Framing) {
+    init(connection: ConnectionInfo, router: Router, ledger: ConnectionLedger, framing: Framing) {
         self.connection = connection
         self.router = router
+        self.ledger = ledger
         self.framing = framing
     }
 
@@ -90,7 +92,9 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func dispatch(_ pending: PendingRequest, context: ChannelHandlerContext) {
         let head = pending.head
-        if let hostile = HostileBehaviour(path: Self.path(of: head.uri)) {
+        let path = Self.path(of: head.uri)
+        ledger.requestArrived(path: path)
+        if let hostile = HostileBehaviour(path: path) {
             switch framing {
             case .http1:
                 HostileResponder(context: context, request: head).run(hostile)
