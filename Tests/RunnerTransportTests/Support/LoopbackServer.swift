@@ -41,7 +41,9 @@ final class LoopbackServer: @unchecked Sendable {
     private let lock = NSLock()
     private var received: [Request] = []
     private var accepted = 0
+    /// Connections still open (each is removed as it is closed).
     private var clients: [Int32] = []
+    private var stopped = false
 
     init(handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
@@ -70,27 +72,48 @@ final class LoopbackServer: @unchecked Sendable {
     var requests: [Request] { lock.withLock { received } }
     var connectionsAccepted: Int { lock.withLock { accepted } }
 
+    /// Ends the server. Only descriptors this server still holds are touched: a number it has
+    /// closed may already belong to another socket of the test process (the lab's, libcurl's),
+    /// and shutting that one down is what used to drop other tests' fresh connections in a
+    /// parallel run. The listener is closed by the accept loop, once it no longer uses it.
     func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        lock.withLock { for client in clients { shutdown(client, Int32(SHUT_RDWR)) } }
+        lock.withLock {
+            stopped = true
+            shutdown(listener, Int32(SHUT_RDWR))
+            for client in clients { shutdown(client, Int32(SHUT_RDWR)) }
+        }
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let client = accept(listener, nil, nil)
-            if client < 0 { return }
-            let number: Int = lock.withLock {
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let number: Int? = lock.withLock {
+                guard !stopped else { return nil }
                 accepted += 1
                 clients.append(client)
                 return accepted
+            }
+            guard let number else {
+                close(client)
+                return
             }
             Thread.detachNewThread { [self] in serve(client, connection: number) }
         }
     }
 
     private func serve(_ client: Int32, connection: Int) {
-        defer { close(client) }
+        // Forgotten and closed under the lock, so `stop` never sees a number that was closed.
+        defer {
+            lock.withLock {
+                clients.removeAll { $0 == client }
+                close(client)
+            }
+        }
         var buffer: [UInt8] = []
         while true {
             guard let request = readRequest(client, &buffer, connection: connection) else { return }
