@@ -160,10 +160,7 @@ final class ResultJob {
     /// `auto` rule decides for that hop (an https→http redirect under trust override goes
     /// header-only).
     static func hopStrategy(requested: StrategyKind, scheme: PlanURL.Scheme) -> StrategyKind {
-        if StrategyRules.incompatibility(requested, with: scheme) == nil {
-            return StrategyRules.concrete(requested, for: scheme)
-        }
-        return StrategyRules.concrete(.auto, for: scheme)
+        requested.canCarry(scheme) ? requested.concrete(for: scheme) : StrategyKind.auto.concrete(for: scheme)
     }
 
     /// One extra handshake, with SNI, to tell "needs SNI" from "wrong certificate".

@@ -17,7 +17,7 @@ enum ResultExpansion {
     static func strategies(of scenario: Scenario, override: StrategyKind?) -> [StrategyKind] {
         var strategies: [StrategyKind] = []
         for strategy in override.map({ [$0] }) ?? scenario.strategies {
-            let concrete = StrategyRules.concrete(strategy, for: scenario.request.url.scheme)
+            let concrete = strategy.concrete(for: scenario.request.url.scheme)
             if !strategies.contains(concrete) { strategies.append(concrete) }
         }
         return strategies

@@ -29,21 +29,14 @@ struct WirePlan: Equatable, Sendable {
 
 /// The contract's strategy table, as functions.
 enum StrategyRules {
-    /// `auto` → `header-only` for http, `sni-resolve` for https; others stay as they are.
-    static func concrete(_ strategy: StrategyKind, for scheme: PlanURL.Scheme) -> StrategyKind {
-        guard strategy == .auto else { return strategy }
-        return scheme == .http ? .headerOnly : .sniResolve
-    }
-
-    /// Why `strategy` cannot carry a URL of `scheme`, or nil when it can.
+    /// Why `strategy` cannot carry a URL of `scheme` (`StrategyKind.onlyScheme`), or nil when it can.
     static func incompatibility(_ strategy: StrategyKind, with scheme: PlanURL.Scheme) -> String? {
-        switch (strategy, scheme) {
-        case (.headerOnly, .https):
-            "strategy 'header-only' cannot carry an https:// URL (there would be no certificate check by name); use 'trust-override' or 'sni-resolve'"
-        case (.trustOverride, .http):
-            "strategy 'trust-override' needs an https:// URL; use 'header-only' for http://"
-        default:
-            nil
+        guard !strategy.canCarry(scheme) else { return nil }
+        switch scheme {
+        case .https:
+            return "strategy '\(strategy.rawValue)' cannot carry an https:// URL (there would be no certificate check by name); use 'trust-override' or 'sni-resolve'"
+        case .http:
+            return "strategy '\(strategy.rawValue)' needs an https:// URL; use 'header-only' for http://"
         }
     }
 
@@ -54,7 +47,7 @@ enum StrategyRules {
     static func wirePlan(
         url: PlanURL, strategy requested: StrategyKind, ip: IPAddress?, tls: TLSIdentity
     ) -> WirePlan {
-        let strategy = concrete(requested, for: url.scheme)
+        let strategy = requested.concrete(for: url.scheme)
         let hostIsLiteral = StrategyRules.mayBeIPLiteral(url.host) && IPAddress(url.host) != nil
         let authority = url.authority
         let portSuffix = url.explicitPort.map { ":\($0)" } ?? ""

@@ -288,22 +288,13 @@ extension PlanDecoder {
         scenario: @autoclosure () -> String
     ) {
         for (index, strategy) in strategies.enumerated() {
-            let mark = marks?[index] ?? urlMark
+            guard let only = strategy.onlyScheme, only != url.scheme else { continue }
             let origin = marks == nil ? " (from defaults)" : ""
-            switch (strategy, url.scheme) {
-            case (.headerOnly, .https):
-                report(
-                    at: mark,
-                    "strategy 'header-only'\(origin) is for http:// URLs, but \(scenario()) requests https://; use 'sni-resolve' or 'trust-override'"
-                )
-            case (.trustOverride, .http):
-                report(
-                    at: mark,
-                    "strategy 'trust-override'\(origin) is for https:// URLs, but \(scenario()) requests http://; use 'header-only' or 'sni-resolve'"
-                )
-            default:
-                break
-            }
+            let instead = only == .http ? "'sni-resolve' or 'trust-override'" : "'header-only' or 'sni-resolve'"
+            report(
+                at: marks?[index] ?? urlMark,
+                "strategy '\(strategy.rawValue)'\(origin) is for \(only.rawValue):// URLs, but \(scenario()) requests \(url.scheme.rawValue)://; use \(instead)"
+            )
         }
     }
 

@@ -39,6 +39,32 @@ public enum StrategyKind: String, Sendable, Equatable, CaseIterable {
     case sniResolve = "sni-resolve"
     case system
     case auto
+
+    /// The scheme a strategy is for, when it is for one only: header-only sends the IP in plain
+    /// HTTP (no certificate could be checked by name), trust override needs TLS. The one place
+    /// the rule lives; the plan check and the engine both ask it.
+    public var onlyScheme: PlanURL.Scheme? {
+        switch self {
+        case .headerOnly: .http
+        case .trustOverride: .https
+        case .sniResolve, .system, .auto: nil
+        }
+    }
+
+    /// Whether this strategy can carry a URL of `scheme`.
+    public func canCarry(_ scheme: PlanURL.Scheme) -> Bool {
+        onlyScheme.map { $0 == scheme } ?? true
+    }
+
+    /// What `auto` means for a scheme (header-only for http, sni-resolve for https); every
+    /// other strategy is itself.
+    public func concrete(for scheme: PlanURL.Scheme) -> StrategyKind {
+        guard self == .auto else { return self }
+        switch scheme {
+        case .http: return .headerOnly
+        case .https: return .sniResolve
+        }
+    }
 }
 
 public enum IPSelection: String, Sendable, Equatable {
