@@ -4,7 +4,7 @@ import RunnerLab
 import RunnerResults
 import Testing
 
-/// Hostile servers: every such scenario ends within its timeout plus half a second with the
+/// Hostile servers: every such scenario ends within its timeout (plus room for a loaded machine) with the
 /// right error type and a message a person understands, and the rest of the run is unaffected.
 @Suite("Hostile endpoints", .timeLimit(.minutes(3)))
 struct HostileLabTests {
@@ -12,8 +12,10 @@ struct HostileLabTests {
         version: 1
         name: hostile
         defaults:
-          timeout: 2s
-          connect_timeout: 1s
+          # Room for a TLS handshake with a debug-build lab on a loaded machine; the cases that
+          # test a timeout set their own.
+          timeout: 10s
+          connect_timeout: 5s
           http: "1.1"
           ca: {{ca}}
           domains: lab
