@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Resource hygiene: 5,000 scenarios at --jobs 64 against the lab — passing, failing and erroring,
 # over every strategy and several IPs (many connection pools) — must leave the runner's open
-# file descriptors where they started and keep its peak RSS under 200 MiB.
+# sockets and files where they started and keep its peak RSS under 200 MiB.
 # Usage: bench/hygiene.sh BIN_DIR  (release binaries of runner and runner-lab)
 set -euo pipefail
 bin=${1:?bin dir}
@@ -56,7 +56,7 @@ stats=$(grep '^stats:' "$work/err" || true)
 [ -n "$stats" ] || { echo "hygiene: the runner printed no stats"; cat "$work/err"; exit 1; }
 summary=$(tail -n 1 "$work/out")
 read -r wall rss_kib < <(tail -n 1 "$work/time")
-start_fds=$(sed -E 's/.*open file descriptors ([0-9]+) at start.*/\1/' <<< "$stats")
+start_fds=$(sed -E 's/.*open sockets and files ([0-9]+) at start.*/\1/' <<< "$stats")
 end_fds=$(sed -E 's/.*, ([0-9]+) at end.*/\1/' <<< "$stats")
 rss_mib=$(awk -v k="$rss_kib" 'BEGIN { printf "%.1f", k / 1024 }')
 
@@ -67,6 +67,6 @@ echo
 echo "resource hygiene: $count scenarios at --jobs $jobs against the lab (${wall} s): $summary"
 echo "  $stats"
 printf '  %-40s %12s %12s  %s\n' "figure" "measured" "target" "verdict"
-printf '  %-40s %12s %12s  %s\n' "open file descriptors, end vs start" "$end_fds vs $start_fds" "equal" "$(verdict "$fds_ok")"
+printf '  %-40s %12s %12s  %s\n' "open sockets and files, end vs start" "$end_fds vs $start_fds" "equal" "$(verdict "$fds_ok")"
 printf '  %-40s %12s %12s  %s\n' "peak RSS (MiB)" "$rss_mib" "< 200" "$(verdict "$rss_ok")"
 [ "$fds_ok" = 1 ] && [ "$rss_ok" = 1 ]

@@ -94,7 +94,7 @@ struct RunPlans: ParsableCommand {
         InterruptSignals.install(runner.interrupter)
         // Counted once the process's own fixtures (signal sources) exist: what the run opens
         // must all be closed when it ends.
-        let descriptorsAtStart = ProcessResources.openFileDescriptors()
+        let descriptorsAtStart = ProcessResources.openSocketsAndFiles()
         let run: RunResult
         do {
             run = try runner.run(plans)
@@ -124,11 +124,11 @@ struct RunPlans: ParsableCommand {
     /// `stats: …` — counted after the engine is gone, so leaked connections or files show.
     private static func statsLine(_ run: RunResult, descriptorsAtStart: Int?) -> String {
         let mebibytes = Double(ProcessResources.peakResidentBytes()) / 1_048_576
-        let descriptors = [descriptorsAtStart, ProcessResources.openFileDescriptors()].map { $0.map(String.init) ?? "?" }
+        let descriptors = [descriptorsAtStart, ProcessResources.openSocketsAndFiles()].map { $0.map(String.init) ?? "?" }
         let connections = run.connectionsOpened == 1 ? "1 connection" : "\(run.connectionsOpened) connections"
         return "stats: \(run.counts.total) results, \(connections) opened, "
             + "peak RSS \(String(format: "%.1f", mebibytes)) MiB, "
-            + "open file descriptors \(descriptors[0]) at start, \(descriptors[1]) at end"
+            + "open sockets and files \(descriptors[0]) at start, \(descriptors[1]) at end"
     }
 
     private func write(_ data: Data, to path: String) -> Bool {

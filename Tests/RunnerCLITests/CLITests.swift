@@ -147,7 +147,7 @@ struct CLITests {
         // Four identities (two strategies × two IPs): one connection each, reused 19 times.
         let stats = try #require(output.stderr.split(separator: "\n").last.map(String.init))
         #expect(stats.hasPrefix("stats: 80 results, 4 connections opened, peak RSS "), "\(stats)")
-        let descriptors = stats.components(separatedBy: "open file descriptors ").last ?? ""
+        let descriptors = stats.components(separatedBy: "open sockets and files ").last ?? ""
         let counts = descriptors.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Int($0) }
         #expect(counts.count == 2 && counts[0] == counts[1], "file descriptors not back where they started: \(stats)")
     }
