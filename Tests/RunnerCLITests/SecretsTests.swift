@@ -23,9 +23,9 @@ struct SecretsTests {
               api.lab.test: [127.0.0.2]
               sni.lab.test: [127.0.0.3]
           dns:
-            httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&key=${secret:TOKEN}", timeout: 1s}
+            httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&key=${secret:TOKEN}", timeout: 5s}
           brokendns:
-            httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/status/500?dn={host}&key=${secret:TOKEN}", timeout: 1s}
+            httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/status/500?dn={host}&key=${secret:TOKEN}", timeout: 5s}
         scenarios:
           - name: passes over plain http
             strategy: header-only

@@ -86,12 +86,13 @@ struct HTTPDNSLabTests {
         ("garbage.lab.test", "answered HTTP 200: "),
         ("error.lab.test", "answered HTTP 500: "),
         ("nosuch.lab.test", "answered HTTP 200: "),
-        ("hang.lab.test", "no answer within 1s"),
+        ("hang.lab.test", "no answer within 2s"),
     ])
     func aFaultWithoutFallbackIsAResolveError(host: String, fragment: String) async throws {
         let labRun = try await LabRun.make()
         for (format, url) in Self.services {
-            let run = try await labRun.run(Self.plan(format: format, url: url, timeout: "1s", scenarios: """
+            // 2 s: room for a loaded machine to answer the faults that do answer.
+            let run = try await labRun.run(Self.plan(format: format, url: url, timeout: "2s", scenarios: """
                   - name: fault
                     strategy: header-only
                     request: {url: "http://\(host):{{http}}/echo"}
@@ -101,8 +102,8 @@ struct HTTPDNSLabTests {
             #expect(error.kind == .resolve)
             #expect(error.message.hasPrefix("HTTPDNS map 'dns' (\(format)) at http://127.0.0.2:"), "\(error.message)")
             #expect(error.message.contains(fragment), "\(format) \(host): \(error.message)")
-            // Below the 3 s the slow host takes: the 1 s timeout (or an immediate answer) ended it.
-            #expect(run.duration < 2.9, "\(format) \(host) took \(run.duration) s")
+            // The map's timeout (or an immediate answer) ended it, not the scenario's 10 s one.
+            #expect(run.duration < 8, "\(format) \(host) took \(run.duration) s")
         }
     }
 
@@ -125,7 +126,7 @@ struct HTTPDNSLabTests {
     @Test(arguments: ["empty.lab.test", "garbage.lab.test", "error.lab.test", "hang.lab.test", "nosuch.lab.test"], services)
     func aFaultWithAFallbackPassesAndSaysSo(host: String, service: (String, String)) async throws {
         let (format, url) = service
-        let run = try await LabRun.make().run(Self.plan(format: format, url: url, timeout: "1s", fallback: "backup", scenarios: """
+        let run = try await LabRun.make().run(Self.plan(format: format, url: url, timeout: "2s", fallback: "backup", scenarios: """
               - name: degraded
                 strategy: header-only
                 request: {url: "http://\(host):{{http}}/echo"}

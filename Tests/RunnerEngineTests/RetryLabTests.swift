@@ -80,9 +80,9 @@ struct RetryLabTests {
         let run = try await LabRun.make().run(Self.plan("""
               - name: slow then fine
                 strategy: sni-resolve
-                timeout: 1s
+                timeout: 4s
                 retries: 1
-                request: {url: "\(Self.url("sni-resolve", "/flaky/\(key)?fails=1&delay=3000"))"}
+                request: {url: "\(Self.url("sni-resolve", "/flaky/\(key)?fails=1&delay=20000"))"}
             """))
         let result = try #require(run.all.first)
         #expect(result.passed, "\(result.summary)")
@@ -93,10 +93,11 @@ struct RetryLabTests {
             return
         }
         #expect(error.kind == .timeout)
-        // Below the lab's 3 s delay, with room for a loaded machine: the first attempt timed
-        // out rather than waiting for the slow answer, and the retry (answered at once) passed.
-        #expect(first.duration < 2.9)
-        #expect(result.duration < 2.9)
+        // The timeout leaves room for a TLS handshake on a loaded machine, and is far below the
+        // lab's 20 s delay: the first attempt timed out rather than waiting for the slow answer,
+        // and the retry (answered at once) passed without waiting either.
+        #expect(first.duration < 10)
+        #expect(result.duration < 10)
     }
 
     @Test func withoutRetriesAFailureIsFinal() async throws {
