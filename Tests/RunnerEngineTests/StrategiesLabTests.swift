@@ -238,7 +238,8 @@ struct StrategiesLabTests {
         let result = try #require(run.all.first)
         #expect(result.error?.kind == .timeout, "\(result.summary)")
         // Not before the timeout, and far from the 10 s answer (room for a loaded machine).
-        #expect(result.duration >= 1.0 && result.duration < 5, "the result took \(result.duration) s for a 1 s timeout")
+        // libcurl counts whole milliseconds on its own clock: it may fire a hair early by ours.
+        #expect(result.duration >= 0.95 && result.duration < 5, "the result took \(result.duration) s for a 1 s timeout")
         #expect(elapsed < 8, "the run took \(elapsed) s for a 1 s timeout")
     }
 
