@@ -32,13 +32,6 @@ public enum LabPlans {
     }
 }
 
-/// Runs blocking work on its own thread, off the Swift concurrency pool the tests share.
-public func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
-}
-
 /// What a finished process printed and how it exited.
 public struct ProcessOutput: Sendable {
     public var status: Int32

@@ -4,6 +4,14 @@ import Foundation
 import Glibc
 #endif
 
+/// Runs blocking work on its own thread, off the Swift concurrency pool the tests share (two
+/// threads on this machine: a test blocking one would hold up every other test's awaits).
+public func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
 /// Runs programs for tests with posix_spawn, with a deadline, reading their output with read(2).
 ///
 /// The one way tests start processes, and not with Foundation's `Process`: on Linux its `run()`

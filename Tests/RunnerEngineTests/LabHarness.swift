@@ -1,6 +1,7 @@
 import Foundation
 import RunnerEngine
 import LabTestSupport
+import PlanFixtures
 import RunnerLab
 import RunnerPlan
 import RunnerResults

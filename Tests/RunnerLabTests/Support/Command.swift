@@ -3,7 +3,7 @@ import PlanFixtures
 import RunnerLab
 
 /// What a finished command printed and how it exited.
-struct CommandResult {
+struct CommandResult: Sendable {
     let exitCode: Int32
     let output: Data
     let errorOutput: String
@@ -36,14 +36,10 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// Runs real command-line tools (curl, sha256sum) so the lab is checked by a client that is not ours.
 enum Command {
     static func run(_ tool: String, _ arguments: [String]) async throws -> CommandResult {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result {
-                    let output = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, deadline: .seconds(60))
-                    return CommandResult(
-                        exitCode: output.status, output: output.stdout, errorOutput: String(decoding: output.stderr, as: UTF8.self))
-                })
-            }.start()
+        try await offPool {
+            let output = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, deadline: .seconds(60))
+            return CommandResult(
+                exitCode: output.status, output: output.stdout, errorOutput: String(decoding: output.stderr, as: UTF8.self))
         }
     }
 
