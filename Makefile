@@ -32,9 +32,10 @@ build: deps
 ## JUnit checked against the schema. It ran serially while parallel runs failed now and then;
 ## the causes (Foundation's Process.run() crash, a test server shutting down descriptors it no
 ## longer owned, timing windows too tight for a loaded machine, a racy --stats count) are fixed,
-## and `make test-repeat` passed 20 runs of 20 with the other core busy.
+## and `make test-repeat` passed 20 runs of 20 with the other core busy. A failing run prints
+## what failed again at its end (tools/test-suite.sh), where a CI log's tail shows it.
 test: deps
-	$(SWIFT) test --parallel
+	SWIFT=$(SWIFT) tools/test-suite.sh
 	$(MAKE) --no-print-directory demo
 
 ## test-repeat: the suite REPEAT times (default 20) in parallel with the other core kept busy,

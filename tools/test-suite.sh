@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The test suite in parallel, as `make test` runs it. Output streams as usual; when the run
+# fails, what failed is printed again at the end, because a CI log is often read from its tail
+# and in a parallel run the failing test's lines sit among hundreds of others.
+#   extra arguments go to `swift test` (e.g. --filter)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+log=$(mktemp "${TMPDIR:-/tmp}/runner-test.XXXXXX")
+trap 'rm -f "$log"' EXIT
+${SWIFT:-swift} test --parallel "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+if [ "$status" -ne 0 ]; then
+  echo
+  echo "test: the suite failed (exit $status); what failed, again:"
+  # Swift Testing: the issue line and its indented details; a crash: the signal or fatal error.
+  grep -E -A6 "^✘ Test .* recorded an issue|Fatal error|exited with unexpected signal|error: " "$log" \
+    | grep -v -E "^(◇|✔) " | head -80
+fi
+exit "$status"
