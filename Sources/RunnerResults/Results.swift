@@ -1,6 +1,7 @@
 import Foundation
 
-/// Everything one invocation produced: one suite per plan file, in command-line order.
+/// What one invocation came to: one suite per plan file, in command-line order. The results
+/// themselves went to the run's `ResultSink`s as they finished.
 public struct RunResult: Sendable {
     public var suites: [SuiteResult]
     public var startedAt: Date
@@ -25,33 +26,41 @@ public struct RunResult: Sendable {
     public var counts: OutcomeCounts { suites.reduce(OutcomeCounts()) { $0 + $1.counts } }
 }
 
-/// The results of one plan file.
-public struct SuiteResult: Sendable {
+/// A plan as reports name it: known before any result, so each result can say its plan.
+public struct PlanIdentity: Sendable, Equatable {
     /// The plan's name.
     public var name: String
     /// The plan's path as given.
     public var file: String
+
+    public init(name: String, file: String) {
+        self.name = name
+        self.file = file
+    }
+}
+
+/// What one plan file's run came to; its results went to the run's `ResultSink`s as they finished.
+public struct SuiteResult: Sendable {
+    public var plan: PlanIdentity
     public var startedAt: Date
     public var duration: Double
     public var hostname: String
     /// Report properties in order: runner version, plan path, each domain map's answers.
     public var properties: [Property]
-    public var results: [ScenarioResult]
+    /// The outcomes of its results, interrupted ones counted as skipped.
+    public var counts: OutcomeCounts
 
     public init(
-        name: String, file: String, startedAt: Date, duration: Double, hostname: String,
-        properties: [Property], results: [ScenarioResult]
+        plan: PlanIdentity, startedAt: Date, duration: Double, hostname: String, properties: [Property],
+        counts: OutcomeCounts
     ) {
-        self.name = name
-        self.file = file
+        self.plan = plan
         self.startedAt = startedAt
         self.duration = duration
         self.hostname = hostname
         self.properties = properties
-        self.results = results
+        self.counts = counts
     }
-
-    public var counts: OutcomeCounts { results.reduce(OutcomeCounts()) { $0 + $1.outcome.counts } }
 }
 
 public struct Property: Sendable, Equatable {

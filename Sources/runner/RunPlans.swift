@@ -86,14 +86,23 @@ struct RunPlans: ParsableCommand {
         }
 
         let redactor = Redactor(secrets: plans.flatMap(\.secrets))
+        let identities = plans.map { PlanIdentity(name: $0.name, file: $0.path) }
         let formatter = ConsoleFormatter(
             color: useColor, verbosity: quiet ? .quiet : verbose ? .verbose : .normal, redactor: redactor)
-        let runner = PlanRunner(options: options) { result in
-            if let line = formatter.line(for: result) { Console.output(line) }
+        let console = ConsoleReport(formatter: formatter, plans: identities) { Console.output($0) }
+        // Opened before the run, so a report that cannot be written is known before an hour of it.
+        var reports: [any StreamedReport] = []
+        do throws(ReportWriteError) {
+            if let junit { reports.append(try JUnitReport(path: junit, plans: identities, redactor: redactor)) }
+            if let json { reports.append(try JSONReport(path: json, plans: identities, redactor: redactor)) }
+        } catch {
+            Console.error("error: \(error.description)")
+            throw ExitCode(ExitStatus.invalidInput)
         }
+        let runner = PlanRunner(options: options, sink: ResultFanOut([console] + reports))
         InterruptSignals.install(runner.interrupter)
-        // Counted once the process's own fixtures (signal sources) exist: what the run opens
-        // must all be closed when it ends.
+        // Counted once the process's own fixtures (signal sources) and the reports' spools
+        // exist: what the run opens must all be closed when it ends.
         let descriptorsAtStart = ProcessResources.openSocketsAndFiles()
         let run: RunResult
         do {
@@ -104,21 +113,23 @@ struct RunPlans: ParsableCommand {
         }
 
         var reportFailed = false
-        if let junit {
-            reportFailed = !write(Data(JUnitReport.render(run, redactor: redactor).utf8), to: junit) || reportFailed
+        for report in reports {
+            do throws(ReportWriteError) {
+                try report.finish(run)
+            } catch {
+                Console.error("error: \(error.description)")
+                reportFailed = true
+            }
         }
-        if let json {
-            reportFailed = !write(JSONReport.render(run, redactor: redactor), to: json) || reportFailed
-        }
-        Console.output(formatter.summary(for: run))
+        Console.output(console.summary(for: run))
         if stats { Console.error(Self.statsLine(run, descriptorsAtStart: descriptorsAtStart)) }
         let counts = run.counts
         let status = run.interruptedBy.map(InterruptSignals.exitStatus(for:))
             ?? (counts.failed + counts.errors > 0 || reportFailed ? ExitStatus.failed : ExitStatus.passed)
-        // Ends the process here instead of returning: unwinding would free every plan and every
-        // result's evidence one by one (a tenth of a second at 40,000 results) for nothing. They
-        // must stay alive until then, or they are released right after their last use above.
-        withExtendedLifetime((plans, runner, run)) { Foundation.exit(status) }
+        // Ends the process here instead of returning: unwinding would free every plan and the
+        // run's bookkeeping piece by piece (tens of milliseconds at 40,000 results) for nothing.
+        // They must stay alive until then, or they are released right after their last use above.
+        withExtendedLifetime((plans, runner, run, reports)) { Foundation.exit(status) }
     }
 
     /// `stats: …` — counted after the engine is gone, so leaked connections or files show.
@@ -129,16 +140,6 @@ struct RunPlans: ParsableCommand {
         return "stats: \(run.counts.total) results, \(connections) opened, "
             + "peak RSS \(String(format: "%.1f", mebibytes)) MiB, "
             + "open sockets and files \(descriptors[0]) at start, \(descriptors[1]) at end"
-    }
-
-    private func write(_ data: Data, to path: String) -> Bool {
-        do throws(ReportWriteError) {
-            try AtomicFile.write(data, to: path)
-            return true
-        } catch {
-            Console.error("error: \(error.description)")
-            return false
-        }
     }
 
     private var useColor: Bool {

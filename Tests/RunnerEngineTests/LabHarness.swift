@@ -19,19 +19,43 @@ struct LabRun {
     /// Loads and runs `yaml`; the blocking libcurl loop runs on its own thread, off the test pool.
     func run(
         _ yaml: String, jobs: Int = 8, retries: Int? = nil, environment: [String: String] = [:]
-    ) async throws -> RunResult {
+    ) async throws -> CollectedRun {
         let path = try LabPlans.write(yaml, lab: lab)
         let plan = try PlanLoader.load(path: path, environment: environment)
         var options = RunOptions()
         options.jobs = jobs
         options.retriesOverride = retries
         let chosen = options
-        return try await offPool { try PlanRunner(options: chosen).run([plan]) }
+        return try await offPool {
+            let collector = ResultCollector()
+            let run = try PlanRunner(options: chosen, sink: collector).run([plan])
+            return CollectedRun(result: run, all: collector.inPlanOrder)
+        }
     }
 }
 
-extension RunResult {
-    var all: [ScenarioResult] { suites.flatMap(\.results) }
+/// A run's summary and every result it handed over, in plan order.
+struct CollectedRun: Sendable {
+    var result: RunResult
+    var all: [ScenarioResult]
+
+    var suites: [SuiteResult] { result.suites }
+    var duration: Double { result.duration }
+}
+
+/// Keeps what a run hands over, with where each result sits.
+final class ResultCollector: ResultSink {
+    private(set) var received: [(result: ScenarioResult, position: ResultPosition, ran: Bool)] = []
+
+    func finished(_ result: ScenarioResult, at position: ResultPosition) {
+        received.append((result, position, true))
+    }
+
+    func notRun(_ result: ScenarioResult, at position: ResultPosition) {
+        received.append((result, position, false))
+    }
+
+    var inPlanOrder: [ScenarioResult] { received.sorted { $0.position < $1.position }.map(\.result) }
 }
 
 extension ScenarioResult {

@@ -31,8 +31,8 @@ import RunnerResults
         var degraded = Fixture.passed
         degraded.evidence.resolutionFallbackFrom = "ali"
         #expect(plain.line(for: degraded) == "PASS  login over SNI [sni-resolve 203.0.113.10] [FALLBACK]  200  h2  123 ms")
-        let run = RunResult(
-            suites: [SuiteResult(
+        let run = RecordedRun(
+            suites: [RecordedSuite(
                 name: "p", file: "p.yaml", startedAt: Fixture.start, duration: 1, hostname: "h", properties: [],
                 results: [degraded, Fixture.passed])],
             startedAt: Fixture.start, duration: 1)
@@ -113,8 +113,8 @@ import RunnerResults
     }
 
     @Test func anAllPassingRunSaysSoWithoutSkipped() {
-        let run = RunResult(
-            suites: [SuiteResult(
+        let run = RecordedRun(
+            suites: [RecordedSuite(
                 name: "p", file: "p.yaml", startedAt: Fixture.start, duration: 0.25, hostname: "h",
                 properties: [], results: [Fixture.passed])],
             startedAt: Fixture.start, duration: 0.25)

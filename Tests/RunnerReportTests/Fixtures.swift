@@ -18,11 +18,11 @@ enum Fixture {
     /// 2025-06-30T23:59:59Z
     static let notAfter = Date(timeIntervalSince1970: 1_751_327_999)
 
-    static func run(interruptedBy: Int32? = nil) -> RunResult {
-        RunResult(suites: [prod, staging], startedAt: start, duration: 2.5, interruptedBy: interruptedBy)
+    static func run(interruptedBy: Int32? = nil) -> RecordedRun {
+        RecordedRun(suites: [prod, staging], startedAt: start, duration: 2.5, interruptedBy: interruptedBy)
     }
 
-    static let prod = SuiteResult(
+    static let prod = RecordedSuite(
         name: "prod.eu", file: "plans/prod.eu.yaml", startedAt: start, duration: 1.25, hostname: "ci-01",
         properties: [
             Property(name: "runner.version", value: "1.0.0"),
@@ -32,7 +32,7 @@ enum Fixture {
         ],
         results: [passed, failed, errored])
 
-    static let staging = SuiteResult(
+    static let staging = RecordedSuite(
         name: "staging", file: "plans/staging.yaml", startedAt: start.addingTimeInterval(2), duration: 1.0,
         hostname: "ci-01", properties: [Property(name: "runner.version", value: "1.0.0")],
         results: [skipped, insecure, hostileResult])

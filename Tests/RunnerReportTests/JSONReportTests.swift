@@ -6,7 +6,11 @@ import Testing
 import RunnerResults
 
 @Suite struct JSONReportTests {
-    let data = JSONReport.render(Fixture.run(interruptedBy: 2), redactor: Fixture.redactor)
+    let data: Data
+
+    init() throws {
+        data = try RenderedReport.json(Fixture.run(interruptedBy: 2), redactor: Fixture.redactor)
+    }
 
     private func object() throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -184,7 +188,7 @@ import RunnerResults
             guard line.hasPrefix("| `"), let end = line.dropFirst(3).firstIndex(of: "`") else { return nil }
             return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
         })
-        let data = JSONReport.render(Fixture.run(interruptedBy: 2), redactor: Fixture.redactor)
+        let data = try RenderedReport.json(Fixture.run(interruptedBy: 2), redactor: Fixture.redactor)
         var written = Set<String>()
         Self.keys(of: try JSONSerialization.jsonObject(with: data), into: &written)
         #expect(written.subtracting(documented).isEmpty, "undocumented: \(written.subtracting(documented).sorted())")

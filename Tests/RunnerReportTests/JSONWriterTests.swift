@@ -9,14 +9,14 @@ import RunnerResults
 /// Codable mirror), byte for byte: the one-pass writer must change nothing a reader sees.
 @Suite struct JSONWriterTests {
     /// What the report was before it was streamed: the whole document through JSONEncoder.
-    private func encoderBytes(_ run: RunResult, redactor: Redactor) throws -> [UInt8] {
+    private func encoderBytes(_ run: RecordedRun, redactor: Redactor) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(Document(run, redactor: redactor))) + [UInt8(ascii: "\n")]
     }
 
-    private func expectSameBytes(_ run: RunResult, redactor: Redactor, _ label: String) throws {
-        let streamed = Array(JSONReport.render(run, redactor: redactor))
+    private func expectSameBytes(_ run: RecordedRun, redactor: Redactor, _ label: String) throws {
+        let streamed = Array(try RenderedReport.json(run, redactor: redactor))
         let encoded = try encoderBytes(run, redactor: redactor)
         guard streamed != encoded else { return }
         let at = zip(streamed, encoded).prefix { $0 == $1 }.count
@@ -28,7 +28,7 @@ import RunnerResults
     func fixtures() throws {
         try expectSameBytes(Fixture.run(interruptedBy: 2), redactor: Fixture.redactor, "interrupted")
         try expectSameBytes(Fixture.run(), redactor: Fixture.redactor, "not interrupted")
-        try expectSameBytes(RunResult(suites: [], startedAt: Fixture.start, duration: 0), redactor: Fixture.redactor, "no suites")
+        try expectSameBytes(RecordedRun(suites: [], startedAt: Fixture.start, duration: 0), redactor: Fixture.redactor, "no suites")
     }
 
     @Test("200 seeded random runs: every control character, quotes, Unicode, odd numbers, empty lists")
@@ -36,7 +36,7 @@ import RunnerResults
         var random = SeededGenerator(seed: 0x4A53_4F4E)
         for round in 0..<200 {
             let suites = (0..<Int.random(in: 0...3, using: &random)).map { _ in Self.suite(&random) }
-            let run = RunResult(
+            let run = RecordedRun(
                 suites: suites, startedAt: Date(timeIntervalSince1970: Double.random(in: 0...4e9, using: &random)),
                 duration: Self.seconds(&random), interruptedBy: Bool.random(using: &random) ? 15 : nil)
             try expectSameBytes(run, redactor: Redactor(secrets: ["s3cret"]), "round \(round)")
@@ -123,8 +123,8 @@ import RunnerResults
                 Attempt(outcome: outcome(&random), duration: seconds(&random)) })
     }
 
-    private static func suite(_ random: inout SeededGenerator) -> SuiteResult {
-        SuiteResult(
+    private static func suite(_ random: inout SeededGenerator) -> RecordedSuite {
+        RecordedSuite(
             name: text(&random), file: text(&random), startedAt: Date(timeIntervalSince1970: Double.random(in: 0...4e9, using: &random)),
             duration: seconds(&random), hostname: text(&random),
             // Short names repeat, so duplicate property names (joined by newlines) come up too.

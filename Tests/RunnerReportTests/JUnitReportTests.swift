@@ -6,7 +6,11 @@ import Testing
 import RunnerResults
 
 @Suite struct JUnitReportTests {
-    let xml = JUnitReport.render(Fixture.run(), redactor: Fixture.redactor)
+    let xml: String
+
+    init() throws {
+        xml = try RenderedReport.junit(Fixture.run(), redactor: Fixture.redactor)
+    }
 
     @Test func validatesAgainstTheJenkinsSchema() throws {
         let check = try SchemaCheck.validate(xml)
@@ -14,15 +18,15 @@ import RunnerResults
     }
 
     @Test(arguments: [
-        RunResult(suites: [], startedAt: Fixture.start, duration: 0),
-        RunResult(
-            suites: [SuiteResult(
+        RecordedRun(suites: [], startedAt: Fixture.start, duration: 0),
+        RecordedRun(
+            suites: [RecordedSuite(
                 name: "empty", file: "e.yaml", startedAt: Fixture.start, duration: -1, hostname: "h",
                 properties: [], results: [])],
             startedAt: Fixture.start, duration: .nan),
     ])
-    func degenerateRunsStillValidate(run: RunResult) throws {
-        let check = try SchemaCheck.validate(JUnitReport.render(run, redactor: Fixture.redactor))
+    func degenerateRunsStillValidate(run: RecordedRun) throws {
+        let check = try SchemaCheck.validate(try RenderedReport.junit(run, redactor: Fixture.redactor))
         #expect(check.status == 0, "\(check.messages)")
     }
 
@@ -140,11 +144,11 @@ import RunnerResults
         let skipped = ScenarioResult(
             scenario: "s", strategy: "system", ip: nil, tags: [], outcome: .skipped(reason: value),
             evidence: Evidence(strategy: "system", ipSource: "x", insecure: false), duration: 0)
-        let suite = SuiteResult(
+        let suite = RecordedSuite(
             name: value, file: value, startedAt: Fixture.start, duration: 0, hostname: value,
             properties: [Property(name: value, value: value)], results: [result, skipped])
-        let xml = JUnitReport.render(
-            RunResult(suites: [suite], startedAt: Fixture.start, duration: 0), redactor: Redactor(secrets: []))
+        let xml = try RenderedReport.junit(
+            RecordedRun(suites: [suite], startedAt: Fixture.start, duration: 0), redactor: Redactor(secrets: []))
 
         let check = try SchemaCheck.validate(xml)
         #expect(check.status == 0, "\(check.messages)")
@@ -160,11 +164,11 @@ import RunnerResults
     }
 
     @Test func classnameReplacesEveryDot() throws {
-        let suite = SuiteResult(
+        let suite = RecordedSuite(
             name: "api.v2.prod", file: "p.yaml", startedAt: Fixture.start, duration: 0, hostname: "h",
             properties: [], results: [Fixture.passed])
-        let xml = JUnitReport.render(
-            RunResult(suites: [suite], startedAt: Fixture.start, duration: 0), redactor: Fixture.redactor)
+        let xml = try RenderedReport.junit(
+            RecordedRun(suites: [suite], startedAt: Fixture.start, duration: 0), redactor: Fixture.redactor)
         let root = try ParsedElement.parse(xml)
         #expect(root.first("testcase")?.attributes["classname"] == "api_v2_prod")
         #expect(root.first("testsuite")?.attributes["name"] == "api.v2.prod")

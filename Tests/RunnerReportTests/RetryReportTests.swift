@@ -24,8 +24,8 @@ import RunnerResults
         outcome: .failed([unavailable]), evidence: Fixture.failed.evidence, duration: 0.3,
         earlierAttempts: [Attempt(outcome: .errored(timeout), duration: 1.0)])
 
-    static let run = RunResult(
-        suites: [SuiteResult(
+    static let run = RecordedRun(
+        suites: [RecordedSuite(
             name: "retry", file: "retry.yaml", startedAt: Fixture.start, duration: 2, hostname: "h",
             properties: [], results: [flaky, neverPassed])],
         startedAt: Fixture.start, duration: 2)
@@ -33,11 +33,11 @@ import RunnerResults
     @Test func theModelTellsFlakyFromNeverPassed() {
         #expect(Self.flaky.isFlaky && Self.flaky.attemptCount == 3)
         #expect(!Self.neverPassed.isFlaky && Self.neverPassed.attemptCount == 2)
-        #expect(Self.run.counts == OutcomeCounts(passed: 1, failed: 1))
+        #expect(Self.run.result.counts == OutcomeCounts(passed: 1, failed: 1))
     }
 
     @Test func junitMarksFlakyAndRerunAttemptsAndStaysSchemaValid() throws {
-        let xml = JUnitReport.render(Self.run, redactor: Fixture.redactor)
+        let xml = try RenderedReport.junit(Self.run, redactor: Fixture.redactor)
         let check = try SchemaCheck.validate(xml)
         #expect(check.status == 0, "\(check.messages)")
         #expect(xml.contains("""
@@ -60,7 +60,7 @@ import RunnerResults
     }
 
     @Test func jsonCarriesTheFlagAndEachEarlierAttempt() throws {
-        let data = JSONReport.render(Self.run, redactor: Fixture.redactor)
+        let data = try RenderedReport.json(Self.run, redactor: Fixture.redactor)
         let text = String(decoding: data, as: UTF8.self)
         #expect(!text.contains(Fixture.secret))
         let top = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

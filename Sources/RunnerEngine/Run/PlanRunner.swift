@@ -4,10 +4,11 @@ import RunnerResults
 import RunnerTransport
 
 /// Runs validated plans: each scenario resolves its host, expands into its results, and every
-/// transfer runs on one libcurl engine (`jobs` in flight across all plans); each result is judged.
+/// transfer runs on one libcurl engine (`jobs` in flight across all plans); each result is judged
+/// and handed to the sink as it finishes, and kept by no one here.
 public final class PlanRunner {
     private let options: RunOptions
-    private let onResult: (ScenarioResult) -> Void
+    private let sink: any ResultSink
     /// Stops the run from another thread (SIGINT/SIGTERM).
     public let interrupter = RunInterrupter()
     /// The last run's bookkeeping (every planned result), kept as long as the runner: freeing
@@ -15,19 +16,20 @@ public final class PlanRunner {
     /// exit without it. The engine itself is released when a run ends, closing its connections.
     private var retired: [SuiteRun.Bookkeeping] = []
 
-    /// - Parameter onResult: called once per result as it completes (console lines).
-    public init(options: RunOptions, onResult: @escaping (ScenarioResult) -> Void = { _ in }) {
+    /// - Parameter sink: takes every result as it finishes, then, when the run was interrupted,
+    ///   each planned result that never finished.
+    public init(options: RunOptions, sink: any ResultSink) {
         self.options = options
-        self.onResult = onResult
+        self.sink = sink
     }
 
-    /// Runs `plans` to completion and returns one suite per plan, results in plan order.
+    /// Runs `plans` to completion and returns one suite per plan (its counts, not its results).
     public func run(_ plans: [Plan]) throws(TransportError) -> RunResult {
         let engine = try TransferEngine(maxInFlight: max(1, options.jobs))
         let startedAt = Date()
         let clock = DispatchTime.now()
-        let suites = plans.map {
-            SuiteRun(plan: $0, options: options, engine: engine, interrupter: interrupter, onResult: onResult)
+        let suites = plans.enumerated().map {
+            SuiteRun(plan: $1, index: $0, options: options, engine: engine, interrupter: interrupter, sink: sink)
         }
         let scheduler = ScenarioScheduler(
             limit: max(1, options.jobs), interrupter: interrupter, suites: suites.map { ($0, $0.scenarios.indices) })
@@ -37,7 +39,7 @@ public final class PlanRunner {
         engine.run()
         let duration = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
         let run = RunResult(
-            suites: suites.map { $0.takeResult() }, startedAt: startedAt,
+            suites: suites.map { $0.finish() }, startedAt: startedAt,
             duration: duration, interruptedBy: interrupter.signal, connectionsOpened: engine.connectionsOpened)
         retired = suites.map { $0.retire() }
         return run
@@ -89,36 +91,40 @@ final class ScenarioScheduler {
     }
 }
 
-/// One plan's scenarios, their results as they come in, and its resolver.
+/// One plan's scenarios, which of their results have finished, and its resolver.
 final class SuiteRun {
     let scenarios: [Scenario]
     private let plan: Plan
+    /// The plan's place on the command line (`ResultPosition.suite`).
+    private let index: Int
     private let options: RunOptions
     private let engine: TransferEngine
     private let resolver: DomainResolver
     private let interrupter: RunInterrupter
-    private let onResult: (ScenarioResult) -> Void
-    /// Per scenario: its planned results once expanded, and each one's result once finished.
+    private let sink: any ResultSink
+    /// Per scenario: its planned results once expanded, and whether each one has finished.
     private var planned: [[PlannedResult]?]
-    private var results: [[ScenarioResult?]]
+    private var finished: [[Bool]]
+    private var counts = OutcomeCounts()
     private let startedAt = Date()
     private let clock = DispatchTime.now()
     private var finishedAt: DispatchTime?
 
     fileprivate init(
-        plan: Plan, options: RunOptions, engine: TransferEngine, interrupter: RunInterrupter,
-        onResult: @escaping (ScenarioResult) -> Void
+        plan: Plan, index: Int, options: RunOptions, engine: TransferEngine, interrupter: RunInterrupter,
+        sink: any ResultSink
     ) {
         self.plan = plan
+        self.index = index
         self.options = options
         self.engine = engine
         self.interrupter = interrupter
-        self.onResult = onResult
+        self.sink = sink
         self.resolver = DomainResolver(plan: plan, engine: engine)
         // Shared with the plan when every scenario runs (a filter copies each one).
         self.scenarios = options.selectsAll ? plan.scenarios : plan.scenarios.filter(options.selects)
         self.planned = Array(repeating: nil, count: scenarios.count)
-        self.results = Array(repeating: [], count: scenarios.count)
+        self.finished = Array(repeating: [], count: scenarios.count)
     }
 
     func start(scenario index: Int, scheduler: ScenarioScheduler) {
@@ -126,7 +132,7 @@ final class SuiteRun {
         let begin = { [self] (resolution: Result<Resolution, TransferError>?) in
             let expansion = ResultExpansion.expand(scenario, strategyOverride: options.strategyOverride, resolution: resolution)
             planned[index] = expansion
-            results[index] = Array(repeating: nil, count: expansion.count)
+            finished[index] = Array(repeating: false, count: expansion.count)
             scheduler.expanded(into: expansion.count)
             for (slot, plannedResult) in expansion.enumerated() {
                 run(plannedResult, into: (index, slot), earlierAttempts: [], scheduler: scheduler)
@@ -168,9 +174,10 @@ final class SuiteRun {
                 run(plannedResult, into: position, earlierAttempts: earlierAttempts + [attempt], scheduler: scheduler)
                 return
             }
-            results[position.scenario][position.slot] = result
+            finished[position.scenario][position.slot] = true
+            counts = counts + result.outcome.counts
             finishedAt = DispatchTime.now()
-            onResult(result)
+            sink.finished(result, at: ResultPosition(suite: self.index, scenario: position.scenario, slot: position.slot))
             scheduler.finished()
         }.start(on: engine)
     }
@@ -185,42 +192,38 @@ final class SuiteRun {
         }
     }
 
-    /// What a suite planned and filled in, handed over when the run has ended (see `retired`).
+    /// What a suite planned, handed over when the run has ended (see `retired`).
     struct Bookkeeping {
         fileprivate var planned: [[PlannedResult]?]
-        fileprivate var results: [[ScenarioResult?]]
+        fileprivate var finished: [[Bool]]
     }
 
-    /// Hands over the bookkeeping, leaving this suite empty (after `takeResult`).
+    /// Hands over the bookkeeping, leaving this suite empty (after `finish`).
     func retire() -> Bookkeeping {
         defer {
             planned = []
-            results = []
+            finished = []
         }
-        return Bookkeeping(planned: planned, results: results)
+        return Bookkeeping(planned: planned, finished: finished)
     }
 
-    /// The suite's results in plan order, moved out of the run (call once, when it has ended):
-    /// a large run's results are not copied.
-    func takeResult() -> SuiteResult {
-        var collected: [ScenarioResult] = []
-        collected.reserveCapacity(results.reduce(0) { $0 + $1.count })
-        for index in scenarios.indices {
-            let expansion = planned[index]
-                ?? ResultExpansion.expand(scenarios[index], strategyOverride: options.strategyOverride, resolution: nil)
-            for slot in expansion.indices {
-                if results[index].indices.contains(slot), let result = results[index][slot].take() {
-                    collected.append(result)
-                } else {
-                    collected.append(Self.notRun(expansion[slot]))
-                }
+    /// Once the run has ended: hands each planned result that never finished (the run was
+    /// interrupted) to the sink as skipped, in plan order, and returns the suite's summary.
+    func finish() -> SuiteResult {
+        for scenario in scenarios.indices {
+            let expansion = planned[scenario]
+                ?? ResultExpansion.expand(scenarios[scenario], strategyOverride: options.strategyOverride, resolution: nil)
+            for slot in expansion.indices where !(finished[scenario].indices.contains(slot) && finished[scenario][slot]) {
+                let result = Self.notRun(expansion[slot])
+                counts = counts + result.outcome.counts
+                sink.notRun(result, at: ResultPosition(suite: index, scenario: scenario, slot: slot))
             }
         }
         let end = finishedAt ?? clock
         return SuiteResult(
-            name: plan.name, file: plan.path, startedAt: startedAt,
+            plan: PlanIdentity(name: plan.name, file: plan.path), startedAt: startedAt,
             duration: Double(end.uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9,
-            hostname: Host.name, properties: properties(), results: collected)
+            hostname: Host.name, properties: properties(), counts: counts)
     }
 
     private static func notRun(_ planned: PlannedResult) -> ScenarioResult {

@@ -1,46 +1,115 @@
 import Foundation
 import RunnerResults
 
-/// The machine-readable report (schema: docs/json-report.md).
-public enum JSONReport {
+/// The machine-readable report (schema: docs/json-report.md), written as the run goes: each
+/// result's record is rendered as it finishes and kept in a spool beside the report; `finish`
+/// writes the document around them, in plan order.
+public final class JSONReport: StreamedReport {
     /// Version of the document's shape; bumped only when a field changes meaning or goes away.
     public static let formatVersion = 1
 
-    /// Renders the run as pretty-printed JSON with sorted keys, every string passed through `redactor`.
-    ///
-    /// Written in one pass, each result's record made only as it is written: a run of 40,000
-    /// results took 4 s and 300 MiB more through JSONEncoder, which builds the whole document
-    /// as a tree first. The bytes are JSONEncoder's (a test holds the two to it).
-    public static func render(_ run: RunResult, redactor: Redactor) -> Data {
-        let resultCount = run.suites.reduce(0) { $0 + $1.results.count }
-        var writer = JSONWriter(capacity: 4096 + resultCount * 2048)
-        writer.object { writer in
+    private let path: String
+    private let redactor: Redactor
+    private let plans: [PlanRecord]
+    private let spool: ReportSpool
+    private var flaky = 0
+
+    /// A report to be written to `path` for a run of `plans`; fails at once when nothing can
+    /// be written beside `path`.
+    public init(path: String, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
+        self.path = path
+        self.redactor = redactor
+        self.plans = plans.map { PlanRecord(name: redactor.redact($0.name), file: redactor.redact($0.file)) }
+        spool = try ReportSpool(beside: path)
+    }
+
+    public func finished(_ result: ScenarioResult, at position: ResultPosition) {
+        add(result, at: position)
+    }
+
+    public func notRun(_ result: ScenarioResult, at position: ResultPosition) {
+        add(result, at: position)
+    }
+
+    /// Results sit in `suites[…].results`, four containers deep.
+    private static let resultDepth = 4
+
+    private func add(_ result: ScenarioResult, at position: ResultPosition) {
+        if result.isFlaky { flaky += 1 }
+        var writer = JSONWriter(fragmentDepth: Self.resultDepth)
+        writer.element()
+        ResultRecord(result, plan: plans[position.suite], redactor: redactor).write(to: &writer)
+        spool.append(writer.take(), at: position)
+    }
+
+    /// Writes the whole document atomically: pretty-printed, keys sorted, as JSONEncoder would.
+    public func finish(_ run: RunResult) throws(ReportWriteError) {
+        try AtomicFile.write(to: path) { (output: inout FileOutput) throws(ReportWriteError) in
+            var writer = JSONWriter()
+            writer.open(.object)
             writer.key("runner")
             RunnerRecord(run).write(to: &writer)
             writer.key("suites")
-            writer.array(run.suites) { writer, suite in SuiteRecord.write(suite, redactor: redactor, to: &writer) }
+            writer.open(.array)
+            for (index, suite) in run.suites.enumerated() {
+                writer.element()
+                try writeSuite(suite, index: index, with: &writer, into: &output)
+            }
+            writer.close()
             writer.key("summary")
-            SummaryRecord(run).write(to: &writer)
+            SummaryRecord(run, flaky: flaky).write(to: &writer)
+            writer.close()
+            var tail = writer.take()
+            tail.append(UInt8(ascii: "\n"))
+            output.write(tail)
         }
-        return writer.finish()
+    }
+
+    /// A suite's record, its results copied from the spool where `results` goes.
+    private func writeSuite(
+        _ suite: SuiteResult, index: Int, with writer: inout JSONWriter, into output: inout FileOutput
+    ) throws(ReportWriteError) {
+        let header = SuiteRecord(withoutResults: suite, redactor: redactor)
+        writer.open(.object)
+        writer.key("duration_ms"); writer.double(header.durationMs)
+        writer.key("file"); writer.string(header.file)
+        writer.key("hostname"); writer.string(header.hostname)
+        writer.key("name"); writer.string(header.name)
+        writer.key("properties")
+        writer.object { writer in
+            for (key, value) in header.properties.sorted(by: { $0.key < $1.key }) {
+                writer.key(key); writer.string(value)
+            }
+        }
+        writer.key("results")
+        writer.open(.array)
+        output.write(writer.take())
+        if try spool.replay(suite: index, separator: [UInt8(ascii: ",")], into: &output) > 0 {
+            writer.containsSplicedMembers()
+        }
+        writer.close()
+        writer.key("timestamp"); writer.string(header.timestamp)
+        writer.close()
     }
 }
 
 // The records below mirror RunnerResults in the report's own vocabulary. Optional fields are
 // written as explicit `null` (not left out), so every documented key is always present.
-// `render` writes them with `JSONWriter` (the extensions at the end); their Codable form is
+// `JSONReport` writes them with `JSONWriter` (the extensions at the end); their Codable form is
 // what the tests read reports back into, and hold the written bytes to.
 
-/// The whole report as one value (tests); `JSONReport.render` streams it instead.
+/// The whole report as one value, as the tests read it back.
 struct Document: Codable, Equatable {
     var runner: RunnerRecord
     var summary: SummaryRecord
     var suites: [SuiteRecord]
 
-    init(_ run: RunResult, redactor: Redactor) {
+    /// The document a run with these results (per suite, in plan order) should come to.
+    init(_ run: RunResult, results: [[ScenarioResult]], redactor: Redactor) {
         runner = RunnerRecord(run)
-        summary = SummaryRecord(run)
-        suites = run.suites.map { SuiteRecord($0, redactor: redactor) }
+        let flaky = results.joined().lazy.filter(\.isFlaky).count
+        summary = SummaryRecord(run, flaky: flaky)
+        suites = zip(run.suites, results).map { SuiteRecord($0, results: $1, redactor: redactor) }
     }
 }
 
@@ -90,13 +159,13 @@ struct SummaryRecord: Codable, Equatable {
     var connectionsOpened: Int
     var durationMs: Double
 
-    init(_ run: RunResult) {
+    init(_ run: RunResult, flaky: Int) {
         let counts = run.counts
         passed = counts.passed
         failed = counts.failed
         errors = counts.errors
         skipped = counts.skipped
-        flaky = run.suites.reduce(0) { $0 + $1.results.lazy.filter(\.isFlaky).count }
+        self.flaky = flaky
         connectionsOpened = run.connectionsOpened
         durationMs = Format.millisecondsValue(run.duration)
     }
@@ -123,16 +192,16 @@ struct SuiteRecord: Codable, Equatable {
         case properties, results
     }
 
-    init(_ suite: SuiteResult, redactor: Redactor) {
+    init(_ suite: SuiteResult, results: [ScenarioResult], redactor: Redactor) {
         self.init(withoutResults: suite, redactor: redactor)
         let plan = PlanRecord(name: name, file: file)
-        results = suite.results.map { ResultRecord($0, plan: plan, redactor: redactor) }
+        self.results = results.map { ResultRecord($0, plan: plan, redactor: redactor) }
     }
 
     /// Every field but `results`, which stays empty.
     init(withoutResults suite: SuiteResult, redactor: Redactor) {
-        name = redactor.redact(suite.name)
-        file = redactor.redact(suite.file)
+        name = redactor.redact(suite.plan.name)
+        file = redactor.redact(suite.plan.file)
         timestamp = Format.timestamp(suite.startedAt)
         hostname = redactor.redact(suite.hostname)
         durationMs = Format.millisecondsValue(suite.duration)
@@ -463,31 +532,6 @@ extension SummaryRecord {
             writer.key("flaky"); writer.int(flaky)
             writer.key("passed"); writer.int(passed)
             writer.key("skipped"); writer.int(skipped)
-        }
-    }
-}
-
-extension SuiteRecord {
-    /// Writes `suite`, making each result's record only as it is written.
-    static func write(_ suite: SuiteResult, redactor: Redactor, to writer: inout JSONWriter) {
-        let header = SuiteRecord(withoutResults: suite, redactor: redactor)
-        let plan = PlanRecord(name: header.name, file: header.file)
-        writer.object { writer in
-            writer.key("duration_ms"); writer.double(header.durationMs)
-            writer.key("file"); writer.string(header.file)
-            writer.key("hostname"); writer.string(header.hostname)
-            writer.key("name"); writer.string(header.name)
-            writer.key("properties")
-            writer.object { writer in
-                for (key, value) in header.properties.sorted(by: { $0.key < $1.key }) {
-                    writer.key(key); writer.string(value)
-                }
-            }
-            writer.key("results")
-            writer.array(suite.results) { writer, result in
-                ResultRecord(result, plan: plan, redactor: redactor).write(to: &writer)
-            }
-            writer.key("timestamp"); writer.string(header.timestamp)
         }
     }
 }

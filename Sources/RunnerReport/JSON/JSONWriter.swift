@@ -10,9 +10,24 @@ struct JSONWriter {
     private var depth = 0
     /// Whether the innermost open container has no member yet.
     private var empty = true
+    /// The closing bracket of each container opened with `open(_:)` and not yet closed.
+    private var closers: [UInt8] = []
 
     init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
+    }
+
+    /// A fragment to be placed as a member of a container `depth` levels deep, written
+    /// elsewhere: values are indented as they would be there.
+    init(fragmentDepth depth: Int) {
+        self.depth = depth
+    }
+
+    /// What has been written so far, handed over; open containers stay open (a document
+    /// written in pieces).
+    mutating func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
     }
 
     /// The document with its final newline, copied once into the `Data` a file takes.
@@ -57,12 +72,51 @@ struct JSONWriter {
         depth += 1
         empty = true
         body(&self)
+        self.close(with: close)
+    }
+
+    private mutating func close(with bracket: UInt8) {
         depth -= 1
         // JSONEncoder writes an empty container as its brackets on two lines, a blank between.
         if empty { bytes.append(newline) }
         bytes.append(newline)
         indent()
-        bytes.append(close)
+        bytes.append(bracket)
+        empty = false
+    }
+
+    enum Container {
+        case object, array
+    }
+
+    /// Opens a container that `close()` ends, for a document written in pieces; members of
+    /// an array start with `element()`.
+    mutating func open(_ container: Container) {
+        switch container {
+        case .object:
+            bytes.append(UInt8(ascii: "{"))
+            closers.append(UInt8(ascii: "}"))
+        case .array:
+            bytes.append(UInt8(ascii: "["))
+            closers.append(UInt8(ascii: "]"))
+        }
+        depth += 1
+        empty = true
+    }
+
+    /// Closes the innermost container opened with `open(_:)`.
+    mutating func close() {
+        guard let bracket = closers.popLast() else { return }
+        close(with: bracket)
+    }
+
+    /// Starts the next element of the innermost array; its value follows.
+    mutating func element() {
+        nextMember()
+    }
+
+    /// Members written elsewhere (spliced in by the caller) now sit in the innermost container.
+    mutating func containsSplicedMembers() {
         empty = false
     }
 

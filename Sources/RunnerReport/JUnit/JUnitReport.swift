@@ -1,27 +1,67 @@
 import RunnerResults
 
-/// JUnit XML as the contract defines it (validates against Jenkins xUnit's junit-10.xsd).
-public enum JUnitReport {
-    /// Renders the whole run as one `<testsuites>` document, every string passed through `redactor`.
-    public static func render(_ run: RunResult, redactor: Redactor) -> String {
-        var xml = XMLWriter()
-        let counts = run.counts
-        // Only these attributes: GitLab and the schema know no others on <testsuites>.
-        xml.start("testsuites", [
-            ("name", "runner"),
-            ("tests", String(counts.total)),
-            ("failures", String(counts.failed)),
-            ("errors", String(counts.errors)),
-            ("time", Format.seconds(run.duration)),
-        ])
-        for suite in run.suites { render(suite, into: &xml, redactor: redactor) }
-        xml.end()
-        return xml.finish()
+/// JUnit XML as the contract defines it (validates against Jenkins xUnit's junit-10.xsd),
+/// written as the run goes: each result's `<testcase>` is rendered as it finishes and kept in a
+/// spool beside the report; `finish` writes the document around them, in plan order.
+public final class JUnitReport: StreamedReport {
+    private let path: String
+    private let redactor: Redactor
+    /// Per plan: its name redacted, and the `classname` its test cases carry.
+    private let suiteNames: [(name: String, classname: String)]
+    private let spool: ReportSpool
+
+    /// A report to be written to `path` for a run of `plans`; fails at once when nothing can
+    /// be written beside `path`.
+    public init(path: String, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
+        self.path = path
+        self.redactor = redactor
+        suiteNames = plans.map { plan in
+            let name = redactor.redact(plan.name)
+            // Jenkins splits classname on its last dot into package and class: keep the plan whole.
+            return (name, name.replacingOccurrences(of: ".", with: "_"))
+        }
+        spool = try ReportSpool(beside: path)
     }
 
-    private static func render(_ suite: SuiteResult, into xml: inout XMLWriter, redactor: Redactor) {
+    public func finished(_ result: ScenarioResult, at position: ResultPosition) {
+        add(result, at: position)
+    }
+
+    public func notRun(_ result: ScenarioResult, at position: ResultPosition) {
+        add(result, at: position)
+    }
+
+    private func add(_ result: ScenarioResult, at position: ResultPosition) {
+        var xml = XMLWriter(fragmentDepth: 2)
+        Self.render(result, classname: suiteNames[position.suite].classname, into: &xml, redactor: redactor)
+        spool.append(Array(xml.finish().utf8), at: position)
+    }
+
+    /// Writes the whole document, `<testsuites>` with one `<testsuite>` per plan, atomically.
+    public func finish(_ run: RunResult) throws(ReportWriteError) {
+        try AtomicFile.write(to: path) { (output: inout FileOutput) throws(ReportWriteError) in
+            var xml = XMLWriter()
+            let counts = run.counts
+            // Only these attributes: GitLab and the schema know no others on <testsuites>.
+            xml.start("testsuites", [
+                ("name", "runner"),
+                ("tests", String(counts.total)),
+                ("failures", String(counts.failed)),
+                ("errors", String(counts.errors)),
+                ("time", Format.seconds(run.duration)),
+            ])
+            for (index, suite) in run.suites.enumerated() {
+                startSuite(suite, name: suiteNames[index].name, into: &xml)
+                output.write(xml.take())
+                _ = try spool.replay(suite: index, separator: [], into: &output)
+                xml.end()
+            }
+            output.write(xml.finish())
+        }
+    }
+
+    private func startSuite(_ suite: SuiteResult, name: String, into xml: inout XMLWriter) {
         let counts = suite.counts
-        let name = redactor.redact(suite.name)
         xml.start("testsuite", [
             ("name", name),
             ("tests", String(counts.total)),
@@ -31,7 +71,7 @@ public enum JUnitReport {
             ("time", Format.seconds(suite.duration)),
             ("timestamp", Format.timestamp(suite.startedAt)),
             ("hostname", redactor.redact(suite.hostname)),
-            ("file", redactor.redact(suite.file)),
+            ("file", redactor.redact(suite.plan.file)),
         ])
         if !suite.properties.isEmpty {
             xml.start("properties")
@@ -40,12 +80,6 @@ public enum JUnitReport {
             }
             xml.end()
         }
-        // Jenkins splits classname on its last dot into package and class: keep the plan whole.
-        let classname = name.replacingOccurrences(of: ".", with: "_")
-        for result in suite.results {
-            render(result, classname: classname, into: &xml, redactor: redactor)
-        }
-        xml.end()
     }
 
     private static func render(

@@ -3,8 +3,23 @@
 struct XMLWriter {
     typealias Attributes = [(name: String, value: String)]
 
-    private var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    private var output: String
     private var openElements: [String] = []
+    /// Elements open around what this writer writes, written by another writer (a fragment).
+    private let outerDepth: Int
+
+    /// A document, starting with the XML declaration.
+    init() {
+        output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        outerDepth = 0
+    }
+
+    /// A fragment to be placed inside `depth` elements written elsewhere: no declaration, and
+    /// indented as if those elements were open.
+    init(fragmentDepth depth: Int) {
+        output = ""
+        outerDepth = depth
+    }
 
     /// Opens `<name …>`; children follow until `end()`.
     mutating func start(_ name: String, _ attributes: Attributes = []) {
@@ -35,7 +50,13 @@ struct XMLWriter {
         return output
     }
 
-    private var indent: String { String(repeating: "  ", count: openElements.count) }
+    /// What has been written so far, handed over; elements stay open (a document in pieces).
+    mutating func take() -> String {
+        defer { output = "" }
+        return output
+    }
+
+    private var indent: String { String(repeating: "  ", count: outerDepth + openElements.count) }
 
     private static func render(_ attributes: Attributes) -> String {
         attributes.map { " \($0.name)=\"\(escapeAttribute($0.value))\"" }.joined()

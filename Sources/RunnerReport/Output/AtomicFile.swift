@@ -29,6 +29,17 @@ public enum AtomicFile {
     /// Writes `data` to a temporary file beside `path`, flushes it to disk, then renames it over
     /// `path`. Creates no directories; on failure leaves nothing behind.
     public static func write(_ data: Data, to path: String) throws(ReportWriteError) {
+        try write(to: path) { output in
+            data.withUnsafeBytes { output.write($0) }
+        }
+    }
+
+    /// As `write(_:to:)`, for a document written in pieces: `produce` writes them into the
+    /// temporary file, which is renamed over `path` only once all of it is on disk; should
+    /// `produce` throw, the temporary file goes and the error is passed on.
+    static func write(
+        to path: String, _ produce: (inout FileOutput) throws(ReportWriteError) -> Void
+    ) throws(ReportWriteError) {
         guard !path.isEmpty else { throw ReportWriteError(path: path, reason: "the path is empty") }
         let (directory, temporary) = temporaryPath(for: path)
 
@@ -36,7 +47,16 @@ public enum AtomicFile {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw failure(path, errno) }
 
-        if let code = writeAll(data, to: fd) ?? (fsync(fd) == 0 ? nil : errno) {
+        var output = FileOutput(fd: fd)
+        do throws(ReportWriteError) {
+            try produce(&output)
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        output.flush()
+        if let code = output.failure ?? (fsync(fd) == 0 ? nil : errno) {
             close(fd)
             unlink(temporary)
             throw failure(path, code)
@@ -71,20 +91,18 @@ public enum AtomicFile {
     }
 
     /// Writes every byte, retrying short writes and interruptions; returns errno on failure.
-    private static func writeAll(_ data: Data, to fd: Int32) -> Int32? {
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32? in
-            guard let base = buffer.baseAddress else { return nil }
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(fd, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
+        guard let base = buffer.baseAddress else { return nil }
+        var offset = 0
+        while offset < buffer.count {
+            let written = systemWrite(fd, base + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
-            return nil
+            offset += written
         }
+        return nil
     }
 
     /// `write(2)`, named apart from `AtomicFile.write`.
@@ -106,7 +124,7 @@ public enum AtomicFile {
         close(fd)
     }
 
-    private static func failure(_ path: String, _ code: Int32) -> ReportWriteError {
+    static func failure(_ path: String, _ code: Int32) -> ReportWriteError {
         let reason = strerror(code).map { String(cString: $0) } ?? "error \(code)"
         return ReportWriteError(path: path, reason: reason)
     }

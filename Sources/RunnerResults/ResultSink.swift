@@ -1,0 +1,46 @@
+/// Where a result sits in the run: its plan (in command-line order), its scenario in that
+/// plan, and its slot among the scenario's results (strategies × IPs). Ordering positions
+/// gives plan order, whatever order the results finished in.
+public struct ResultPosition: Hashable, Comparable, Sendable {
+    public var suite: Int
+    public var scenario: Int
+    public var slot: Int
+
+    public init(suite: Int, scenario: Int, slot: Int) {
+        self.suite = suite
+        self.scenario = scenario
+        self.slot = slot
+    }
+
+    public static func < (lhs: ResultPosition, rhs: ResultPosition) -> Bool {
+        (lhs.suite, lhs.scenario, lhs.slot) < (rhs.suite, rhs.scenario, rhs.slot)
+    }
+}
+
+/// Takes each result as the run produces it — console lines, reports, tallies — so nothing
+/// has to keep every result until the end. Called on the engine's thread, one call at a time.
+public protocol ResultSink: AnyObject {
+    /// A result finished (its last attempt, when it was retried).
+    func finished(_ result: ScenarioResult, at position: ResultPosition)
+    /// Once an interrupted run has ended: a planned result that never finished, skipped with
+    /// the reason `interrupted`. Reports list it; the console, which printed no line for it,
+    /// need not.
+    func notRun(_ result: ScenarioResult, at position: ResultPosition)
+}
+
+/// The same results to several sinks, in order.
+public final class ResultFanOut: ResultSink {
+    private let sinks: [any ResultSink]
+
+    public init(_ sinks: [any ResultSink]) {
+        self.sinks = sinks
+    }
+
+    public func finished(_ result: ScenarioResult, at position: ResultPosition) {
+        for sink in sinks { sink.finished(result, at: position) }
+    }
+
+    public func notRun(_ result: ScenarioResult, at position: ResultPosition) {
+        for sink in sinks { sink.notRun(result, at: position) }
+    }
+}

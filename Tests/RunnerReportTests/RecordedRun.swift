@@ -1,0 +1,130 @@
+import Foundation
+import PlanFixtures
+@testable import RunnerReport
+import RunnerResults
+
+/// A run as the tests build it by hand: the run's figures and every plan's results in plan
+/// order. The reports see it as they would see a real run: results handed over one at a time,
+/// in an order other than the plan's (as parallel transfers finish), then `finish`.
+struct RecordedRun {
+    var suites: [RecordedSuite]
+    var startedAt: Date
+    var duration: Double
+    var interruptedBy: Int32? = nil
+    var connectionsOpened = 0
+
+    /// The run's summary, as the engine hands it to the reports.
+    var result: RunResult {
+        RunResult(
+            suites: suites.map(\.result), startedAt: startedAt, duration: duration,
+            interruptedBy: interruptedBy, connectionsOpened: connectionsOpened)
+    }
+
+    var plans: [PlanIdentity] { suites.map(\.plan) }
+    var results: [[ScenarioResult]] { suites.map(\.results) }
+
+    /// Every result with its position, in a shuffled order (the same for every call).
+    func arrivals() -> [(ScenarioResult, ResultPosition)] {
+        var all: [(ScenarioResult, ResultPosition)] = []
+        for (suite, recorded) in suites.enumerated() {
+            for (index, result) in recorded.results.enumerated() {
+                // One scenario per result: the slot is 0, as with a single strategy and IP.
+                all.append((result, ResultPosition(suite: suite, scenario: index, slot: 0)))
+            }
+        }
+        var random = SeededGenerator(seed: 0x5EED)
+        all.shuffle(using: &random)
+        return all
+    }
+
+    /// Feeds every result to `sink` as the engine would: a result that was interrupted comes
+    /// last, as not run.
+    func play(into sink: any ResultSink) {
+        for (result, position) in arrivals() {
+            if case .skipped(let reason) = result.outcome, reason == "interrupted" {
+                continue
+            }
+            sink.finished(result, at: position)
+        }
+        for (result, position) in arrivals() {
+            if case .skipped(let reason) = result.outcome, reason == "interrupted" {
+                sink.notRun(result, at: position)
+            }
+        }
+    }
+}
+
+struct RecordedSuite {
+    var name: String
+    var file: String
+    var startedAt: Date
+    var duration: Double
+    var hostname: String
+    var properties: [Property]
+    var results: [ScenarioResult]
+
+    var plan: PlanIdentity { PlanIdentity(name: name, file: file) }
+
+    var result: SuiteResult {
+        SuiteResult(
+            plan: plan, startedAt: startedAt, duration: duration, hostname: hostname, properties: properties,
+            counts: results.reduce(OutcomeCounts()) { $0 + $1.outcome.counts })
+    }
+}
+
+/// The file a report wrote for a recorded run, through the streaming path.
+enum RenderedReport {
+    static func junit(_ run: RecordedRun, redactor: Redactor) throws -> String {
+        try String(decoding: written { path in
+            let report = try JUnitReport(path: path, plans: run.plans, redactor: redactor)
+            run.play(into: report)
+            try report.finish(run.result)
+        }, as: UTF8.self)
+    }
+
+    static func json(_ run: RecordedRun, redactor: Redactor) throws -> Data {
+        try written { path in
+            let report = try JSONReport(path: path, plans: run.plans, redactor: redactor)
+            run.play(into: report)
+            try report.finish(run.result)
+        }
+    }
+
+    static func consoleSummary(_ run: RecordedRun, formatter: ConsoleFormatter) -> String {
+        let console = ConsoleReport(formatter: formatter, plans: run.plans) { _ in }
+        run.play(into: console)
+        return console.summary(for: run.result)
+    }
+
+    /// Runs `write` with a path in a fresh directory and returns what it left there.
+    private static func written(_ write: (String) throws -> Void) throws -> Data {
+        let directory = NSTemporaryDirectory() + "runner-report-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/report"
+        try write(path)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory)
+        guard left == ["report"] else { throw LeftBehind(files: left) }
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    /// The report's directory held more than the report (a spool or temporary file left behind).
+    struct LeftBehind: Error, CustomStringConvertible {
+        var files: [String]
+        var description: String { "the report's directory holds \(files)" }
+    }
+}
+
+extension ConsoleFormatter {
+    /// The summary a console report gives after seeing `run`'s results.
+    func summary(for run: RecordedRun) -> String {
+        RenderedReport.consoleSummary(run, formatter: self)
+    }
+}
+
+extension Document {
+    /// The document the JSON report should write for `run`.
+    init(_ run: RecordedRun, redactor: Redactor) {
+        self.init(run.result, results: run.results, redactor: redactor)
+    }
+}

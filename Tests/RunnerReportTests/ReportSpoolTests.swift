@@ -1,0 +1,88 @@
+import Foundation
+import PlanFixtures
+import Testing
+
+@testable import RunnerReport
+import RunnerResults
+
+/// The spool that keeps a report's rendered results on disk until the run ends.
+@Suite struct ReportSpoolTests {
+    private func withDirectory(_ body: (String) throws -> Void) throws {
+        let directory = NSTemporaryDirectory() + "spool-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try body(directory)
+    }
+
+    /// Replays `suites` through a real file, as a report's `finish` does.
+    private func replay(_ spool: ReportSpool, suites: Range<Int>, in directory: String) throws -> [String] {
+        var replayed: [String] = []
+        for suite in suites {
+            let path = directory + "/out-\(suite)"
+            try AtomicFile.write(to: path) { (output: inout FileOutput) throws(ReportWriteError) in
+                _ = try spool.replay(suite: suite, separator: Array("|".utf8), into: &output)
+            }
+            replayed.append(try String(contentsOfFile: path, encoding: .utf8))
+        }
+        return replayed
+    }
+
+    @Test func fragmentsComeBackPerPlanInPlanOrderWhateverOrderTheyArrived() throws {
+        try withDirectory { directory in
+            let spool = try ReportSpool(beside: directory + "/report.xml")
+            var positions: [ResultPosition] = []
+            for suite in [0, 2] {  // plan 1 has no results at all
+                for scenario in 0..<50 {
+                    for slot in 0..<3 { positions.append(ResultPosition(suite: suite, scenario: scenario, slot: slot)) }
+                }
+            }
+            var random = SeededGenerator(seed: SeededGenerator.seed(7, for: "spool order"))
+            for position in positions.shuffled(using: &random) {
+                spool.append(Array("\(position.suite).\(position.scenario).\(position.slot)".utf8), at: position)
+            }
+            let replayed = try replay(spool, suites: 0..<3, in: directory)
+            func expected(_ suite: Int) -> String {
+                positions.filter { $0.suite == suite }.map { "\($0.suite).\($0.scenario).\($0.slot)" }
+                    .joined(separator: "|")
+            }
+            #expect(replayed == [expected(0), "", expected(2)])
+        }
+    }
+
+    @Test func largeFragmentsSurviveTheFlushes() throws {
+        try withDirectory { directory in
+            let spool = try ReportSpool(beside: directory + "/report.json")
+            // 40 fragments of 20 KiB each: several flushes of the spool's 256 KiB buffer.
+            let fragments = (0..<40).map { index in [UInt8](repeating: UInt8(ascii: "a") + UInt8(index % 26), count: 20_000) }
+            for (index, fragment) in fragments.enumerated().reversed() {
+                spool.append(fragment, at: ResultPosition(suite: 0, scenario: index, slot: 0))
+            }
+            let replayed = try replay(spool, suites: 0..<1, in: directory)
+            let expected = fragments.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "|")
+            #expect(replayed == [expected])
+        }
+    }
+
+    @Test func theSpoolFileIsUnlinkedAtOnce() throws {
+        try withDirectory { directory in
+            let spool = try ReportSpool(beside: directory + "/report.xml")
+            spool.append(Array("x".utf8), at: ResultPosition(suite: 0, scenario: 0, slot: 0))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
+            withExtendedLifetime(spool) {}
+        }
+    }
+
+    @Test func aReportBesideAMissingDirectoryFailsBeforeTheRunSayingWhere() throws {
+        let path = "/nonexistent-\(UUID().uuidString)/report.xml"
+        #expect {
+            try JUnitReport(path: path, plans: [], redactor: Redactor(secrets: []))
+        } throws: { error in
+            (error as? ReportWriteError)?.description == "cannot write report '\(path)': No such file or directory"
+        }
+        #expect {
+            try JSONReport(path: path, plans: [], redactor: Redactor(secrets: []))
+        } throws: { error in
+            (error as? ReportWriteError)?.description == "cannot write report '\(path)': No such file or directory"
+        }
+    }
+}
