@@ -59,7 +59,8 @@ demo: build
 	xmllint --noout --schema $(SCHEMA) $(DEMO_DIR)/junit.xml && echo "demo: $(DEMO_DIR)/junit.xml validates against $(SCHEMA)"
 
 ## bench: release build, then benchmarks that print runner and curl side by side (same run):
-## a 1 GiB upload, resource hygiene (5,000 scenarios at --jobs 64), and HTTP throughput against
+## a 1 GiB upload, resource hygiene (5,000 scenarios at --jobs 64), what --junit --json cost at
+## 40,000 results (bench/reports.sh), and HTTP throughput against
 ## nginx (bench/http.sh; installs nginx-light when missing). The release build links the Swift
 ## runtime and Foundation statically, as a binary to deploy is built: it needs no Swift
 ## toolchain where it runs, and starts ~6 ms sooner (no symbol lookups into their libraries).
@@ -69,7 +70,7 @@ bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product runner
 	$(SWIFT) build $(RELEASE_FLAGS) --product runner-lab
 	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
-	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin" && bench/http.sh "$$bin"
+	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin" && bench/reports.sh "$$bin" && bench/http.sh "$$bin"
 
 ## fuzz: build the libFuzzer targets (plan parser, HTTPDNS parsers), then run each for
 ## FUZZ_SECONDS after replaying fuzz/regressions (see fuzz/README.md)

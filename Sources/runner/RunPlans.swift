@@ -99,7 +99,8 @@ struct RunPlans: ParsableCommand {
             Console.error("error: \(error.description)")
             throw ExitCode(ExitStatus.invalidInput)
         }
-        let runner = PlanRunner(options: options, sink: ResultFanOut([console] + reports))
+        let reportWorker = ReportWorker(reports)
+        let runner = PlanRunner(options: options, sink: ResultFanOut(reports.isEmpty ? [console] : [console, reportWorker]))
         InterruptSignals.install(runner.interrupter)
         // Counted once the process's own fixtures (signal sources) and the reports' spools
         // exist: what the run opens must all be closed when it ends.
@@ -112,15 +113,9 @@ struct RunPlans: ParsableCommand {
             throw ExitCode(ExitStatus.failed)
         }
 
-        var reportFailed = false
-        for report in reports {
-            do throws(ReportWriteError) {
-                try report.finish(run)
-            } catch {
-                Console.error("error: \(error.description)")
-                reportFailed = true
-            }
-        }
+        let reportErrors = reportWorker.finish(run)
+        reportErrors.forEach { Console.error("error: \($0.description)") }
+        let reportFailed = !reportErrors.isEmpty
         Console.output(console.summary(for: run))
         if stats { Console.error(Self.statsLine(run, descriptorsAtStart: descriptorsAtStart)) }
         let counts = run.counts
@@ -129,7 +124,7 @@ struct RunPlans: ParsableCommand {
         // Ends the process here instead of returning: unwinding would free every plan and the
         // run's bookkeeping piece by piece (tens of milliseconds at 40,000 results) for nothing.
         // They must stay alive until then, or they are released right after their last use above.
-        withExtendedLifetime((plans, runner, run, reports)) { Foundation.exit(status) }
+        withExtendedLifetime((plans, runner, run, reportWorker)) { Foundation.exit(status) }
     }
 
     /// `stats: …` — counted after the engine is gone, so leaked connections or files show.

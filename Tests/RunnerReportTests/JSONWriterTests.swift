@@ -5,26 +5,27 @@ import Testing
 @testable import RunnerReport
 import RunnerResults
 
-/// The streaming JSON report against Foundation's JSONEncoder on the same records (the report's
-/// Codable mirror), byte for byte: the one-pass writer must change nothing a reader sees.
+/// The streaming JSON report against Foundation: the document decodes back into the report's
+/// Codable records unchanged, and JSONEncoder lays out the same JSON value (read back as a
+/// plain tree, nulls kept) byte for byte as the report did: keys sorted, pretty-printed, strings
+/// escaped and numbers written as JSONEncoder writes them.
 @Suite struct JSONWriterTests {
-    /// What the report was before it was streamed: the whole document through JSONEncoder.
-    private func encoderBytes(_ run: RecordedRun, redactor: Redactor) throws -> [UInt8] {
+    private func expectSameBytes(_ run: RecordedRun, redactor: Redactor, _ label: String) throws {
+        let data = try RenderedReport.json(run, redactor: redactor)
+        let decoded = try JSONDecoder().decode(Document.self, from: data)
+        #expect(decoded == Document(run, redactor: redactor), "\(label): the document does not read back the same")
+
+        let streamed = Array(data)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(Document(run, redactor: redactor))) + [UInt8(ascii: "\n")]
-    }
-
-    private func expectSameBytes(_ run: RecordedRun, redactor: Redactor, _ label: String) throws {
-        let streamed = Array(try RenderedReport.json(run, redactor: redactor))
-        let encoded = try encoderBytes(run, redactor: redactor)
+        let encoded = Array(try encoder.encode(try JSONDecoder().decode(JSONValue.self, from: data))) + [UInt8(ascii: "\n")]
         guard streamed != encoded else { return }
         let at = zip(streamed, encoded).prefix { $0 == $1 }.count
         let context = { (bytes: [UInt8]) in String(decoding: bytes[max(0, at - 80)..<min(bytes.count, at + 80)], as: UTF8.self) }
         Issue.record("\(label): the bytes differ at offset \(at):\nstreamed: \(context(streamed))\nencoder:  \(context(encoded))")
     }
 
-    @Test("the fixture run, interrupted or not, comes out as JSONEncoder writes it")
+    @Test("the fixture run, interrupted or not, reads back the same and is laid out as JSONEncoder does")
     func fixtures() throws {
         try expectSameBytes(Fixture.run(interruptedBy: 2), redactor: Fixture.redactor, "interrupted")
         try expectSameBytes(Fixture.run(), redactor: Fixture.redactor, "not interrupted")
@@ -131,5 +132,43 @@ import RunnerResults
             properties: (0..<Int.random(in: 0...4, using: &random)).map { _ in
                 Property(name: text(&random, max: 2), value: text(&random)) },
             results: (0..<Int.random(in: 0...4, using: &random)).map { _ in result(&random) })
+    }
+}
+
+/// Any JSON value, to hand a report back to JSONEncoder as it was read (`null` members kept).
+private enum JSONValue: Codable {
+    case null, bool(Bool), int(Int), double(Double), string(String)
+    case array([JSONValue]), object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let bool = try? container.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let int = try? container.decode(Int.self) {
+            self = .int(int)
+        } else if let double = try? container.decode(Double.self) {
+            self = .double(double)
+        } else if let string = try? container.decode(String.self) {
+            self = .string(string)
+        } else if let array = try? container.decode([JSONValue].self) {
+            self = .array(array)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
     }
 }

@@ -19,7 +19,7 @@ public final class JSONReport: StreamedReport {
     public init(path: String, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
         self.path = path
         self.redactor = redactor
-        self.plans = plans.map { PlanRecord(name: redactor.redact($0.name), file: redactor.redact($0.file)) }
+        self.plans = plans.map { PlanRecord(file: redactor.redact($0.file), name: redactor.redact($0.name)) }
         spool = try ReportSpool(beside: path)
     }
 
@@ -38,7 +38,7 @@ public final class JSONReport: StreamedReport {
         if result.isFlaky { flaky += 1 }
         var writer = JSONWriter(fragmentDepth: Self.resultDepth)
         writer.element()
-        ResultRecord(result, plan: plans[position.suite], redactor: redactor).write(to: &writer)
+        JSONRecordEncoder.write(ResultRecord(result, plan: plans[position.suite], redactor: redactor), to: &writer)
         spool.append(writer.take(), at: position)
     }
 
@@ -48,7 +48,7 @@ public final class JSONReport: StreamedReport {
             var writer = JSONWriter()
             writer.open(.object)
             writer.key("runner")
-            RunnerRecord(run).write(to: &writer)
+            JSONRecordEncoder.write(RunnerRecord(run), to: &writer)
             writer.key("suites")
             writer.open(.array)
             for (index, suite) in run.suites.enumerated() {
@@ -57,7 +57,7 @@ public final class JSONReport: StreamedReport {
             }
             writer.close()
             writer.key("summary")
-            SummaryRecord(run, flaky: flaky).write(to: &writer)
+            JSONRecordEncoder.write(SummaryRecord(run, flaky: flaky), to: &writer)
             writer.close()
             var tail = writer.take()
             tail.append(UInt8(ascii: "\n"))
@@ -75,12 +75,7 @@ public final class JSONReport: StreamedReport {
         writer.key("file"); writer.string(header.file)
         writer.key("hostname"); writer.string(header.hostname)
         writer.key("name"); writer.string(header.name)
-        writer.key("properties")
-        writer.object { writer in
-            for (key, value) in header.properties.sorted(by: { $0.key < $1.key }) {
-                writer.key(key); writer.string(value)
-            }
-        }
+        writer.key("properties"); JSONRecordEncoder.write(header.properties, to: &writer)
         writer.key("results")
         writer.open(.array)
         output.write(writer.take())
@@ -93,16 +88,19 @@ public final class JSONReport: StreamedReport {
     }
 }
 
-// The records below mirror RunnerResults in the report's own vocabulary. Optional fields are
-// written as explicit `null` (not left out), so every documented key is always present.
-// `JSONReport` writes them with `JSONWriter` (the extensions at the end); their Codable form is
-// what the tests read reports back into, and hold the written bytes to.
+// The records below mirror RunnerResults in the report's own vocabulary. Each one's stored
+// properties (declared in key order, so nothing needs sorting) and CodingKeys are the only
+// description of its fields: `JSONRecordEncoder` writes
+// them from its Codable conformance (an absent optional as `null`, so every documented key is
+// always present; keys sorted), and the tests read reports back through the same conformance.
+// A suite's record is the exception: `JSONReport.writeSuite` writes it around the spooled
+// results, with the same keys (JSONReportTests decode it).
 
 /// The whole report as one value, as the tests read it back.
 struct Document: Codable, Equatable {
     var runner: RunnerRecord
-    var summary: SummaryRecord
     var suites: [SuiteRecord]
+    var summary: SummaryRecord
 
     /// The document a run with these results (per suite, in plan order) should come to.
     init(_ run: RunResult, results: [[ScenarioResult]], redactor: Redactor) {
@@ -114,12 +112,12 @@ struct Document: Codable, Equatable {
 }
 
 struct RunnerRecord: Codable, Equatable {
-    var name: String
-    var formatVersion: Int
-    var startedAt: String
     var durationMs: Double
+    var formatVersion: Int
     var interrupted: Bool
     var interruptedBy: String?
+    var name: String
+    var startedAt: String
 
     init(_ run: RunResult) {
         name = "runner"
@@ -139,25 +137,16 @@ struct RunnerRecord: Codable, Equatable {
         case interruptedBy = "interrupted_by"
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(formatVersion, forKey: .formatVersion)
-        try c.encode(startedAt, forKey: .startedAt)
-        try c.encode(durationMs, forKey: .durationMs)
-        try c.encode(interrupted, forKey: .interrupted)
-        try c.encode(interruptedBy, forKey: .interruptedBy)
-    }
 }
 
 struct SummaryRecord: Codable, Equatable {
-    var passed: Int
-    var failed: Int
-    var errors: Int
-    var skipped: Int
-    var flaky: Int
     var connectionsOpened: Int
     var durationMs: Double
+    var errors: Int
+    var failed: Int
+    var flaky: Int
+    var passed: Int
+    var skipped: Int
 
     init(_ run: RunResult, flaky: Int) {
         let counts = run.counts
@@ -178,13 +167,13 @@ struct SummaryRecord: Codable, Equatable {
 }
 
 struct SuiteRecord: Codable, Equatable {
-    var name: String
-    var file: String
-    var timestamp: String
-    var hostname: String
     var durationMs: Double
+    var file: String
+    var hostname: String
+    var name: String
     var properties: [String: String]
     var results: [ResultRecord]
+    var timestamp: String
 
     enum CodingKeys: String, CodingKey {
         case name, file, timestamp, hostname
@@ -194,7 +183,7 @@ struct SuiteRecord: Codable, Equatable {
 
     init(_ suite: SuiteResult, results: [ScenarioResult], redactor: Redactor) {
         self.init(withoutResults: suite, redactor: redactor)
-        let plan = PlanRecord(name: name, file: file)
+        let plan = PlanRecord(file: file, name: name)
         self.results = results.map { ResultRecord($0, plan: plan, redactor: redactor) }
     }
 
@@ -218,26 +207,26 @@ struct SuiteRecord: Codable, Equatable {
 }
 
 struct PlanRecord: Codable, Equatable {
-    var name: String
     var file: String
+    var name: String
 }
 
 struct ResultRecord: Codable, Equatable {
-    var name: String
-    var plan: PlanRecord
-    var scenario: String
-    var strategy: String
-    var ip: String?
-    var tags: [String]
-    var outcome: String
-    var problems: [ProblemRecord]
-    var error: ErrorRecord?
-    var skippedReason: String?
-    var insecure: Bool
-    var flaky: Bool
-    var earlierAttempts: [AttemptRecord]
     var durationMs: Double
+    var earlierAttempts: [AttemptRecord]
+    var error: ErrorRecord?
     var evidence: EvidenceRecord
+    var flaky: Bool
+    var insecure: Bool
+    var ip: String?
+    var name: String
+    var outcome: String
+    var plan: PlanRecord
+    var problems: [ProblemRecord]
+    var scenario: String
+    var skippedReason: String?
+    var strategy: String
+    var tags: [String]
 
     enum CodingKeys: String, CodingKey {
         case name, plan, scenario, strategy, ip, tags, outcome, problems, error
@@ -263,24 +252,6 @@ struct ResultRecord: Codable, Equatable {
         evidence = EvidenceRecord(result.evidence, redactor: redactor)
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(plan, forKey: .plan)
-        try c.encode(scenario, forKey: .scenario)
-        try c.encode(strategy, forKey: .strategy)
-        try c.encode(ip, forKey: .ip)
-        try c.encode(tags, forKey: .tags)
-        try c.encode(outcome, forKey: .outcome)
-        try c.encode(problems, forKey: .problems)
-        try c.encode(error, forKey: .error)
-        try c.encode(skippedReason, forKey: .skippedReason)
-        try c.encode(insecure, forKey: .insecure)
-        try c.encode(flaky, forKey: .flaky)
-        try c.encode(earlierAttempts, forKey: .earlierAttempts)
-        try c.encode(durationMs, forKey: .durationMs)
-        try c.encode(evidence, forKey: .evidence)
-    }
 }
 
 /// The four keys that say how a result (or one of its attempts) came out.
@@ -294,14 +265,14 @@ enum OutcomeFields {
         case .failed(let list):
             let problems = list.map {
                 ProblemRecord(
-                    subject: redactor.redact($0.subject), expected: redactor.redact($0.expected),
-                    actual: redactor.redact($0.actual))
+                    actual: redactor.redact($0.actual), expected: redactor.redact($0.expected),
+                    subject: redactor.redact($0.subject))
             }
             return ("failed", problems, nil, nil)
         case .errored(let transferError):
             let error = ErrorRecord(
-                type: transferError.kind.rawValue, message: redactor.redact(transferError.message),
-                diagnosis: transferError.diagnosis.map(redactor.redact))
+                diagnosis: transferError.diagnosis.map(redactor.redact), message: redactor.redact(transferError.message),
+                type: transferError.kind.rawValue)
             return ("error", [], error, nil)
         case .skipped(let reason):
             return ("skipped", [], nil, redactor.redact(reason))
@@ -311,10 +282,10 @@ enum OutcomeFields {
 
 /// An attempt before the last one (`retries`).
 struct AttemptRecord: Codable, Equatable {
+    var durationMs: Double
+    var error: ErrorRecord?
     var outcome: String
     var problems: [ProblemRecord]
-    var error: ErrorRecord?
-    var durationMs: Double
 
     enum CodingKeys: String, CodingKey {
         case outcome, problems, error
@@ -326,42 +297,29 @@ struct AttemptRecord: Codable, Equatable {
         durationMs = Format.millisecondsValue(attempt.duration)
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(outcome, forKey: .outcome)
-        try c.encode(problems, forKey: .problems)
-        try c.encode(error, forKey: .error)
-        try c.encode(durationMs, forKey: .durationMs)
-    }
 }
 
 struct ProblemRecord: Codable, Equatable {
-    var subject: String
-    var expected: String
     var actual: String
+    var expected: String
+    var subject: String
 }
 
 struct ErrorRecord: Codable, Equatable {
-    var type: String
-    var message: String
     var diagnosis: String?
+    var message: String
+    var type: String
 
     enum CodingKeys: String, CodingKey {
         case type, message, diagnosis
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(type, forKey: .type)
-        try c.encode(message, forKey: .message)
-        try c.encode(diagnosis, forKey: .diagnosis)
-    }
 }
 
 struct EvidenceRecord: Codable, Equatable {
+    var hops: [HopRecord]
     var ipSource: String
     var notes: [String]
-    var hops: [HopRecord]
 
     enum CodingKeys: String, CodingKey {
         case ipSource = "ip_source"
@@ -376,21 +334,21 @@ struct EvidenceRecord: Codable, Equatable {
 }
 
 struct HopRecord: Codable, Equatable {
-    var method: String
-    var originalURL: String
-    var urlSent: String
-    var hostHeader: String
-    var sni: String?
-    var pinnedIP: String?
-    var connectedIP: String?
-    var connectedPort: Int?
-    var httpVersion: String?
-    var status: Int?
-    var certificate: CertificateRecord?
-    var timings: TimingsRecord
-    var newConnection: Bool?
     var bodyLength: Int?
     var bodySHA256: String?
+    var certificate: CertificateRecord?
+    var connectedIP: String?
+    var connectedPort: Int?
+    var hostHeader: String
+    var httpVersion: String?
+    var method: String
+    var newConnection: Bool?
+    var originalURL: String
+    var pinnedIP: String?
+    var sni: String?
+    var status: Int?
+    var timings: TimingsRecord
+    var urlSent: String
 
     enum CodingKeys: String, CodingKey {
         case method
@@ -426,30 +384,12 @@ struct HopRecord: Codable, Equatable {
         bodySHA256 = hop.bodySHA256.map(redactor.redact)
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(method, forKey: .method)
-        try c.encode(originalURL, forKey: .originalURL)
-        try c.encode(urlSent, forKey: .urlSent)
-        try c.encode(hostHeader, forKey: .hostHeader)
-        try c.encode(sni, forKey: .sni)
-        try c.encode(pinnedIP, forKey: .pinnedIP)
-        try c.encode(connectedIP, forKey: .connectedIP)
-        try c.encode(connectedPort, forKey: .connectedPort)
-        try c.encode(httpVersion, forKey: .httpVersion)
-        try c.encode(status, forKey: .status)
-        try c.encode(certificate, forKey: .certificate)
-        try c.encode(timings, forKey: .timings)
-        try c.encode(newConnection, forKey: .newConnection)
-        try c.encode(bodyLength, forKey: .bodyLength)
-        try c.encode(bodySHA256, forKey: .bodySHA256)
-    }
 }
 
 struct CertificateRecord: Codable, Equatable {
-    var subject: String
     var issuer: String
     var notAfter: String?
+    var subject: String
     var subjectAltNames: [String]
 
     enum CodingKeys: String, CodingKey {
@@ -465,20 +405,13 @@ struct CertificateRecord: Codable, Equatable {
         subjectAltNames = certificate.subjectAltNames.map(redactor.redact)
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(subject, forKey: .subject)
-        try c.encode(issuer, forKey: .issuer)
-        try c.encode(notAfter, forKey: .notAfter)
-        try c.encode(subjectAltNames, forKey: .subjectAltNames)
-    }
 }
 
 struct TimingsRecord: Codable, Equatable {
-    var resolveMs: Double?
     var connectMs: Double?
-    var tlsMs: Double?
     var firstByteMs: Double?
+    var resolveMs: Double?
+    var tlsMs: Double?
     var totalMs: Double?
 
     enum CodingKeys: String, CodingKey {
@@ -497,160 +430,4 @@ struct TimingsRecord: Codable, Equatable {
         totalMs = timings.total.map(Format.millisecondsValue)
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(resolveMs, forKey: .resolveMs)
-        try c.encode(connectMs, forKey: .connectMs)
-        try c.encode(tlsMs, forKey: .tlsMs)
-        try c.encode(firstByteMs, forKey: .firstByteMs)
-        try c.encode(totalMs, forKey: .totalMs)
-    }
-}
-
-// MARK: Writing, keys in sorted order (JSONWriterTests holds the bytes to JSONEncoder's)
-
-extension RunnerRecord {
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.key("duration_ms"); writer.double(durationMs)
-            writer.key("format_version"); writer.int(formatVersion)
-            writer.key("interrupted"); writer.bool(interrupted)
-            writer.key("interrupted_by"); writer.string(interruptedBy)
-            writer.key("name"); writer.string(name)
-            writer.key("started_at"); writer.string(startedAt)
-        }
-    }
-}
-
-extension SummaryRecord {
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.key("connections_opened"); writer.int(connectionsOpened)
-            writer.key("duration_ms"); writer.double(durationMs)
-            writer.key("errors"); writer.int(errors)
-            writer.key("failed"); writer.int(failed)
-            writer.key("flaky"); writer.int(flaky)
-            writer.key("passed"); writer.int(passed)
-            writer.key("skipped"); writer.int(skipped)
-        }
-    }
-}
-
-extension PlanRecord {
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.key("file"); writer.string(file)
-            writer.key("name"); writer.string(name)
-        }
-    }
-}
-
-extension ResultRecord {
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.key("duration_ms"); writer.double(durationMs)
-            writer.key("earlier_attempts"); writer.array(earlierAttempts) { writer, attempt in attempt.write(to: &writer) }
-            writer.key("error"); ErrorRecord.write(error, to: &writer)
-            writer.key("evidence"); evidence.write(to: &writer)
-            writer.key("flaky"); writer.bool(flaky)
-            writer.key("insecure"); writer.bool(insecure)
-            writer.key("ip"); writer.string(ip)
-            writer.key("name"); writer.string(name)
-            writer.key("outcome"); writer.string(outcome)
-            writer.key("plan"); plan.write(to: &writer)
-            writer.key("problems"); writer.array(problems) { writer, problem in problem.write(to: &writer) }
-            writer.key("scenario"); writer.string(scenario)
-            writer.key("skipped_reason"); writer.string(skippedReason)
-            writer.key("strategy"); writer.string(strategy)
-            writer.key("tags"); writer.array(tags)
-        }
-    }
-}
-
-extension AttemptRecord {
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.key("duration_ms"); writer.double(durationMs)
-            writer.key("error"); ErrorRecord.write(error, to: &writer)
-            writer.key("outcome"); writer.string(outcome)
-            writer.key("problems"); writer.array(problems) { writer, problem in problem.write(to: &writer) }
-        }
-    }
-}
-
-extension ProblemRecord {
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.key("actual"); writer.string(actual)
-            writer.key("expected"); writer.string(expected)
-            writer.key("subject"); writer.string(subject)
-        }
-    }
-}
-
-extension ErrorRecord {
-    static func write(_ error: ErrorRecord?, to writer: inout JSONWriter) {
-        guard let error else { return writer.null() }
-        writer.object { writer in
-            writer.key("diagnosis"); writer.string(error.diagnosis)
-            writer.key("message"); writer.string(error.message)
-            writer.key("type"); writer.string(error.type)
-        }
-    }
-}
-
-extension EvidenceRecord {
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.key("hops"); writer.array(hops) { writer, hop in hop.write(to: &writer) }
-            writer.key("ip_source"); writer.string(ipSource)
-            writer.key("notes"); writer.array(notes)
-        }
-    }
-}
-
-extension HopRecord {
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.key("body_length"); writer.int(bodyLength)
-            writer.key("body_sha256"); writer.string(bodySHA256)
-            writer.key("certificate"); CertificateRecord.write(certificate, to: &writer)
-            writer.key("connected_ip"); writer.string(connectedIP)
-            writer.key("connected_port"); writer.int(connectedPort)
-            writer.key("host_header"); writer.string(hostHeader)
-            writer.key("http_version"); writer.string(httpVersion)
-            writer.key("method"); writer.string(method)
-            writer.key("new_connection"); writer.bool(newConnection)
-            writer.key("original_url"); writer.string(originalURL)
-            writer.key("pinned_ip"); writer.string(pinnedIP)
-            writer.key("sni"); writer.string(sni)
-            writer.key("status"); writer.int(status)
-            writer.key("timings"); timings.write(to: &writer)
-            writer.key("url_sent"); writer.string(urlSent)
-        }
-    }
-}
-
-extension CertificateRecord {
-    static func write(_ certificate: CertificateRecord?, to writer: inout JSONWriter) {
-        guard let certificate else { return writer.null() }
-        writer.object { writer in
-            writer.key("issuer"); writer.string(certificate.issuer)
-            writer.key("not_after"); writer.string(certificate.notAfter)
-            writer.key("subject"); writer.string(certificate.subject)
-            writer.key("subject_alt_names"); writer.array(certificate.subjectAltNames)
-        }
-    }
-}
-
-extension TimingsRecord {
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.key("connect_ms"); writer.double(connectMs)
-            writer.key("first_byte_ms"); writer.double(firstByteMs)
-            writer.key("resolve_ms"); writer.double(resolveMs)
-            writer.key("tls_ms"); writer.double(tlsMs)
-            writer.key("total_ms"); writer.double(totalMs)
-        }
-    }
 }

@@ -115,6 +115,29 @@ struct JSONWriter {
         nextMember()
     }
 
+    /// Puts the members of the innermost open object in key order, given each member's key and
+    /// where it starts in `bytes` (before its separator). Nothing moves when they already are.
+    mutating func sortMembers(_ members: [(key: String, start: Int)]) {
+        guard members.count > 1, zip(members, members.dropFirst()).contains(where: { $0.key > $1.key }) else { return }
+        let separator = 1 + depth * 2  // newline and indent; all but the first also have a comma
+        let end = bytes.count
+        var contents: [(key: String, bytes: ArraySlice<UInt8>)] = []
+        for (index, member) in members.enumerated() {
+            let from = member.start + separator + (index == 0 ? 0 : 1)
+            let to = index + 1 < members.count ? members[index + 1].start : end
+            contents.append((member.key, bytes[from..<to]))
+        }
+        var sorted: [UInt8] = []
+        sorted.reserveCapacity(end - members[0].start)
+        for (index, member) in contents.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { sorted.append(UInt8(ascii: ",")) }
+            sorted.append(newline)
+            sorted.append(contentsOf: repeatElement(0x20, count: depth * 2))
+            sorted.append(contentsOf: member.bytes)
+        }
+        bytes.replaceSubrange(members[0].start..<end, with: sorted)
+    }
+
     /// Members written elsewhere (spliced in by the caller) now sit in the innermost container.
     mutating func containsSplicedMembers() {
         empty = false

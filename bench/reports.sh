@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# What reports cost: the same 40,000 results against the lab run with and without
+# `--junit --json`, alternately, ROUNDS times (default 3); the medians side by side. Reports are
+# streamed (rendered as results finish, spooled beside the report file, written in plan order at
+# the end), so they should add little wall time and no memory that grows with the results.
+# Usage: bench/reports.sh BIN_DIR  (release binaries of runner and runner-lab)
+set -euo pipefail
+bin=${1:?bin dir}
+work=.bench/reports
+scenarios=${REPORT_SCENARIOS:-20000}   # two IPs each: 40,000 results
+rounds=${ROUNDS:-3}
+jobs=${REPORT_JOBS:-32}
+http_port=${BENCH_HTTP_PORT:-19080}
+https_port=${BENCH_HTTPS_PORT:-19443}
+mkdir -p "$work"
+
+"$bin/runner-lab" --http-port "$http_port" --https-port "$https_port" --state-dir "$work/lab" > "$work/lab.log" 2>&1 &
+lab=$!
+trap 'kill $lab 2>/dev/null; wait $lab 2>/dev/null' EXIT
+for _ in $(seq 1 100); do [ -f "$work/lab/ready" ] && break; sleep 0.1; done
+[ -f "$work/lab/ready" ] || { echo "reports: the lab did not start"; cat "$work/lab.log"; exit 1; }
+
+# Every result one hop over keep-alive HTTP; one scenario in ten fails its status check, so
+# the reports carry failures too.
+awk -v n="$scenarios" -v http="$http_port" 'BEGIN {
+  print "version: 1"
+  print "name: reports"
+  print "defaults: {domains: lab, timeout: 10s}"
+  print "domains:"
+  print "  lab:"
+  print "    static:"
+  print "      api.lab.test: [127.0.0.2, 127.0.0.5]"
+  print "scenarios:"
+  for (i = 0; i < n; i++) {
+    printf "  - name: s%d\n", i
+    print "    strategy: header-only"
+    print "    ips: all"
+    printf "    request: {url: \"http://api.lab.test:%s/echo?n=%d\"}\n", http, i
+    if (i % 10 == 0) print "    expect: {status: 201}"
+  }
+}' > "$work/plan.yaml"
+
+# One run: wall seconds and peak RSS in KiB on one line.
+measure() {
+  local label=$1; shift
+  /usr/bin/time -f "%e %M" -o "$work/time.$label" "$bin/runner" -q --jobs "$jobs" "$@" "$work/plan.yaml" \
+    > "$work/out.$label" 2> "$work/err.$label" || true
+  tail -n 1 "$work/out.$label" | grep -q "passed" || { echo "reports: the $label run printed no summary"; cat "$work/err.$label"; exit 1; }
+  tail -n 1 "$work/time.$label"
+}
+
+plain_walls=(); plain_rss=(); report_walls=(); report_rss=()
+for round in $(seq 1 "$rounds"); do
+  read -r wall rss < <(measure plain)
+  plain_walls+=("$wall"); plain_rss+=("$rss")
+  read -r wall rss < <(measure reports --junit "$work/junit.xml" --json "$work/report.json")
+  report_walls+=("$wall"); report_rss+=("$rss")
+done
+results=$(grep -c '<testcase ' "$work/junit.xml")
+[ "$results" = $((scenarios * 2)) ] || { echo "reports: the JUnit report has $results test cases, expected $((scenarios * 2))"; exit 1; }
+ls "$work" | grep -q '\.tmp$' && { echo "reports: a spool or temporary file was left behind"; ls -a "$work"; exit 1; }
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+pw=$(median "${plain_walls[@]}"); rw=$(median "${report_walls[@]}")
+pr=$(median "${plain_rss[@]}"); rr=$(median "${report_rss[@]}")
+ratio=$(awk -v a="$rw" -v b="$pw" 'BEGIN { printf "%.3f", a / b }')
+extra=$(awk -v a="$rr" -v b="$pr" 'BEGIN { printf "%.1f", (a - b) / 1024 }')
+verdict() { if [ "$1" = 1 ]; then echo PASS; else echo MISS; fi; }
+wall_ok=$(awk -v r="$ratio" 'BEGIN { print (r <= 1.05) ? 1 : 0 }')
+rss_ok=$(awk -v e="$extra" 'BEGIN { print (e <= 20) ? 1 : 0 }')
+echo
+echo "reports: $results results ($scenarios scenarios x 2 IPs) at --jobs $jobs, median of $rounds runs each"
+echo "  walls without: ${plain_walls[*]} s; with --junit --json: ${report_walls[*]} s"
+printf '  %-40s %12s %12s %12s  %s\n' "figure" "without" "with" "target" "verdict"
+printf '  %-40s %12s %12s %12s  %s\n' "wall (s), ratio $ratio" "$pw" "$rw" "<= 1.05x" "$(verdict "$wall_ok")"
+printf '  %-40s %12s %12s %12s  %s\n' "peak RSS (MiB), +$extra" \
+  "$(awk -v k="$pr" 'BEGIN { printf "%.1f", k / 1024 }')" "$(awk -v k="$rr" 'BEGIN { printf "%.1f", k / 1024 }')" "<= +20" "$(verdict "$rss_ok")"
+printf '  %-40s %12s\n' "JUnit / JSON size (MiB)" \
+  "$(awk -v a="$(stat -c %s "$work/junit.xml")" -v b="$(stat -c %s "$work/report.json")" 'BEGIN { printf "%.1f / %.1f", a / 1048576, b / 1048576 }')"
+[ "$wall_ok" = 1 ] && [ "$rss_ok" = 1 ]
