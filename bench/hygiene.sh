@@ -12,11 +12,8 @@ http_port=${BENCH_HTTP_PORT:-19080}
 https_port=${BENCH_HTTPS_PORT:-19443}
 mkdir -p "$work"
 
-"$bin/runner-lab" --http-port "$http_port" --https-port "$https_port" --state-dir "$work/lab" > "$work/lab.log" 2>&1 &
-lab=$!
-trap 'kill $lab 2>/dev/null; wait $lab 2>/dev/null' EXIT
-for _ in $(seq 1 100); do [ -f "$work/lab/ready" ] && break; sleep 0.1; done
-[ -f "$work/lab/ready" ] || { echo "hygiene: the lab did not start"; cat "$work/lab.log"; exit 1; }
+source "$(dirname "$0")/lab.sh"
+start_lab "$bin" hygiene
 
 # Ten kinds of scenario in rotation; one in ten fails, two in ten error (a handshake closed,
 # trust override against the SNI-only host, which also runs the diagnosis probe).

@@ -14,11 +14,8 @@ http_port=${BENCH_HTTP_PORT:-19080}
 https_port=${BENCH_HTTPS_PORT:-19443}
 mkdir -p "$work"
 
-"$bin/runner-lab" --http-port "$http_port" --https-port "$https_port" --state-dir "$work/lab" > "$work/lab.log" 2>&1 &
-lab=$!
-trap 'kill $lab 2>/dev/null; wait $lab 2>/dev/null' EXIT
-for _ in $(seq 1 100); do [ -f "$work/lab/ready" ] && break; sleep 0.1; done
-[ -f "$work/lab/ready" ] || { echo "reports: the lab did not start"; cat "$work/lab.log"; exit 1; }
+source "$(dirname "$0")/lab.sh"
+start_lab "$bin" reports
 
 # Every result one hop over keep-alive HTTP; one scenario in ten fails its status check, so
 # the reports carry failures too.
