@@ -4,7 +4,7 @@ import Foundation
 /// whole document in between. The layout is the one Foundation's JSONEncoder writes with
 /// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]` (two-space indent, `"key" : value`,
 /// empty containers on two lines), so a report keeps its look; keys are written in the order
-/// the caller gives, and the callers give them sorted.
+/// the caller gives, and `sortMembers` puts an object's in order when they were not.
 struct JSONWriter {
     private(set) var bytes: [UInt8] = []
     private var depth = 0
@@ -13,9 +13,7 @@ struct JSONWriter {
     /// The closing bracket of each container opened with `open(_:)` and not yet closed.
     private var closers: [UInt8] = []
 
-    init(capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
-    }
+    init() {}
 
     /// A fragment to be placed as a member of a container `depth` levels deep, written
     /// elsewhere: values are indented as they would be there.
@@ -30,49 +28,13 @@ struct JSONWriter {
         return bytes
     }
 
-    /// The document with its final newline, copied once into the `Data` a file takes.
-    consuming func finish() -> Data {
-        bytes.append(newline)
-        return bytes.withUnsafeBytes { Data($0) }
-    }
-
     // MARK: Containers
-
-    /// An object whose members `body` writes with `key(_:)` followed by one value each.
-    mutating func object(_ body: (inout JSONWriter) -> Void) {
-        container(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), body)
-    }
-
-    /// An array of `elements`, each written by `element`.
-    mutating func array<Elements: Sequence>(
-        _ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void
-    ) {
-        container(open: UInt8(ascii: "["), close: UInt8(ascii: "]")) { writer in
-            for item in elements {
-                writer.nextMember()
-                element(&writer, item)
-            }
-        }
-    }
-
-    /// An array of strings.
-    mutating func array(_ strings: [String]) {
-        array(strings) { $0.string($1) }
-    }
 
     /// Starts the next member of the innermost object: `"name" : `, then its value follows.
     mutating func key(_ name: String) {
         nextMember()
         string(name)
         bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
-    }
-
-    private mutating func container(open: UInt8, close: UInt8, _ body: (inout JSONWriter) -> Void) {
-        bytes.append(open)
-        depth += 1
-        empty = true
-        body(&self)
-        self.close(with: close)
     }
 
     private mutating func close(with bracket: UInt8) {
