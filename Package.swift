@@ -27,18 +27,21 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
 
         // The data flow: Plan → (Resolve → Strategy → Verdict, in Engine) → Transport → Report.
-        .target(name: "RunnerPlan", dependencies: ["CYAML"]),
-        .target(name: "RunnerResults"),
-        .target(name: "RunnerTransport", dependencies: ["CCurlShim"]),
+        // The words every layer shares (a strategy, an HTTP version, a header, a certificate,
+        // timings, a transfer error): one type per concept, no conversions between layers.
+        .target(name: "RunnerVocabulary"),
+        .target(name: "RunnerPlan", dependencies: ["CYAML", "RunnerVocabulary"]),
+        .target(name: "RunnerResults", dependencies: ["RunnerVocabulary"]),
+        .target(name: "RunnerTransport", dependencies: ["CCurlShim", "RunnerVocabulary"]),
         // The HTTPDNS wire formats: query URLs and strict answer parsers, pure functions of bytes
         // (the fuzz targets build them alone).
         .target(name: "RunnerHTTPDNS", dependencies: ["RunnerPlan"]),
-        .target(name: "RunnerEngine", dependencies: ["RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults"]),
-        .target(name: "RunnerReport", dependencies: ["RunnerResults"]),
+        .target(name: "RunnerEngine", dependencies: ["RunnerVocabulary", "RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults"]),
+        .target(name: "RunnerReport", dependencies: ["RunnerVocabulary", "RunnerResults"]),
         .executableTarget(
             name: "runner",
             dependencies: [
-                "RunnerEngine", "RunnerReport", "RunnerPlan", "RunnerResults",
+                "RunnerEngine", "RunnerReport", "RunnerPlan", "RunnerResults", "RunnerVocabulary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -63,14 +66,14 @@ let package = Package(
             ]),
 
         .target(name: "PlanFixtures", path: "Tests/PlanFixtures"),
-        .testTarget(name: "RunnerPlanTests", dependencies: ["RunnerPlan", "PlanFixtures"]),
-        .testTarget(name: "RunnerReportTests", dependencies: ["RunnerReport", "RunnerResults", "PlanFixtures"]),
+        .testTarget(name: "RunnerPlanTests", dependencies: ["RunnerVocabulary", "RunnerPlan", "PlanFixtures"]),
+        .testTarget(name: "RunnerReportTests", dependencies: ["RunnerVocabulary", "RunnerReport", "RunnerResults", "PlanFixtures"]),
         .testTarget(name: "RunnerLabTests", dependencies: ["RunnerLab", "PlanFixtures"]),
         .target(name: "LabTestSupport", dependencies: ["RunnerLab", "PlanFixtures"], path: "Tests/LabTestSupport"),
-        .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerTransport", "CCurlShim", "RunnerLab", "LabTestSupport"]),
+        .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerVocabulary", "RunnerTransport", "CCurlShim", "RunnerLab", "LabTestSupport"]),
         .testTarget(
             name: "RunnerEngineTests",
-            dependencies: ["RunnerEngine", "RunnerPlan", "RunnerResults", "RunnerTransport", "RunnerLab", "LabTestSupport", "PlanFixtures"]),
+            dependencies: ["RunnerVocabulary", "RunnerEngine", "RunnerPlan", "RunnerResults", "RunnerTransport", "RunnerLab", "LabTestSupport", "PlanFixtures"]),
         .testTarget(name: "RunnerHTTPDNSTests", dependencies: ["RunnerHTTPDNS", "RunnerPlan", "PlanFixtures"]),
         .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures"]),
     ]

@@ -4,7 +4,7 @@
 #   fuzz/build.sh            # every target
 #   FUZZ_OPT=-Onone fuzz/build.sh
 #
-# RunnerPlan and RunnerHTTPDNS (the HTTPDNS wire formats) are compiled from Sources/ with
+# RunnerVocabulary, RunnerPlan and RunnerHTTPDNS (the HTTPDNS wire formats) are compiled from Sources/ with
 # coverage (-sanitize=fuzzer) and AddressSanitizer; each fuzz/targets/<name>.swift becomes
 # .build-fuzz/bin/<name>. -O by default: it keeps every bounds and overflow check (only
 # -Ounchecked drops them; the sources have no assert()), and runs 2-4x more inputs a
@@ -22,6 +22,12 @@ mkdir -p "$MODULES" "$LIBS" "$BIN"
 
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name runner "$OPT" -g
        -I Sources/CYAML -I "$MODULES")
+
+# RunnerVocabulary, the types every layer shares (the plan names strategies, headers, bodies).
+mapfile -t vocabulary_sources < <(find Sources/RunnerVocabulary -name '*.swift' | sort)
+echo "fuzz/build.sh: RunnerVocabulary (${#vocabulary_sources[@]} files)"
+"$SWIFTC" "${FLAGS[@]}" -module-name RunnerVocabulary -emit-library -static -emit-module \
+    -emit-module-path "$MODULES/RunnerVocabulary.swiftmodule" -o "$LIBS/libRunnerVocabulary.a" "${vocabulary_sources[@]}"
 
 # RunnerPlan, the plan parser (links libyaml through the CYAML module map). Testing enabled:
 # the plan target compares the one-core path with the parallel one (`PlanParallelism`).
@@ -47,9 +53,9 @@ build_target() {
     module=Fuzz$(echo "$name" | tr -cd 'A-Za-z0-9')
     "$SWIFTC" "${FLAGS[@]}" -use-ld=lld -module-name "$module" -o "$BIN/$name" "$@" -L "$LIBS" -lyaml
 }
-build_target plan fuzz/targets/plan.swift -lRunnerPlan
+build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerVocabulary
 for format in dnspod alibaba doh-json; do
     build_target "$format" "fuzz/targets/$format.swift" fuzz/targets/Support/HTTPDNSHarness.swift \
-        -lRunnerHTTPDNS -lRunnerPlan
+        -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary
 done
 echo "fuzz/build.sh: built $(ls "$BIN" | tr '\n' ' ')into $BIN"

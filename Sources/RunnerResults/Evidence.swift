@@ -1,8 +1,9 @@
 import Foundation
+import RunnerVocabulary
 
 /// What the runner did and saw for one result: the proof behind its verdict.
 public struct Evidence: Sendable {
-    public var strategy: String
+    public var strategy: StrategyKind
     /// Where the IP came from, e.g. `static map 'builtin'` or `system resolver`.
     public var ipSource: String
     /// True when `insecure: true` skipped certificate verification; every report flags it.
@@ -15,7 +16,7 @@ public struct Evidence: Sendable {
     /// failed map's name. Monitoring must see degraded resolution even when the request passed.
     public var resolutionFallbackFrom: String? = nil
 
-    public init(strategy: String, ipSource: String, insecure: Bool, hops: [HopEvidence] = [], notes: [String] = []) {
+    public init(strategy: StrategyKind, ipSource: String, insecure: Bool, hops: [HopEvidence] = [], notes: [String] = []) {
         self.strategy = strategy
         self.ipSource = ipSource
         self.insecure = insecure
@@ -62,39 +63,5 @@ public struct HopEvidence: Sendable {
         self.sni = sni
         self.pinnedIP = pinnedIP
         self.timings = timings
-    }
-}
-
-/// The server certificate of a TLS hop.
-public struct CertificateSummary: Sendable, Equatable {
-    public var subject: String
-    public var issuer: String
-    public var notAfter: Date?
-    /// DNS names and IPs in the subjectAltName extension.
-    public var subjectAltNames: [String]
-
-    public init(subject: String, issuer: String, notAfter: Date?, subjectAltNames: [String]) {
-        self.subject = subject
-        self.issuer = issuer
-        self.notAfter = notAfter
-        self.subjectAltNames = subjectAltNames
-    }
-}
-
-/// Each phase's own duration in seconds (not cumulative); nil when the phase did not happen.
-public struct Timings: Sendable, Equatable {
-    public var resolve: Double?
-    public var connect: Double?
-    public var tls: Double?
-    /// From the start of the hop to the first response byte.
-    public var firstByte: Double?
-    public var total: Double?
-
-    public init(resolve: Double? = nil, connect: Double? = nil, tls: Double? = nil, firstByte: Double? = nil, total: Double? = nil) {
-        self.resolve = resolve
-        self.connect = connect
-        self.tls = tls
-        self.firstByte = firstByte
-        self.total = total
     }
 }

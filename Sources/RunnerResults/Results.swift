@@ -1,4 +1,5 @@
 import Foundation
+import RunnerVocabulary
 
 /// What one invocation came to: one suite per plan file, in command-line order. The results
 /// themselves went to the run's `ResultSink`s as they finished.
@@ -77,7 +78,7 @@ public struct Property: Sendable, Equatable {
 public struct ScenarioResult: Sendable {
     public var scenario: String
     /// The strategy actually used (`auto` already decided), e.g. `sni-resolve`.
-    public var strategy: String
+    public var strategy: StrategyKind
     /// The pinned IP; nil under `system` (no pin).
     public var ip: String?
     public var tags: [String]
@@ -90,7 +91,7 @@ public struct ScenarioResult: Sendable {
     public var earlierAttempts: [Attempt]
 
     public init(
-        scenario: String, strategy: String, ip: String?, tags: [String], outcome: Outcome,
+        scenario: String, strategy: StrategyKind, ip: String?, tags: [String], outcome: Outcome,
         evidence: Evidence, duration: Double, earlierAttempts: [Attempt] = []
     ) {
         self.scenario = scenario
@@ -194,28 +195,4 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(subject): expected \(expected), got \(actual)" }
-}
-
-/// Why a transfer could not complete, in domain terms.
-public struct TransferError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Equatable {
-        case resolve, connect, tls, timeout, http, io
-    }
-
-    public var kind: Kind
-    /// What went wrong, e.g. `TLS handshake with 127.0.0.3:8443 failed: certificate name mismatch`.
-    public var message: String
-    /// What it means and what to do, e.g. that the endpoint needs `sni-resolve`.
-    public var diagnosis: String?
-
-    public init(kind: Kind, message: String, diagnosis: String? = nil) {
-        self.kind = kind
-        self.message = message
-        self.diagnosis = diagnosis
-    }
-
-    public var description: String {
-        guard let diagnosis else { return message }
-        return "\(message) — \(diagnosis)"
-    }
 }

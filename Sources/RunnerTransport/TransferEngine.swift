@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RunnerVocabulary
 
 /// Runs transfers on one libcurl multi handle, at most `maxInFlight` at once, on the calling
 /// thread. Completions run on that thread too and may submit more transfers (redirect hops,
@@ -15,7 +16,7 @@ public final class TransferEngine {
         /// Uptime in nanoseconds after which the call fails as a timeout.
         var deadline: UInt64
         /// Runs the completion: with the work's value (nil), or with this failure.
-        var finish: (TransferFailure?) -> Void
+        var finish: (TransferError?) -> Void
     }
 
     private let maxInFlight: Int
@@ -33,9 +34,9 @@ public final class TransferEngine {
     /// Connections opened by every transfer so far (libcurl's `num_connects`, summed).
     public private(set) var connectionsOpened = 0
 
-    public init(maxInFlight: Int) throws(TransportError) {
+    public init(maxInFlight: Int) throws(CurlError) {
         guard maxInFlight >= 1 else {
-            throw TransportError(
+            throw CurlError(
                 call: "TransferEngine(maxInFlight:)", code: maxInFlight,
                 message: "at least one transfer must be allowed in flight, got \(maxInFlight)")
         }
@@ -43,7 +44,7 @@ public final class TransferEngine {
         do {
             multi = try MultiHandle()
         } catch {
-            throw error.transportError
+            throw error
         }
         control = EngineControl(waker: multi.waker)
         inFlight.reserveCapacity(maxInFlight)
@@ -70,7 +71,7 @@ public final class TransferEngine {
     /// waits for it as for a transfer.
     public func submitBlocking<Value: Sendable>(
         timeout: Duration, _ work: @escaping @Sendable () -> Value,
-        completion: @escaping (Result<Value, TransferFailure>) -> Void
+        completion: @escaping (Result<Value, TransferError>) -> Void
     ) {
         let id = nextBlockingCallID
         nextBlockingCallID += 1
@@ -78,7 +79,7 @@ public final class TransferEngine {
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(CurlRequest.milliseconds(timeout)) &* 1_000_000
         blockingCalls[id] = BlockingCall(deadline: deadline) { failure in
             // The work stores its value before it reports its end, so a value is there.
-            let result = answer.take().map { Result<Value, TransferFailure>.success($0) }
+            let result = answer.take().map { Result<Value, TransferError>.success($0) }
             completion(failure.map { .failure($0) } ?? result ?? .failure(Self.noValue))
         }
         let control = self.control
@@ -155,7 +156,7 @@ public final class TransferEngine {
             queued.completion(TransferOutcome(evidence: TransferEvidence(), result: .failure(error.transferFailure)))
             return
         }
-        do throws(TransferFailure) {
+        do throws(TransferError) {
             try transfer.begin(queued.spec, pool: pool, completion: queued.completion)
             do {
                 try multi.add(transfer.easy)
@@ -191,7 +192,7 @@ public final class TransferEngine {
 
     /// Copies the outcome out, returns the transfer to idle, then runs the completion (which
     /// may submit again, or cancel everything).
-    private func finish(_ transfer: Transfer, code: Int, failure: TransferFailure? = nil) {
+    private func finish(_ transfer: Transfer, code: Int, failure: TransferError? = nil) {
         let outcome = transfer.outcome(code: code, failure: failure)
         connectionsOpened += outcome.evidence.newConnections
         try? multi.remove(transfer.easy)
@@ -209,8 +210,8 @@ public final class TransferEngine {
         completion?(outcome)
     }
 
-    private static let aborted = TransferFailure(kind: .io, curlCode: CurlCode.abortedByCallback, message: "aborted")
-    private static let noValue = TransferFailure(kind: .io, curlCode: CurlCode.abortedByCallback, message: "the blocking call gave no value")
+    private static let aborted = TransferError(kind: .io, message: "aborted", curlCode: CurlCode.abortedByCallback)
+    private static let noValue = TransferError(kind: .io, message: "the blocking call gave no value", curlCode: CurlCode.abortedByCallback)
 
     private func abortEverything() {
         // Completions of aborted transfers may submit more: those are aborted too.
@@ -241,7 +242,7 @@ public final class TransferEngine {
         let now = DispatchTime.now().uptimeNanoseconds
         for (id, call) in blockingCalls where call.deadline <= now {
             blockingCalls[id] = nil
-            call.finish(TransferFailure(kind: .timeout, curlCode: CurlCode.operationTimedOut, message: "no answer in time"))
+            call.finish(TransferError(kind: .timeout, message: "no answer in time", curlCode: CurlCode.operationTimedOut))
         }
     }
 
@@ -275,19 +276,4 @@ private final class BlockingAnswer<Value: Sendable>: @unchecked Sendable {
 
     func put(_ value: Value) { lock.withLock { self.value = value } }
     func take() -> Value? { lock.withLock { value.take() } }
-}
-
-/// A libcurl call that failed outside a transfer (setting up the engine), with the call named.
-public struct TransportError: Error, Sendable, CustomStringConvertible {
-    public var call: String
-    public var code: Int
-    public var message: String
-
-    public init(call: String, code: Int, message: String) {
-        self.call = call
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(call) failed (\(code)): \(message)" }
 }

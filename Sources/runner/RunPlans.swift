@@ -4,6 +4,7 @@ import RunnerEngine
 import RunnerPlan
 import RunnerReport
 import RunnerResults
+import RunnerVocabulary
 
 struct RunPlans: ParsableCommand {
     static let configuration = CommandConfiguration(

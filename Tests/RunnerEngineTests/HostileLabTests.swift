@@ -3,6 +3,7 @@ import LabTestSupport
 import RunnerLab
 import RunnerResults
 import Testing
+import RunnerVocabulary
 
 /// Hostile servers: every such scenario ends within its timeout (plus room for a loaded machine) with the
 /// right error type and a message a person understands, and the rest of the run is unaffected.

@@ -6,6 +6,7 @@ import RunnerLab
 import RunnerPlan
 import RunnerResults
 import Testing
+import RunnerVocabulary
 
 /// Writes plans for the lab and runs them through the real runner (libcurl over loopback).
 struct LabRun {

@@ -3,6 +3,7 @@ import RunnerTransport
 import Testing
 
 @testable import RunnerEngine
+import RunnerVocabulary
 
 /// The invariant "every transfer connects to exactly the IP the strategy chose", checked on
 /// what libcurl reports as the connected address (`CURLINFO_PRIMARY_IP`): nothing on loopback

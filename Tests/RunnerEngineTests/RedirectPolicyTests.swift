@@ -4,6 +4,7 @@ import RunnerResults
 import Testing
 
 @testable import RunnerEngine
+import RunnerVocabulary
 
 @Suite("Redirect policy", .timeLimit(.minutes(3)))
 struct RedirectPolicyTests {

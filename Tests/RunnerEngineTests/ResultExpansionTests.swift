@@ -3,6 +3,7 @@ import RunnerResults
 import Testing
 
 @testable import RunnerEngine
+import RunnerVocabulary
 
 @Suite("Result expansion: one result per (strategy, IP)", .timeLimit(.minutes(3)))
 struct ResultExpansionTests {

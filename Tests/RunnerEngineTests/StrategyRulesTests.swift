@@ -2,6 +2,7 @@ import RunnerPlan
 import Testing
 
 @testable import RunnerEngine
+import RunnerVocabulary
 
 @Suite("Strategy rules: what each strategy puts on the wire", .timeLimit(.minutes(3)))
 struct StrategyRulesTests {

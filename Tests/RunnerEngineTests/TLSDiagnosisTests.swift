@@ -3,11 +3,12 @@ import RunnerTransport
 import Testing
 
 @testable import RunnerEngine
+import RunnerVocabulary
 
 @Suite("TLS diagnosis", .timeLimit(.minutes(3)))
 struct TLSDiagnosisTests {
-    func certificate(_ names: [String], notAfter: Date? = nil) -> PeerCertificate {
-        PeerCertificate(
+    func certificate(_ names: [String], notAfter: Date? = nil) -> CertificateSummary {
+        CertificateSummary(
             subject: "CN=\(names.first ?? "x")", issuer: "CN=runner lab CA", notBefore: nil, notAfter: notAfter,
             subjectAltNames: names)
     }

@@ -5,6 +5,7 @@ import RunnerTransport
 import Testing
 
 @testable import RunnerEngine
+import RunnerVocabulary
 
 @Suite("Verdict: expectation checker", .timeLimit(.minutes(3)))
 struct VerdictExpectationCheckerTests {
@@ -41,71 +42,71 @@ struct VerdictExpectationCheckerTests {
         VerdictCase(
             "equals passes, names case-insensitive",
             expecting { $0.headers = [HeaderExpectation(name: "Content-Type", matcher: .equals("application/json"))] },
-            response(headers: [("content-type", "application/json")])),
+            response(headers: [Header(name: "content-type", value: "application/json")])),
         VerdictCase(
             "equals fails with the value quoted",
             expecting { $0.headers = [HeaderExpectation(name: "Content-Type", matcher: .equals("application/json"))] },
-            response(headers: [("Content-Type", "text/html")]),
+            response(headers: [Header(name: "Content-Type", value: "text/html")]),
             [problem("header Content-Type", "equals 'application/json'", "'text/html'")]),
         VerdictCase(
             "surrounding whitespace is not part of the value",
             expecting { $0.headers = [HeaderExpectation(name: "Content-Type", matcher: .equals("application/json"))] },
-            response(headers: [("Content-Type", " application/json\t")])),
+            response(headers: [Header(name: "Content-Type", value: " application/json\t")])),
         VerdictCase(
             "contains passes, plan name in capitals",
             expecting { $0.headers = [HeaderExpectation(name: "CONTENT-TYPE", matcher: .contains("json"))] },
-            response(headers: [("Content-Type", "application/json; charset=utf-8")])),
+            response(headers: [Header(name: "Content-Type", value: "application/json; charset=utf-8")])),
         VerdictCase(
             "contains fails, subject keeps the plan's spelling",
             expecting { $0.headers = [HeaderExpectation(name: "content-TYPE", matcher: .contains("json"))] },
-            response(headers: [("Content-Type", "text/html")]),
+            response(headers: [Header(name: "Content-Type", value: "text/html")]),
             [problem("header content-TYPE", "contains 'json'", "'text/html'")]),
         VerdictCase(
             "matches passes",
             expecting { $0.headers = [HeaderExpectation(name: "X-Request-Id", matcher: .matches("^[0-9a-f-]{36}$"))] },
-            response(headers: [("X-Request-Id", "0b4cbd1c-7e0c-4a57-9a1b-5f0a9d2a11e3")])),
+            response(headers: [Header(name: "X-Request-Id", value: "0b4cbd1c-7e0c-4a57-9a1b-5f0a9d2a11e3")])),
         VerdictCase(
             "matches fails",
             expecting { $0.headers = [HeaderExpectation(name: "X-Request-Id", matcher: .matches("^[0-9a-f-]{36}$"))] },
-            response(headers: [("X-Request-Id", "req-17")]),
+            response(headers: [Header(name: "X-Request-Id", value: "req-17")]),
             [problem("header X-Request-Id", "matches '^[0-9a-f-]{36}$'", "'req-17'")]),
         VerdictCase(
             "missing header is reported as absent",
             expecting { $0.headers = [HeaderExpectation(name: "X-Request-Id", matcher: .contains("-"))] },
-            response(headers: [("Content-Type", "text/plain")]),
+            response(headers: [Header(name: "Content-Type", value: "text/plain")]),
             [problem("header X-Request-Id", "contains '-'", "absent")]),
         VerdictCase(
             "absent passes when missing",
             expecting { $0.headers = [HeaderExpectation(name: "X-Debug", matcher: .absent)] },
-            response(headers: [("Content-Type", "text/plain")])),
+            response(headers: [Header(name: "Content-Type", value: "text/plain")])),
         VerdictCase(
             "absent fails with the value present",
             expecting { $0.headers = [HeaderExpectation(name: "X-Debug", matcher: .absent)] },
-            response(headers: [("x-debug", "1")]),
+            response(headers: [Header(name: "x-debug", value: "1")]),
             [problem("header X-Debug", "absent", "'1'")]),
         VerdictCase(
             "absent fails listing every value present",
             expecting { $0.headers = [HeaderExpectation(name: "Via", matcher: .absent)] },
-            response(headers: [("Via", "1.1 edge"), ("Server", "x"), ("via", "1.1 origin")]),
+            response(headers: [Header(name: "Via", value: "1.1 edge"), Header(name: "Server", value: "x"), Header(name: "via", value: "1.1 origin")]),
             [problem("header Via", "absent", "'1.1 edge', '1.1 origin'")]),
         VerdictCase(
             "multi-valued: any value satisfying passes",
             expecting { $0.headers = [HeaderExpectation(name: "Set-Cookie", matcher: .contains("session="))] },
-            response(headers: [("Set-Cookie", "lang=en"), ("set-cookie", "session=abc; HttpOnly")])),
+            response(headers: [Header(name: "Set-Cookie", value: "lang=en"), Header(name: "set-cookie", value: "session=abc; HttpOnly")])),
         VerdictCase(
             "multi-valued: none satisfying lists them all",
             expecting { $0.headers = [HeaderExpectation(name: "Set-Cookie", matcher: .equals("session=abc"))] },
-            response(headers: [("Set-Cookie", "lang=en"), ("Set-Cookie", "theme=dark")]),
+            response(headers: [Header(name: "Set-Cookie", value: "lang=en"), Header(name: "Set-Cookie", value: "theme=dark")]),
             [problem("header Set-Cookie", "equals 'session=abc'", "'lang=en', 'theme=dark'")]),
         VerdictCase(
             "control characters are escaped",
             expecting { $0.headers = [HeaderExpectation(name: "X-Odd", matcher: .equals("ab"))] },
-            response(headers: [("X-Odd", "a\u{1}b")]),
+            response(headers: [Header(name: "X-Odd", value: "a\u{1}b")]),
             [problem("header X-Odd", "equals 'ab'", "'a\\u{1}b'")]),
         VerdictCase(
             "a pattern that does not compile is a problem, not a crash",
             expecting { $0.headers = [HeaderExpectation(name: "X-Id", matcher: .matches("a(b"))] },
-            response(headers: [("X-Id", "ab")]),
+            response(headers: [Header(name: "X-Id", value: "ab")]),
             [problem("header X-Id", "matches 'a(b'", "invalid regular expression: expected ')'")]),
         VerdictCase(
             "headers are reported in plan order",
@@ -115,7 +116,7 @@ struct VerdictExpectationCheckerTests {
                     HeaderExpectation(name: "A", matcher: .equals("1")),
                 ]
             },
-            response(headers: [("A", "x"), ("B", "y")]),
+            response(headers: [Header(name: "A", value: "x"), Header(name: "B", value: "y")]),
             [problem("header B", "equals '2'", "'y'"), problem("header A", "equals '1'", "'x'")]),
     ]
 
@@ -307,7 +308,7 @@ struct VerdictExpectationCheckerTests {
         VerdictCase(
             "total is the whole result's, not the final hop's",
             expecting { $0.time.total = .seconds(1) },
-            response(timings: PhaseTimings(total: 0.1), totalTime: 2.0),
+            response(timings: Timings(total: 0.1), totalTime: 2.0),
             [problem("time total", "≤ 1000 ms", "2000 ms")]),
         VerdictCase(
             "just over the limit is not rounded down to it", expecting { $0.time.total = .milliseconds(800) },
@@ -319,21 +320,21 @@ struct VerdictExpectationCheckerTests {
             [problem("time total", "≤ 1500 ms", "1750 ms")]),
         VerdictCase(
             "connect over the limit", expecting { $0.time.connect = .milliseconds(100) },
-            response(timings: PhaseTimings(connect: 0.25)),
+            response(timings: Timings(connect: 0.25)),
             [problem("time connect", "≤ 100 ms", "250 ms")]),
         VerdictCase(
             "connect within the limit", expecting { $0.time.connect = .milliseconds(100) },
-            response(timings: PhaseTimings(connect: 0.012))),
+            response(timings: Timings(connect: 0.012))),
         VerdictCase(
             "tls over the limit, sub-10 ms shown with a decimal", expecting { $0.time.tls = .microseconds(5_500) },
-            response(timings: PhaseTimings(tls: 0.0071)),
+            response(timings: Timings(tls: 0.0071)),
             [problem("time tls", "≤ 5.5 ms", "7.1 ms")]),
         VerdictCase(
             "tls missing (reused connection) counts as 0", expecting { $0.time.tls = .milliseconds(1) },
-            response(timings: PhaseTimings(connect: nil, tls: nil, firstByte: 0.0005))),
+            response(timings: Timings(connect: nil, tls: nil, firstByte: 0.0005))),
         VerdictCase(
             "first byte over the limit", expecting { $0.time.firstByte = .milliseconds(500) },
-            response(timings: PhaseTimings(firstByte: 0.61)),
+            response(timings: Timings(firstByte: 0.61)),
             [problem("time first_byte", "≤ 500 ms", "610 ms")]),
         VerdictCase(
             "every phase reported in order total, connect, tls, first_byte",
@@ -343,7 +344,7 @@ struct VerdictExpectationCheckerTests {
                 $0.time.connect = .milliseconds(10)
                 $0.time.total = .milliseconds(10)
             },
-            response(timings: PhaseTimings(connect: 0.02, tls: 0.03, firstByte: 0.04), totalTime: 0.05),
+            response(timings: Timings(connect: 0.02, tls: 0.03, firstByte: 0.04), totalTime: 0.05),
             [
                 problem("time total", "≤ 10 ms", "50 ms"),
                 problem("time connect", "≤ 10 ms", "20 ms"),
@@ -397,7 +398,7 @@ struct VerdictExpectationCheckerTests {
             $0.status = .codes([200])
         }
         let observed = response(
-            status: 404, headers: [("Content-Type", "text/plain"), ("X-Debug", "on")],
+            status: 404, headers: [Header(name: "Content-Type", value: "text/plain"), Header(name: "X-Debug", value: "on")],
             body: #"{"ok":false}"#, httpVersion: "1.1", certificate: labCertificate(),
             totalTime: 1.234, redirects: 2)
 
@@ -434,8 +435,8 @@ struct VerdictExpectationCheckerTests {
             $0.status = .codes([200, 201])
         }
         let observed = response(
-            status: 201, headers: [("Content-Type", "application/json")], body: #"{"user":"probe"}"#,
-            httpVersion: "2", certificate: labCertificate(), timings: PhaseTimings(tls: 0.02),
+            status: 201, headers: [Header(name: "Content-Type", value: "application/json")], body: #"{"user":"probe"}"#,
+            httpVersion: "2", certificate: labCertificate(), timings: Timings(tls: 0.02),
             totalTime: 0.3, redirects: 1)
 
         #expect(ExpectationChecker.problems(for: expect, observed: observed, now: verdictNow).isEmpty)
@@ -446,11 +447,11 @@ struct VerdictExpectationCheckerTests {
     @Test("ObservedResponse takes the final hop's transfer and the result's totals")
     func observedFromTransfer() {
         let transfer = TransferResponse(
-            status: 200, headers: [("Content-Type", "application/json")], body: Data("abc".utf8),
+            status: 200, headers: [Header(name: "Content-Type", value: "application/json")], body: Data("abc".utf8),
             bodyLength: 5000, bodySHA256: Self.shaOfWhole)
         let evidence = TransferEvidence(
             connectedIP: "127.0.0.2", connectedPort: 8443, httpVersion: "2", certificate: labCertificate(),
-            timings: PhaseTimings(connect: 0.001, tls: 0.004, firstByte: 0.009, total: 0.01), newConnections: 1)
+            timings: Timings(connect: 0.001, tls: 0.004, firstByte: 0.009, total: 0.01), newConnections: 1)
 
         let observed = ObservedResponse(response: transfer, evidence: evidence, totalTime: 0.5, redirects: 2)
 
@@ -462,7 +463,7 @@ struct VerdictExpectationCheckerTests {
         #expect(observed.bodySHA256 == Self.shaOfWhole)
         #expect(observed.httpVersion == "2")
         #expect(observed.certificate == labCertificate())
-        #expect(observed.timings == PhaseTimings(connect: 0.001, tls: 0.004, firstByte: 0.009, total: 0.01))
+        #expect(observed.timings == Timings(connect: 0.001, tls: 0.004, firstByte: 0.009, total: 0.01))
         #expect(observed.totalTime == 0.5)
         #expect(observed.redirects == 2)
     }

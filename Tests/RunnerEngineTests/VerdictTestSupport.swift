@@ -5,6 +5,7 @@ import RunnerTransport
 import Testing
 
 @testable import RunnerEngine
+import RunnerVocabulary
 
 /// One row of a table-driven checker test: a plan's `expect`, a response, and exactly the
 /// problems it must produce.
@@ -36,9 +37,9 @@ func expecting(_ configure: (inout Expectations) -> Void = { _ in }) -> Expectat
 }
 
 func response(
-    status: Int = 200, headers: [(name: String, value: String)] = [], body: String = "",
+    status: Int = 200, headers: [Header] = [], body: String = "",
     bodyLength: Int? = nil, sha256: String = "", httpVersion: String? = "1.1",
-    certificate: PeerCertificate? = nil, timings: PhaseTimings = PhaseTimings(),
+    certificate: CertificateSummary? = nil, timings: Timings = Timings(),
     totalTime: Double = 0.05, redirects: Int = 0
 ) -> ObservedResponse {
     ObservedResponse(
@@ -58,8 +59,8 @@ func jsonPath(_ text: String, _ components: JSONPath.Component...) -> JSONPath {
 func labCertificate(
     subject: String = "CN=api.lab.test,O=runner lab", issuer: String = "CN=Runner Lab CA,O=runner lab",
     notAfter: Date? = inThreeDays
-) -> PeerCertificate {
-    PeerCertificate(
+) -> CertificateSummary {
+    CertificateSummary(
         subject: subject, issuer: issuer, notBefore: nil, notAfter: notAfter,
         subjectAltNames: ["api.lab.test"])
 }

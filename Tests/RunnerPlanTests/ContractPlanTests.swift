@@ -2,6 +2,7 @@ import Foundation
 import PlanFixtures
 import RunnerPlan
 import Testing
+import RunnerVocabulary
 
 /// The example plan of plan-format.md (with the files it names created), plus a scenario
 /// that overrides defaults and a third using body_file, --var and JSON matchers.
@@ -257,7 +258,7 @@ struct ContractPlanTests {
         #expect(upload.request.method == "PUT")
         // `$${` became a literal `${`, which URLComponents percent-encodes.
         #expect(upload.request.url.pathAndQuery == "/upload/$%7Bliteral%7D")
-        #expect(upload.request.body == .file(workspace.plans + "/payloads/photo.jpg"))
+        #expect(upload.request.body == .file(path: workspace.plans + "/payloads/photo.jpg"))
         #expect(upload.expect.status == .classes([3]))
         #expect(upload.expect.certificate?.subject == .equals("CN=api.example.com"))
         guard upload.expect.body.count == 2, case .json(let json) = upload.expect.body[1] else {

@@ -3,6 +3,7 @@ import PlanFixtures
 import Testing
 
 @testable import RunnerPlan
+import RunnerVocabulary
 
 /// Every key of every section lands in its own field: one row per (section, key), each writing
 /// the key with a distinctive value and checking the field that must hold it. A key added to a

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RunnerPlan
+import RunnerVocabulary
 
 @Suite("Value parsers")
 struct ValueParserTests {

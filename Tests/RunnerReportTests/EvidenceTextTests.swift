@@ -65,7 +65,7 @@ import RunnerResults
             sni: "a.test", pinnedIP: "10.0.0.1")
         hop.connectedIP = "10.0.0.1"
         hop.connectedPort = 8443
-        let evidence = Evidence(strategy: "sni-resolve", ipSource: "x", insecure: false, hops: [hop])
+        let evidence = Evidence(strategy: .sniResolve, ipSource: "x", insecure: false, hops: [hop])
         let lines = EvidenceText.lines(for: evidence, redactor: Redactor(secrets: ["10.0.0.1:8443"]))
         #expect(lines.contains("  connected: ***"))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import RunnerResults
+import RunnerVocabulary
 
 /// Hand-built results covering every outcome, two suites, an insecure result, secrets in every
 /// kind of field and hostile strings.
@@ -38,10 +39,10 @@ enum Fixture {
         results: [skipped, insecure, hostileResult])
 
     static let passed = ScenarioResult(
-        scenario: "login over SNI", strategy: "sni-resolve", ip: "203.0.113.10", tags: ["login", "critical"],
+        scenario: "login over SNI", strategy: .sniResolve, ip: "203.0.113.10", tags: ["login", "critical"],
         outcome: .passed,
         evidence: Evidence(
-            strategy: "sni-resolve", ipSource: "static map 'builtin'", insecure: false,
+            strategy: .sniResolve, ipSource: "static map 'builtin'", insecure: false,
             hops: [loginHop]),
         duration: 0.123)
 
@@ -65,14 +66,14 @@ enum Fixture {
     }
 
     static let failed = ScenarioResult(
-        scenario: "profile", strategy: "header-only", ip: "203.0.113.11", tags: [],
+        scenario: "profile", strategy: .headerOnly, ip: "203.0.113.11", tags: [],
         outcome: .failed([
             Problem(subject: "status", expected: "200", actual: "404"),
             Problem(subject: "header Content-Type", expected: "contains \"json\"", actual: "text/html"),
             Problem(subject: "header X-Echo-Authorization", expected: "absent", actual: "Bearer \(secret)"),
         ]),
         evidence: Evidence(
-            strategy: "header-only", ipSource: "httpdns 'tencent' (dnspod)", insecure: false,
+            strategy: .headerOnly, ipSource: "httpdns 'tencent' (dnspod)", insecure: false,
             hops: [redirectHop, notFoundHop],
             notes: ["fell back to the system resolver for cdn.example.com; query had key=\(secret)"]),
         duration: 0.456)
@@ -111,10 +112,10 @@ enum Fixture {
     static let diagnosis = "the server presents `default.lab.test` without SNI and `api.example.com` with it, so this endpoint needs `sni-resolve`"
 
     static let errored = ScenarioResult(
-        scenario: "checkout", strategy: "trust-override", ip: "203.0.113.12", tags: [],
+        scenario: "checkout", strategy: .trustOverride, ip: "203.0.113.12", tags: [],
         outcome: .errored(TransferError(kind: .tls, message: errorMessage, diagnosis: diagnosis)),
         evidence: Evidence(
-            strategy: "trust-override", ipSource: "static map 'builtin'", insecure: false,
+            strategy: .trustOverride, ipSource: "static map 'builtin'", insecure: false,
             hops: [HopEvidence(
                 method: "GET", originalURL: "https://api.example.com/checkout",
                 urlSent: "https://203.0.113.12/checkout", hostHeader: "api.example.com", sni: nil,
@@ -122,16 +123,16 @@ enum Fixture {
         duration: 0.05)
 
     static let skipped = ScenarioResult(
-        scenario: "slow one", strategy: "system", ip: nil, tags: ["slow"],
+        scenario: "slow one", strategy: .system, ip: nil, tags: ["slow"],
         outcome: .skipped(reason: "not run: interrupted by SIGINT"),
-        evidence: Evidence(strategy: "system", ipSource: "system resolver", insecure: false),
+        evidence: Evidence(strategy: .system, ipSource: "system resolver", insecure: false),
         duration: 0)
 
     static let insecure = ScenarioResult(
-        scenario: "legacy admin", strategy: "sni-resolve", ip: "2001:db8::10", tags: [],
+        scenario: "legacy admin", strategy: .sniResolve, ip: "2001:db8::10", tags: [],
         outcome: .passed,
         evidence: Evidence(
-            strategy: "sni-resolve", ipSource: "static map 'builtin'", insecure: true,
+            strategy: .sniResolve, ipSource: "static map 'builtin'", insecure: true,
             hops: [{
                 var hop = HopEvidence(
                     method: "GET", originalURL: "https://v6.example.com/admin", urlSent: "https://v6.example.com/admin",
@@ -146,13 +147,13 @@ enum Fixture {
         duration: 0.2)
 
     static let hostileResult = ScenarioResult(
-        scenario: hostile, strategy: "sni-resolve", ip: "203.0.113.10", tags: [hostile],
+        scenario: hostile, strategy: .sniResolve, ip: "203.0.113.10", tags: [hostile],
         outcome: .failed([
             Problem(subject: "body contains", expected: "<token> & \(markupSecret)", actual: hostile),
             Problem(subject: "header \(hostile)", expected: hostile, actual: "\u{1}\u{2}"),
         ]),
         evidence: Evidence(
-            strategy: "sni-resolve", ipSource: hostile, insecure: false,
+            strategy: .sniResolve, ipSource: hostile, insecure: false,
             hops: [{
                 var hop = HopEvidence(
                     method: "GET", originalURL: "https://api.example.com/\(hostile)",

@@ -4,6 +4,7 @@ import Testing
 
 @testable import RunnerReport
 import RunnerResults
+import RunnerVocabulary
 
 /// The streaming JSON report against Foundation: the document decodes back into the report's
 /// Codable records unchanged, and JSONEncoder lays out the same JSON value (read back as a
@@ -112,11 +113,11 @@ import RunnerResults
 
     private static func result(_ random: inout SeededGenerator) -> ScenarioResult {
         ScenarioResult(
-            scenario: text(&random), strategy: text(&random, max: 3), ip: optionalText(&random),
+            scenario: text(&random), strategy: StrategyKind.allCases.randomElement(using: &random) ?? .auto, ip: optionalText(&random),
             tags: (0..<Int.random(in: 0...2, using: &random)).map { _ in text(&random) },
             outcome: outcome(&random),
             evidence: Evidence(
-                strategy: text(&random, max: 3), ipSource: text(&random), insecure: Bool.random(using: &random),
+                strategy: StrategyKind.allCases.randomElement(using: &random) ?? .auto, ipSource: text(&random), insecure: Bool.random(using: &random),
                 hops: (0..<Int.random(in: 0...2, using: &random)).map { _ in hop(&random) },
                 notes: (0..<Int.random(in: 0...2, using: &random)).map { _ in text(&random) }),
             duration: seconds(&random),

@@ -4,6 +4,7 @@ import Testing
 
 @testable import RunnerReport
 import RunnerResults
+import RunnerVocabulary
 
 @Suite struct JUnitReportTests {
     let xml: String
@@ -138,12 +139,12 @@ import RunnerResults
     ])
     func anyStringYieldsValidXML(value: String) throws {
         let result = ScenarioResult(
-            scenario: value, strategy: "system", ip: nil, tags: [],
+            scenario: value, strategy: .system, ip: nil, tags: [],
             outcome: .errored(TransferError(kind: .io, message: value, diagnosis: value)),
-            evidence: Evidence(strategy: value, ipSource: value, insecure: false, notes: [value]), duration: 0)
+            evidence: Evidence(strategy: .system, ipSource: value, insecure: false, notes: [value]), duration: 0)
         let skipped = ScenarioResult(
-            scenario: "s", strategy: "system", ip: nil, tags: [], outcome: .skipped(reason: value),
-            evidence: Evidence(strategy: "system", ipSource: "x", insecure: false), duration: 0)
+            scenario: "s", strategy: .system, ip: nil, tags: [], outcome: .skipped(reason: value),
+            evidence: Evidence(strategy: .system, ipSource: "x", insecure: false), duration: 0)
         let suite = RecordedSuite(
             name: value, file: value, startedAt: Fixture.start, duration: 0, hostname: value,
             properties: [Property(name: value, value: value)], results: [result, skipped])

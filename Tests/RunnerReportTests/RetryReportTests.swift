@@ -3,6 +3,7 @@ import Testing
 
 @testable import RunnerReport
 import RunnerResults
+import RunnerVocabulary
 
 /// Results that were retried (`retries`): flaky passes and results that never passed, in every
 /// report, with each earlier attempt's problem kept and secrets still hidden.
@@ -12,7 +13,7 @@ import RunnerResults
     static let unavailable = Problem(subject: "status", expected: "2xx", actual: "503 (\(Fixture.secret))")
 
     static let flaky = ScenarioResult(
-        scenario: "login", strategy: "sni-resolve", ip: "203.0.113.10", tags: [], outcome: .passed,
+        scenario: "login", strategy: .sniResolve, ip: "203.0.113.10", tags: [], outcome: .passed,
         evidence: Fixture.passed.evidence, duration: 0.1,
         earlierAttempts: [
             Attempt(outcome: .failed([unavailable]), duration: 0.2),
@@ -20,7 +21,7 @@ import RunnerResults
         ])
 
     static let neverPassed = ScenarioResult(
-        scenario: "checkout", strategy: "header-only", ip: "203.0.113.11", tags: [],
+        scenario: "checkout", strategy: .headerOnly, ip: "203.0.113.11", tags: [],
         outcome: .failed([unavailable]), evidence: Fixture.failed.evidence, duration: 0.3,
         earlierAttempts: [Attempt(outcome: .errored(timeout), duration: 1.0)])
 

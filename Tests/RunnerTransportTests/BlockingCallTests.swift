@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import RunnerTransport
+import RunnerVocabulary
 
 /// `submitBlocking`: work that may block (the system resolver) runs on its own thread while
 /// transfers go on; it ends with its value, a timeout or an abort, exactly once, on the
@@ -42,7 +43,7 @@ struct BlockingCallTests {
     @Test("a blocking call past its timeout fails as a timeout; its late value is dropped")
     func timeout() throws {
         let gate = Gate()
-        var results: [Result<String, TransferFailure>] = []
+        var results: [Result<String, TransferError>] = []
         let start = ContinuousClock.now
         do {
             let engine = try TransferEngine(maxInFlight: 1)
@@ -70,7 +71,7 @@ struct BlockingCallTests {
         let gate = Gate()
         defer { gate.open() }
         let engine = try TransferEngine(maxInFlight: 1)
-        var results: [Result<String, TransferFailure>] = []
+        var results: [Result<String, TransferError>] = []
         engine.submitBlocking(timeout: .seconds(30), { gate.wait(patience: 10) }) { results.append($0) }
         #expect(engine.runCancelledFromAnotherThread(after: 0.2) < .seconds(3))
         #expect(results.count == 1)

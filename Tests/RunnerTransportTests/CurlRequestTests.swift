@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RunnerTransport
+import RunnerVocabulary
 
 @Suite("How a TransferSpec is put to libcurl", .timeLimit(.minutes(3)))
 struct CurlRequestTests {
@@ -12,7 +13,7 @@ struct CurlRequestTests {
     @Test("trust override: peer verified, curl's host check off, OpenSSL checks the name, no session resumption")
     func trustOverride() throws {
         let plan = try request(TransferSpec(
-            url: "https://203.0.113.10/v1", headers: [("Host", "api.example.com")],
+            url: "https://203.0.113.10/v1", headers: [Header(name: "Host", value: "api.example.com")],
             tls: .init(caFile: "/ca.pem", verifyName: "api.example.com"), poolKey: "k"))
         #expect(plan.verifyPeer)
         #expect(!plan.verifyHost)
@@ -38,7 +39,7 @@ struct CurlRequestTests {
 
     @Test("an empty verification name is refused, never treated as no check")
     func emptyVerifyName() {
-        #expect(throws: TransferFailure.self) {
+        #expect(throws: TransferError.self) {
             try request(TransferSpec(url: "https://203.0.113.10/", tls: .init(verifyName: ""), poolKey: "k"))
         }
     }
@@ -46,14 +47,14 @@ struct CurlRequestTests {
     @Test(
         "HTTP version per scheme",
         arguments: [
-            (TransferSpec.HTTPVersion.auto, true, CurlHTTPVersion.http2OverTLS),
+            (HTTPVersion.auto, true, CurlHTTPVersion.http2OverTLS),
             (.auto, false, .http1_1),
             (.http2, true, .http2OverTLS),
             (.http2, false, .http2PriorKnowledge),
             (.http1_1, true, .http1_1),
             (.http1_1, false, .http1_1),
         ])
-    func httpVersion(version: TransferSpec.HTTPVersion, https: Bool, expected: CurlHTTPVersion) throws {
+    func httpVersion(version: HTTPVersion, https: Bool, expected: CurlHTTPVersion) throws {
         let plan = try request(TransferSpec(url: https ? "HTTPS://h/" : "http://h/", httpVersion: version, poolKey: "k"))
         #expect(plan.httpVersion == expected)
     }
@@ -85,9 +86,9 @@ struct CurlRequestTests {
 
     @Test("header lines: as given, in order; libcurl's Expect and form Content-Type turned off")
     func headerLines() throws {
-        let lines = try CurlRequest.headerLines([("Host", "api.example.com"), ("X-Empty", ""), ("A", "b: c")], hasBody: true)
+        let lines = try CurlRequest.headerLines([Header(name: "Host", value: "api.example.com"), Header(name: "X-Empty", value: ""), Header(name: "A", value: "b: c")], hasBody: true)
         #expect(lines == ["Host: api.example.com", "X-Empty;", "A: b: c", "Expect:", "Content-Type:"])
-        let own = try CurlRequest.headerLines([("expect", "100-continue"), ("content-type", "application/json")], hasBody: true)
+        let own = try CurlRequest.headerLines([Header(name: "expect", value: "100-continue"), Header(name: "content-type", value: "application/json")], hasBody: true)
         #expect(own == ["expect: 100-continue", "content-type: application/json"])
         let noBody = try CurlRequest.headerLines([], hasBody: false)
         #expect(noBody == ["Expect:"])
@@ -95,10 +96,10 @@ struct CurlRequestTests {
 
     @Test("header injection is refused before anything is sent")
     func injection() {
-        #expect(throws: TransferFailure.self) { try CurlRequest.headerLines([("X", "a\r\nEvil: 1")], hasBody: false) }
-        #expect(throws: TransferFailure.self) { try CurlRequest.headerLines([("Bad Name", "v")], hasBody: false) }
+        #expect(throws: TransferError.self) { try CurlRequest.headerLines([Header(name: "X", value: "a\r\nEvil: 1")], hasBody: false) }
+        #expect(throws: TransferError.self) { try CurlRequest.headerLines([Header(name: "Bad Name", value: "v")], hasBody: false) }
         do {
-            _ = try CurlRequest.headerLines([("X", "a\nb")], hasBody: false)
+            _ = try CurlRequest.headerLines([Header(name: "X", value: "a\nb")], hasBody: false)
             Issue.record("expected a failure")
         } catch {
             #expect(error.message == "request not sent: header 'X' has a line break in its value")

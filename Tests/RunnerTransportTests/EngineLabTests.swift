@@ -1,5 +1,6 @@
 import Foundation
 import RunnerLab
+import RunnerVocabulary
 import Testing
 
 @testable import RunnerTransport
@@ -84,7 +85,7 @@ struct EngineLabTests {
         try await withLab { lab in
             let outcomes = try await transfer([TransferSpec(
                 url: "http://\(LabAddress.primary):\(lab.httpPort)/echo",
-                headers: [("Host", "api.lab.test:\(lab.httpPort)"), ("User-Agent", "runner/1")], poolKey: "ho")])
+                headers: [Header(name: "Host", value: "api.lab.test:\(lab.httpPort)"), Header(name: "User-Agent", value: "runner/1")], poolKey: "ho")])
             let outcome = try #require(outcomes.first)
             let report = try echo(outcome)
             #expect(report["method"] as? String == "GET")
@@ -107,7 +108,7 @@ struct EngineLabTests {
     func trustOverrideGoodName() async throws {
         try await withLab { lab in
             let outcomes = try await transfer([TransferSpec(
-                url: "https://\(LabAddress.primary):\(lab.httpsPort)/echo", headers: [("Host", "api.lab.test")],
+                url: "https://\(LabAddress.primary):\(lab.httpsPort)/echo", headers: [Header(name: "Host", value: "api.lab.test")],
                 tls: .init(caFile: lab.caFile, verifyName: "api.lab.test"), poolKey: "to|api.lab.test|primary")])
             let outcome = try #require(outcomes.first)
             let report = try echo(outcome)
@@ -157,7 +158,7 @@ struct EngineLabTests {
             // skip verification and let the wrong name through. (`Connection: close` is HTTP/1.1's.)
             let url = "https://\(LabAddress.primary):\(lab.httpsPort)/echo"
             let good = TransferSpec(
-                url: url, headers: [("Connection", "close")], tls: .init(caFile: lab.caFile, verifyName: "api.lab.test"),
+                url: url, headers: [Header(name: "Connection", value: "close")], tls: .init(caFile: lab.caFile, verifyName: "api.lab.test"),
                 httpVersion: .http1_1, poolKey: "collision")
             var wrong = good
             wrong.tls.verifyName = "other.lab.test"
@@ -176,7 +177,7 @@ struct EngineLabTests {
             let outcomes = try await transfer([
                 // trust override: no SNI → default.lab.test → mismatch for sni.lab.test
                 TransferSpec(
-                    url: "https://\(LabAddress.sniOnly):\(port)/echo", headers: [("Host", "sni.lab.test")],
+                    url: "https://\(LabAddress.sniOnly):\(port)/echo", headers: [Header(name: "Host", value: "sni.lab.test")],
                     tls: .init(caFile: lab.caFile, verifyName: "sni.lab.test"), poolKey: "to|sni"),
                 // sni-resolve: SNI sni.lab.test, TCP to the same IP
                 TransferSpec(
@@ -271,7 +272,7 @@ struct EngineLabTests {
             let payload = binaryPayload(300_000)
             let outcomes = try await transfer([TransferSpec(
                 url: "https://\(LabAddress.primary):\(lab.httpsPort)/echo", method: method,
-                headers: [("Host", "api.lab.test"), ("Content-Type", "application/octet-stream")], body: .bytes(Data(payload)),
+                headers: [Header(name: "Host", value: "api.lab.test"), Header(name: "Content-Type", value: "application/octet-stream")], body: .bytes(Data(payload)),
                 tls: .init(caFile: lab.caFile, verifyName: "api.lab.test"), poolKey: "body")])
             let report = try echo(outcomes.first)
             #expect(report["method"] as? String == method)
@@ -307,7 +308,7 @@ struct EngineLabTests {
     func expectContinue() async throws {
         try await withLab { lab in
             let outcomes = try await transfer([TransferSpec(
-                url: "http://\(LabAddress.primary):\(lab.httpPort)/echo", method: "POST", headers: [("Expect", "100-continue")],
+                url: "http://\(LabAddress.primary):\(lab.httpPort)/echo", method: "POST", headers: [Header(name: "Expect", value: "100-continue")],
                 body: .bytes(Data(binaryPayload(2_000))), poolKey: "expect")])
             let response = try response(outcomes.first)
             #expect(response.status == 200)
@@ -381,7 +382,7 @@ struct EngineLabTests {
     func reuseWithinPoolKey() async throws {
         try await withLab { lab in
             let spec = TransferSpec(
-                url: "https://\(LabAddress.replica):\(lab.httpsPort)/echo", headers: [("Host", "api.lab.test")],
+                url: "https://\(LabAddress.replica):\(lab.httpsPort)/echo", headers: [Header(name: "Host", value: "api.lab.test")],
                 tls: .init(caFile: lab.caFile, verifyName: "api.lab.test"), poolKey: "reuse")
             let outcomes = try await transfer(Array(repeating: spec, count: 5), maxInFlight: 1)
             #expect(outcomes.map(\.evidence.newConnections) == [1, 0, 0, 0, 0])

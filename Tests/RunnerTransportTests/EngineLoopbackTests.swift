@@ -1,4 +1,5 @@
 import Foundation
+import RunnerVocabulary
 import Testing
 
 @testable import RunnerTransport
@@ -50,7 +51,7 @@ struct EngineLoopbackTests {
         defer { server.stop() }
         let outcomes = try run([TransferSpec(
             url: "http://127.0.0.1:\(server.port)/v1/echo?q=1",
-            headers: [("Host", "api.example.com"), ("X-Empty", ""), ("User-Agent", "runner/1")], poolKey: "k")])
+            headers: [Header(name: "Host", value: "api.example.com"), Header(name: "X-Empty", value: ""), Header(name: "User-Agent", value: "runner/1")], poolKey: "k")])
         let outcome = try #require(outcomes.first)
         let response = try response(outcome)
         #expect(response.status == 200)
@@ -107,7 +108,7 @@ struct EngineLoopbackTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let outcomes = try run([TransferSpec(
             url: "http://127.0.0.1:\(server.port)/photo", method: "PATCH",
-            headers: [("Content-Type", "image/jpeg")], body: .file(path: path), poolKey: "k")])
+            headers: [Header(name: "Content-Type", value: "image/jpeg")], body: .file(path: path), poolKey: "k")])
         #expect(try response(outcomes.first).status == 200)
         let request = try #require(server.requests.first)
         #expect(request.method == "PATCH")
@@ -248,7 +249,7 @@ struct EngineLoopbackTests {
         }
         for index in 0..<4 {
             engine.submit(TransferSpec(url: "http://127.0.0.1:\(server.port)/slow/\(index)", timeout: .seconds(20), poolKey: "slow")) { outcome in
-                if case .failure(let failure) = outcome.result { log.append("\(failure.kind) \(failure.curlCode) \(failure.message)") }
+                if case .failure(let failure) = outcome.result { log.append("\(failure.kind) \(failure.curlCode ?? -1) \(failure.message)") }
                 engine.submit(TransferSpec(url: "http://127.0.0.1:\(server.port)/fast", poolKey: "fast")) { outcome in
                     if case .failure(let failure) = outcome.result { log.append("follow-up \(failure.message)") }
                 }

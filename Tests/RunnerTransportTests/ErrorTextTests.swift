@@ -2,16 +2,17 @@ import Foundation
 import Testing
 
 @testable import RunnerTransport
+import RunnerVocabulary
 
 @Suite("Errors rendered for humans", .timeLimit(.minutes(3)))
 struct ErrorTextTests {
-    private let leaf = PeerCertificate(
+    private let leaf = CertificateSummary(
         subject: "CN=default.lab.test,O=runner lab", issuer: "CN=runner lab CA,O=runner lab",
         notBefore: nil, notAfter: Date(timeIntervalSince1970: 1_700_000_000), subjectAltNames: ["default.lab.test"])
 
     @Test("a setup failure names the call")
     func transportError() {
-        let error = CurlError(call: "curl_multi_init", code: -1, message: "returned NULL (out of memory)").transportError
+        let error = CurlError(call: "curl_multi_init", code: -1, message: "returned NULL (out of memory)")
         #expect(error.description == "curl_multi_init failed (-1): returned NULL (out of memory)")
     }
 

@@ -1,13 +1,14 @@
 import Testing
 
 @testable import RunnerTransport
+import RunnerVocabulary
 
 @Suite("CURLcode → failure kind", .timeLimit(.minutes(3)))
 struct FailureKindTests {
     @Test(
         "documented codes",
         arguments: [
-            (6, TransferFailure.Kind.resolve), (5, .resolve),
+            (6, TransferError.Kind.resolve), (5, .resolve),
             (7, .connect), (45, .connect),
             (28, .timeout),
             (35, .tls), (51, .tls), (53, .tls), (54, .tls), (58, .tls), (59, .tls), (60, .tls), (64, .tls),
@@ -16,8 +17,8 @@ struct FailureKindTests {
             (95, .http),
             (18, .io), (23, .io), (26, .io), (42, .io), (55, .io), (56, .io), (27, .io), (0, .io), (99, .io),
         ])
-    func mapping(code: Int, kind: TransferFailure.Kind) {
-        #expect(TransferFailure.Kind(curlCode: code) == kind)
+    func mapping(code: Int, kind: TransferError.Kind) {
+        #expect(TransferError.Kind(curlCode: code) == kind)
     }
 
     @Test("a refused setup call fails the transfer with the call named and the code's kind")
@@ -31,8 +32,8 @@ struct FailureKindTests {
 
     @Test("a receive error over curl's header limit is the server's fault; other receive errors are io")
     func tooLargeHeadersAreHTTP() {
-        #expect(TransferFailure.Kind(curlCode: 56, message: "Too large response headers: 1048576 > 307200") == .http)
-        #expect(TransferFailure.Kind(curlCode: 56, message: "Recv failure: Connection reset by peer") == .io)
-        #expect(TransferFailure.Kind(curlCode: 28, message: "Too large response headers") == .timeout)
+        #expect(TransferError.Kind(curlCode: 56, message: "Too large response headers: 1048576 > 307200") == .http)
+        #expect(TransferError.Kind(curlCode: 56, message: "Recv failure: Connection reset by peer") == .io)
+        #expect(TransferError.Kind(curlCode: 28, message: "Too large response headers") == .timeout)
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RunnerTransport
+import RunnerVocabulary
 
 @Suite("Phase timings from libcurl's cumulative clock", .timeLimit(.minutes(3)))
 struct PhaseClockTests {
@@ -42,9 +43,9 @@ struct PhaseClockTests {
     func failed() {
         let refused = PhaseClock(nameLookup: 0, connect: 0, appConnect: 0, startTransfer: 0, total: 100)
             .phases(reusedConnection: false)
-        #expect(refused == PhaseTimings(resolve: nil, connect: nil, tls: nil, firstByte: nil, total: 0.0001))
+        #expect(refused == Timings(resolve: nil, connect: nil, tls: nil, firstByte: nil, total: 0.0001))
         let nothing = PhaseClock().phases(reusedConnection: false)
-        #expect(nothing == PhaseTimings())
+        #expect(nothing == Timings())
     }
 
     @Test("clock skew never gives a negative phase")

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RunnerTransport
+import RunnerVocabulary
 
 @Suite("Final-response headers from raw header lines", .timeLimit(.minutes(3)))
 struct ResponseHeadTests {
@@ -65,7 +66,7 @@ struct ResponseHeadTests {
     @Test("values(of:) is case-insensitive and keeps order")
     func values() {
         let response = TransferResponse(
-            status: 200, headers: [("Set-Cookie", "a=1"), ("X", "y"), ("set-cookie", "b=2")], body: .init(),
+            status: 200, headers: [Header(name: "Set-Cookie", value: "a=1"), Header(name: "X", value: "y"), Header(name: "set-cookie", value: "b=2")], body: .init(),
             bodyLength: 0, bodySHA256: "")
         #expect(response.values(of: "SET-COOKIE") == ["a=1", "b=2"])
     }

@@ -3,6 +3,7 @@ import Foundation
 import RunnerPlan
 import RunnerResults
 import RunnerTransport
+import RunnerVocabulary
 
 /// Turns hosts into IPs through a plan's domain maps, the way a client SDK does: each
 /// (map, host, address family) is looked up once however many scenarios ask at once, and the

@@ -4,6 +4,7 @@ import RunnerResults
 
 #if canImport(Glibc)
 import Glibc
+import RunnerVocabulary
 #endif
 
 /// The machine's own resolver (getaddrinfo), for the implicit `system` map.

@@ -1,5 +1,6 @@
 import RunnerResults
 import RunnerTransport
+import RunnerVocabulary
 
 extension HopEvidence {
     static func from(wire: WirePlan, method: String, outcome: TransferOutcome) -> HopEvidence {
@@ -7,16 +8,12 @@ extension HopEvidence {
         var hop = HopEvidence(
             method: method, originalURL: wire.originalURL.description, urlSent: wire.urlSent,
             hostHeader: wire.explicitHostHeader ?? wire.hostHeader, sni: wire.sni, pinnedIP: wire.pinnedIP?.text,
-            timings: Timings(
-                resolve: evidence.timings.resolve, connect: evidence.timings.connect, tls: evidence.timings.tls,
-                firstByte: evidence.timings.firstByte, total: evidence.timings.total))
+            timings: evidence.timings)
         hop.connectedIP = evidence.connectedIP
         hop.connectedPort = evidence.connectedPort
         hop.httpVersion = evidence.httpVersion
         hop.newConnection = evidence.newConnections > 0
-        hop.certificate = (evidence.certificate ?? evidence.verification?.leaf).map {
-            CertificateSummary(subject: $0.subject, issuer: $0.issuer, notAfter: $0.notAfter, subjectAltNames: $0.subjectAltNames)
-        }
+        hop.certificate = evidence.certificate ?? evidence.verification?.leaf
         if case .success(let response) = outcome.result {
             hop.status = response.status
             hop.bodyLength = response.bodyLength

@@ -2,6 +2,7 @@ import Foundation
 import RunnerPlan
 import RunnerResults
 import RunnerTransport
+import RunnerVocabulary
 
 /// Runs validated plans: each scenario resolves its host, expands into its results, and every
 /// transfer runs on one libcurl engine (`jobs` in flight across all plans); each result is judged
@@ -24,7 +25,7 @@ public final class PlanRunner {
     }
 
     /// Runs `plans` to completion and returns one suite per plan (its counts, not its results).
-    public func run(_ plans: [Plan]) throws(TransportError) -> RunResult {
+    public func run(_ plans: [Plan]) throws(CurlError) -> RunResult {
         let engine = try TransferEngine(maxInFlight: max(1, options.jobs))
         let startedAt = Date()
         let clock = DispatchTime.now()
@@ -228,9 +229,9 @@ final class SuiteRun {
 
     private static func notRun(_ planned: PlannedResult) -> ScenarioResult {
         ScenarioResult(
-            scenario: planned.scenario.name, strategy: planned.strategy.rawValue, ip: planned.ip?.text,
+            scenario: planned.scenario.name, strategy: planned.strategy, ip: planned.ip?.text,
             tags: planned.scenario.tags, outcome: .skipped(reason: "interrupted"),
-            evidence: Evidence(strategy: planned.strategy.rawValue, ipSource: "", insecure: planned.scenario.settings.insecure),
+            evidence: Evidence(strategy: planned.strategy, ipSource: "", insecure: planned.scenario.settings.insecure),
             duration: 0)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import RunnerPlan
 import RunnerResults
 import RunnerTransport
+import RunnerVocabulary
 
 /// Carries one planned result through its hops — the request, each redirect the runner
 /// follows itself (re-resolved and re-pinned per hop), and a diagnosis probe when trust
@@ -192,7 +193,7 @@ final class ResultJob {
 
     private func finish(_ outcome: Outcome) {
         var evidence = Evidence(
-            strategy: planned.strategy.rawValue, ipSource: ipSource, insecure: scenario.settings.insecure,
+            strategy: planned.strategy, ipSource: ipSource, insecure: scenario.settings.insecure,
             hops: hops, notes: notes)
         evidence.resolutionFallbackFrom = planned.resolution?.fallbackFrom
         let jar = cookies.cookies
@@ -200,7 +201,7 @@ final class ResultJob {
             evidence.notes.append("cookies kept: " + jar.map { "\($0.name) (\($0.domain)\($0.path))" }.joined(separator: ", "))
         }
         completion(ScenarioResult(
-            scenario: scenario.name, strategy: planned.strategy.rawValue, ip: planned.ip?.text,
+            scenario: scenario.name, strategy: planned.strategy, ip: planned.ip?.text,
             tags: scenario.tags, outcome: outcome, evidence: evidence, duration: elapsed))
     }
 }

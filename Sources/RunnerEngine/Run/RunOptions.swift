@@ -1,4 +1,5 @@
 import RunnerPlan
+import RunnerVocabulary
 
 /// The runner's version, reported by `--version` and in every report.
 public enum RunnerVersion {

@@ -1,13 +1,14 @@
 import Foundation
 import RunnerPlan
 import RunnerResults
+import RunnerVocabulary
 
 /// One request of a result's hop chain, with the original host (never the IP).
 struct HopRequest: Equatable, Sendable {
     var method: String
     var url: PlanURL
     var headers: [Header]
-    var body: BodySpec?
+    var body: RequestBody?
 }
 
 /// What follows a response: it is the final one, the next hop, or an error.

@@ -1,5 +1,6 @@
 import RunnerPlan
 import RunnerResults
+import RunnerVocabulary
 
 /// One result to produce: a scenario under one concrete strategy, pinned to one IP (or not).
 struct PlannedResult: Sendable {

@@ -2,26 +2,21 @@ import Foundation
 import RunnerPlan
 import RunnerResults
 import RunnerTransport
+import RunnerVocabulary
 
 /// Builds the transfer for a wire plan: the plan's request, carried out the strategy's way.
 enum TransferSpecs {
     static func request(_ request: HopRequest, scenario: Scenario, wire: WirePlan, timeout: Duration) -> TransferSpec {
-        var headers = request.headers.map { (name: $0.name, value: $0.value) }
+        var headers = request.headers
         if let host = wire.explicitHostHeader,
             !headers.contains(where: { HeaderName.equal($0.name, "Host") })
         {
-            headers.insert((name: "Host", value: host), at: 0)
-        }
-        let body: TransferSpec.Body? = request.body.map {
-            switch $0 {
-            case .bytes(let data): .bytes(data)
-            case .file(let path): .file(path: path)
-            }
+            headers.insert(Header(name: "Host", value: host), at: 0)
         }
         return TransferSpec(
-            url: wire.urlSent, method: request.method, headers: headers, body: body,
+            url: wire.urlSent, method: request.method, headers: headers, body: request.body,
             connectTo: wire.connectTo, tls: tls(scenario: scenario, wire: wire),
-            httpVersion: httpVersion(scenario.settings.http), timeout: timeout,
+            httpVersion: scenario.settings.http, timeout: timeout,
             connectTimeout: min(scenario.settings.connectTimeout, timeout), poolKey: wire.poolKey,
             bodyCaptureLimit: scenario.settings.maxBody)
     }
@@ -37,13 +32,5 @@ enum TransferSpecs {
     private static func tls(scenario: Scenario, wire: WirePlan) -> TransferSpec.TLSSettings {
         TransferSpec.TLSSettings(
             caFile: scenario.settings.caFile, insecure: scenario.settings.insecure, verifyName: wire.verifyName)
-    }
-
-    private static func httpVersion(_ preference: HTTPVersionPreference) -> TransferSpec.HTTPVersion {
-        switch preference {
-        case .http1_1: .http1_1
-        case .http2: .http2
-        case .auto: .auto
-        }
     }
 }

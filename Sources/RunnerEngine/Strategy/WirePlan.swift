@@ -1,5 +1,6 @@
 import RunnerPlan
 import RunnerTransport
+import RunnerVocabulary
 
 /// What one hop puts on the wire under a strategy: decided here, carried out by Transport.
 ///
@@ -92,6 +93,6 @@ enum StrategyRules {
 struct TLSIdentity: Equatable, Sendable {
     var caFile: String?
     var insecure: Bool
-    var http: HTTPVersionPreference
+    var http: HTTPVersion
 
 }

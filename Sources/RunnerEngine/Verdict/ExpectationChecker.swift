@@ -2,13 +2,14 @@ import Foundation
 import RunnerPlan
 import RunnerResults
 import RunnerTransport
+import RunnerVocabulary
 
 /// What came back for one result, reduced to what `expect` can check.
 package struct ObservedResponse: Sendable {
     /// Status of the final response.
     package var status: Int
     /// Headers of the final response, in order, names as sent.
-    package var headers: [(name: String, value: String)]
+    package var headers: [Header]
     /// The captured prefix of the body (at most `max_body` bytes).
     package var body: Data
     /// Length and SHA-256 (lower-case hex) of the whole body, not just the captured prefix.
@@ -17,9 +18,9 @@ package struct ObservedResponse: Sendable {
     /// `1.0`, `1.1`, `2` or `3`.
     package var httpVersion: String?
     /// The final hop's peer certificate; nil on plain HTTP.
-    package var certificate: PeerCertificate?
+    package var certificate: CertificateSummary?
     /// Timings of the final hop (its connect, tls and first byte).
-    package var timings: PhaseTimings
+    package var timings: Timings
     /// Seconds for the whole result, every hop included.
     package var totalTime: Double
     /// Redirect hops followed before the final response.
@@ -29,9 +30,9 @@ package struct ObservedResponse: Sendable {
 
     /// A response from its parts.
     package init(
-        status: Int, headers: [(name: String, value: String)] = [], body: Data = Data(),
+        status: Int, headers: [Header] = [], body: Data = Data(),
         bodyLength: Int? = nil, bodySHA256: String = "", httpVersion: String? = nil,
-        certificate: PeerCertificate? = nil, timings: PhaseTimings = PhaseTimings(),
+        certificate: CertificateSummary? = nil, timings: Timings = Timings(),
         totalTime: Double = 0, redirects: Int = 0, finalURL: String? = nil
     ) {
         self.status = status
@@ -229,7 +230,7 @@ package enum ExpectationChecker {
             }
         }
 
-        let names: [(subject: String, matcher: StringMatcher?, field: KeyPath<PeerCertificate, String>)] = [
+        let names: [(subject: String, matcher: StringMatcher?, field: KeyPath<CertificateSummary, String>)] = [
             ("certificate issuer", expectation.issuer, \.issuer),
             ("certificate subject", expectation.subject, \.subject),
         ]

@@ -1,6 +1,7 @@
 import Foundation
 import RunnerPlan
 import RunnerTransport
+import RunnerVocabulary
 
 /// Turns a failed handshake into a diagnosis in domain terms: what the server presented and
 /// which strategy the endpoint needs.
@@ -8,7 +9,7 @@ enum TLSDiagnosis {
     /// The extra handshake with SNI that tells "needs SNI" from "wrong certificate".
     enum SNIProbe: Equatable {
         /// The certificate presented with SNI verified for the host.
-        case verified(PeerCertificate?)
+        case verified(CertificateSummary?)
         /// It did not verify either (with what the verifier saw, when anything).
         case failed(VerificationFailure?, message: String)
     }
@@ -58,7 +59,7 @@ enum TLSDiagnosis {
     }
 
     /// `'a.example' (also 'b.example')` from a certificate's SANs, or its subject when it has none.
-    static func names(_ certificate: PeerCertificate) -> String {
+    static func names(_ certificate: CertificateSummary) -> String {
         let dnsNames = certificate.subjectAltNames.filter { IPAddress($0) == nil }
         guard let first = dnsNames.first else { return "'\(certificate.subject)'" }
         let rest = dnsNames.dropFirst()

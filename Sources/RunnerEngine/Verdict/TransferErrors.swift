@@ -2,10 +2,11 @@ import Foundation
 import RunnerPlan
 import RunnerResults
 import RunnerTransport
+import RunnerVocabulary
 
 /// Transport failures and invariant breaches, told in domain terms.
 enum TransferErrors {
-    static func describe(_ failure: TransferFailure, wire: WirePlan, timeout: Duration) -> TransferError {
+    static func describe(_ failure: TransferError, wire: WirePlan, timeout: Duration) -> TransferError {
         let url = wire.originalURL
         let endpoint = wire.pinnedIP.map { "\($0.urlHost):\(url.port)" } ?? url.authority
         let message: String
@@ -17,7 +18,7 @@ enum TransferErrors {
         case .http: message = "bad HTTP response from \(endpoint): \(failure.message)"
         case .io: message = "transfer with \(endpoint) failed: \(failure.message)"
         }
-        return TransferError(kind: TransferError.Kind(failure.kind), message: message)
+        return TransferError(kind: failure.kind, message: message, curlCode: failure.curlCode)
     }
 
     /// The invariant "every transfer connects to exactly the IP the strategy chose", checked.
@@ -34,18 +35,5 @@ enum TransferErrors {
 
     private static func sniText(_ wire: WirePlan) -> String {
         wire.sni.map { "SNI '\($0)'" } ?? "no SNI"
-    }
-}
-
-extension TransferError.Kind {
-    init(_ kind: TransferFailure.Kind) {
-        switch kind {
-        case .resolve: self = .resolve
-        case .connect: self = .connect
-        case .tls: self = .tls
-        case .timeout: self = .timeout
-        case .http: self = .http
-        case .io: self = .io
-        }
     }
 }

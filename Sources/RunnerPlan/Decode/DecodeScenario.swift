@@ -1,10 +1,11 @@
 import Foundation
+import RunnerVocabulary
 
 /// Settings a scenario may take from `defaults:` or set itself; nil means "not written here".
 struct SettingsLayer {
     var timeout: Duration?
     var connectTimeout: Duration?
-    var http: HTTPVersionPreference?
+    var http: HTTPVersion?
     var followRedirects: Bool?
     var maxRedirects: Int?
     var caFile: String?
@@ -46,7 +47,7 @@ struct RequestParts {
     var url: PlanURL
     var urlMark: YAMLMark
     var headers: [HeaderEntry]
-    var body: BodySpec?
+    var body: RequestBody?
     var insecure: Bool?
 }
 
@@ -66,7 +67,7 @@ extension PlanDecoder {
             case .connectTimeout: layer.connectTimeout = duration(value, for: site())
             case .http:
                 layer.http = choice(value, for: site(), among: ["1.1", "2", "auto"])
-                    .flatMap { HTTPVersionPreference(rawValue: $0.value) }
+                    .flatMap { HTTPVersion(rawValue: $0.value) }
             case .followRedirects: layer.followRedirects = bool(value, for: site())
             case .maxRedirects: layer.maxRedirects = integer(value, for: site(), minimum: 0)
             case .ca:
@@ -356,7 +357,7 @@ extension PlanDecoder {
             decodeHeaders($0.value, site: Site(key: "headers", context), context: scenario.part(.requestHeaders))
         }
 
-        var body: BodySpec?
+        var body: RequestBody?
         // The body kinds written, first two in file order (no array: most requests have one or none).
         var firstBody: FieldEntry<RequestKey>?
         var secondBody: FieldEntry<RequestKey>?
@@ -394,7 +395,7 @@ extension PlanDecoder {
             case .bodyFile:
                 body = string(entry.value, for: site())
                     .flatMap { planRelativeFile($0, what: "body_file", site: site()) }
-                    .map { .file($0) }
+                    .map { .file(path: $0) }
             case .method, .url, .headers, .insecure:
                 break  // not body kinds: `RequestKey.bodyKinds` holds only the three
             }

@@ -1,4 +1,5 @@
 import Foundation
+import RunnerVocabulary
 
 /// One scenario with the plan's defaults merged in.
 public struct Scenario: Sendable, Equatable {
@@ -33,40 +34,6 @@ public struct Scenario: Sendable, Equatable {
     }
 }
 
-public enum StrategyKind: String, Sendable, Equatable, CaseIterable {
-    case headerOnly = "header-only"
-    case trustOverride = "trust-override"
-    case sniResolve = "sni-resolve"
-    case system
-    case auto
-
-    /// The scheme a strategy is for, when it is for one only: header-only sends the IP in plain
-    /// HTTP (no certificate could be checked by name), trust override needs TLS. The one place
-    /// the rule lives; the plan check and the engine both ask it.
-    public var onlyScheme: PlanURL.Scheme? {
-        switch self {
-        case .headerOnly: .http
-        case .trustOverride: .https
-        case .sniResolve, .system, .auto: nil
-        }
-    }
-
-    /// Whether this strategy can carry a URL of `scheme`.
-    public func canCarry(_ scheme: PlanURL.Scheme) -> Bool {
-        onlyScheme.map { $0 == scheme } ?? true
-    }
-
-    /// What `auto` means for a scheme (header-only for http, sni-resolve for https); every
-    /// other strategy is itself.
-    public func concrete(for scheme: PlanURL.Scheme) -> StrategyKind {
-        guard self == .auto else { return self }
-        switch scheme {
-        case .http: return .headerOnly
-        case .https: return .sniResolve
-        }
-    }
-}
-
 public enum IPSelection: String, Sendable, Equatable {
     case first
     case all
@@ -78,18 +45,12 @@ public enum IPVersionPreference: String, Sendable, Equatable {
     case any
 }
 
-public enum HTTPVersionPreference: String, Sendable, Equatable {
-    case http1_1 = "1.1"
-    case http2 = "2"
-    case auto
-}
-
 /// Settings from `defaults:` that a scenario (or its request) may override.
 public struct TransferSettings: Sendable, Equatable {
     /// Whole transfer, redirects included.
     public var timeout: Duration = .seconds(10)
     public var connectTimeout: Duration = .seconds(3)
-    public var http: HTTPVersionPreference = .auto
+    public var http: HTTPVersion = .auto
     public var followRedirects: Bool = true
     public var maxRedirects: Int = 10
     /// Extra trust anchors (PEM), resolved against the plan's directory; nil = system store.
@@ -112,9 +73,9 @@ public struct RequestSpec: Sendable, Equatable {
     public var url: PlanURL
     /// Default headers first, then the request's own (a later name replaces an earlier one).
     public var headers: [Header]
-    public var body: BodySpec?
+    public var body: RequestBody?
 
-    public init(method: String, url: PlanURL, headers: [Header], body: BodySpec?) {
+    public init(method: String, url: PlanURL, headers: [Header], body: RequestBody?) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -122,30 +83,9 @@ public struct RequestSpec: Sendable, Equatable {
     }
 }
 
-public struct Header: Sendable, Equatable {
-    public var name: String
-    public var value: String
-
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
-    }
-}
-
-public enum BodySpec: Sendable, Equatable {
-    case bytes(Data)
-    /// A path resolved against the plan's directory; streamed from disk.
-    case file(String)
-}
-
 /// An absolute http(s) URL split into the parts the strategies rewrite.
 public struct PlanURL: Sendable, Equatable, CustomStringConvertible {
-    public enum Scheme: String, Sendable, Equatable {
-        case http
-        case https
-
-        public var defaultPort: Int { self == .http ? 80 : 443 }
-    }
+    public typealias Scheme = URLScheme
 
     public let scheme: Scheme
     /// The host without brackets (an IPv6 literal is stored bare).

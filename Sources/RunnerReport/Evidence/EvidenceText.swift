@@ -1,4 +1,5 @@
 import RunnerResults
+import RunnerVocabulary
 
 /// The evidence of one result as plain lines: the single rendering behind JUnit `<system-out>`
 /// and the verbose console, so both always tell the same story.
@@ -13,7 +14,7 @@ enum EvidenceText {
         let show = { (value: String) in PlainText.singleLine(redactor.redact(value)) }
         var lines: [String] = []
         if evidence.insecure { lines.append(insecureLine) }
-        lines.append("strategy: \(show(evidence.strategy))")
+        lines.append("strategy: \(show(evidence.strategy.rawValue))")
         lines.append("ip source: \(show(evidence.ipSource))")
         if evidence.hops.isEmpty { lines.append("no request was sent") }
         for (index, hop) in evidence.hops.enumerated() {

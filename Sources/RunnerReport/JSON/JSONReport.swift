@@ -1,5 +1,6 @@
 import Foundation
 import RunnerResults
+import RunnerVocabulary
 
 /// The machine-readable report (schema: docs/json-report.md), written as the run goes: each
 /// result's record is rendered as it finishes and kept in a spool beside the report; `finish`
@@ -241,7 +242,7 @@ struct ResultRecord: Codable, Equatable {
         name = redactor.redact(result.displayName)
         self.plan = plan
         scenario = redactor.redact(result.scenario)
-        strategy = redactor.redact(result.strategy)
+        strategy = redactor.redact(result.strategy.rawValue)
         ip = result.ip.map(redactor.redact)
         tags = result.tags.map(redactor.redact)
         (outcome, problems, error, skippedReason) = OutcomeFields.of(result.outcome, redactor: redactor)

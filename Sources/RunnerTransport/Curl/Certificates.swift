@@ -1,7 +1,8 @@
 internal import CCurlShim
 import Foundation
+import RunnerVocabulary
 
-extension PeerCertificate {
+extension CertificateSummary {
     /// Converts the shim's C record (which the caller still releases).
     init?(_ info: borrowing ccurl_cert_info) {
         guard let subject = info.subject, let issuer = info.issuer else { return nil }
@@ -26,11 +27,11 @@ extension PeerCertificate {
     }
 
     /// Runs a shim extractor and converts what it filled.
-    static func extract(_ fill: (inout ccurl_cert_info) -> Int32) -> PeerCertificate? {
+    static func extract(_ fill: (inout ccurl_cert_info) -> Int32) -> CertificateSummary? {
         var info = ccurl_cert_info()
         guard fill(&info) == 1 else { return nil }
         defer { ccurl_cert_info_release(&info) }
-        return PeerCertificate(info)
+        return CertificateSummary(info)
     }
 }
 
@@ -44,13 +45,13 @@ struct CertificateFingerprint: Hashable, Sendable {
 /// Converted certificates by fingerprint: connections are reused thousands of times, and the
 /// same leaf need not be printed again for each transfer.
 final class CertificateCache {
-    private var entries: [CertificateFingerprint: PeerCertificate] = [:]
+    private var entries: [CertificateFingerprint: CertificateSummary] = [:]
     private let limit: Int
 
     init(limit: Int = 512) { self.limit = limit }
 
     /// The leaf of the easy handle's live TLS session, nil without one.
-    func liveCertificate(of easy: EasyHandle) -> PeerCertificate? {
+    func liveCertificate(of easy: EasyHandle) -> CertificateSummary? {
         guard let fingerprint = easy.livePeerFingerprint() else { return nil }
         if let known = entries[fingerprint] { return known }
         guard let certificate = easy.livePeerCertificate() else { return nil }

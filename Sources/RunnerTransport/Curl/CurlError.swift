@@ -1,15 +1,16 @@
 internal import CCurlShim
+import RunnerVocabulary
 
 /// A libcurl (or shim) call that failed, with the call named: the one place where
-/// CURLcode, CURLMcode and CURLSHcode become Swift errors.
-struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
+/// CURLcode, CURLMcode and CURLSHcode become Swift errors. Public as the engine's setup error.
+public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The failing call, e.g. `curl_easy_setopt(CURLOPT_URL)`.
-    var call: String
+    public var call: String
     /// The libcurl result code (CURLcode, CURLMcode or CURLSHcode; -1 when a call returned NULL).
-    var code: Int
-    var message: String
+    public var code: Int
+    public var message: String
 
-    var description: String { "\(call) failed (\(code)): \(message)" }
+    public var description: String { "\(call) failed (\(code)): \(message)" }
 
     /// An easy-interface failure (CURLcode), with libcurl's text for it.
     static func easy(_ code: CURLcode, call: String) -> CurlError {
@@ -34,14 +35,9 @@ struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
         String(cString: curl_easy_strerror(code))
     }
 
-    /// The same error as the public setup error of the engine.
-    var transportError: TransportError {
-        TransportError(call: call, code: code, message: message)
-    }
-
     /// The same error as the failure of one transfer (a setup call refused its options).
-    var transferFailure: TransferFailure {
-        TransferFailure(kind: TransferFailure.Kind(curlCode: code), curlCode: code, message: description)
+    var transferFailure: TransferError {
+        TransferError(kind: TransferError.Kind(curlCode: code), message: description, curlCode: code)
     }
 }
 

@@ -1,4 +1,5 @@
 internal import CCurlShim
+import RunnerVocabulary
 
 /// What an easy handle's callbacks deliver; implemented by the engine's transfer state.
 protocol EasyHandleSink: AnyObject {
@@ -166,8 +167,8 @@ final class EasyHandle {
     // MARK: TLS evidence
 
     /// The leaf of the live TLS session (works on reused connections; call mid-transfer).
-    func livePeerCertificate() -> PeerCertificate? {
-        PeerCertificate.extract { ccurl_easy_peer_certificate(raw, &$0) }
+    func livePeerCertificate() -> CertificateSummary? {
+        CertificateSummary.extract { ccurl_easy_peer_certificate(raw, &$0) }
     }
 
     func livePeerFingerprint() -> CertificateFingerprint? {
@@ -179,8 +180,8 @@ final class EasyHandle {
     }
 
     /// The leaf seen by the verifier, when this transfer made a new TLS connection.
-    func handshakeLeaf() -> PeerCertificate? {
-        PeerCertificate.extract { ccurl_tls_context_leaf(tlsContext, &$0) }
+    func handshakeLeaf() -> CertificateSummary? {
+        CertificateSummary.extract { ccurl_tls_context_leaf(tlsContext, &$0) }
     }
 
     /// OpenSSL's first verification error in this transfer's handshake, with the leaf.

@@ -1,4 +1,5 @@
 import Foundation
+import RunnerVocabulary
 
 /// One reusable transfer slot: an easy handle plus the state of the transfer it runs now
 /// (response head, captured body, digest, certificate, request body file).
@@ -18,7 +19,7 @@ final class Transfer: EasyHandleSink {
     private var digestFailed = false
     private var isHTTPS = false
     private var verifyName: String?
-    private var certificate: PeerCertificate?
+    private var certificate: CertificateSummary?
     private var lookedForCertificate = false
     private var fileBody: FileBody?
 
@@ -31,7 +32,7 @@ final class Transfer: EasyHandleSink {
 
     /// Sets the handle up for `spec` on `pool`'s connections. On failure the transfer is left
     /// idle (not started) and the failure says which call refused.
-    func begin(_ spec: TransferSpec, pool: ConnectionPool, completion: @escaping (TransferOutcome) -> Void) throws(TransferFailure) {
+    func begin(_ spec: TransferSpec, pool: ConnectionPool, completion: @escaping (TransferOutcome) -> Void) throws(TransferError) {
         self.completion = completion
         self.pool = pool
         head.reset()
@@ -80,16 +81,16 @@ final class Transfer: EasyHandleSink {
         }
         if request.noBody { try easy.set(.noBody, 1) }
         switch request.body {
-        case .none:
+        case nil:
             break
-        case .bytes(let data):
+        case .bytes(let data)?:
             // Data.withUnsafeBytes rethrows untyped errors: carry the typed one out by value.
             let refused: CurlError? = data.withUnsafeBytes { bytes in
                 do throws(CurlError) { try easy.setPostBytes(bytes) } catch { return error }
                 return nil
             }
             if let refused { throw refused }
-        case .file:
+        case .file?:
             try easy.set(.post, 1)
             try easy.set(.postFieldSize, fileBody?.size ?? 0)
             try easy.streamBodyFromSink()
@@ -100,7 +101,7 @@ final class Transfer: EasyHandleSink {
 
     /// What came of the transfer (libcurl said `code`, or `failure` overrides it), read from
     /// the handle now: libcurl overwrites its infos with the next transfer.
-    func outcome(code: Int, failure override: TransferFailure? = nil) -> TransferOutcome {
+    func outcome(code: Int, failure override: TransferError? = nil) -> TransferOutcome {
         let newConnections = easy.info(.numConnects) ?? 0
         var clock = PhaseClock()
         clock.nameLookup = easy.info(.nameLookupTime) ?? 0
@@ -129,13 +130,14 @@ final class Transfer: EasyHandleSink {
         if let override { return TransferOutcome(evidence: evidence, result: .failure(override)) }
         guard code == CurlCode.ok else {
             let curlText = easy.errorText ?? CurlCode.text(code)
-            let failure = TransferFailure(
-                kind: TransferFailure.Kind(curlCode: code, message: curlText), curlCode: code,
-                message: FailureMessage.text(curlText: curlText, verification: verification, verifyName: verifyName))
+            let failure = TransferError(
+                kind: TransferError.Kind(curlCode: code, message: curlText),
+                message: FailureMessage.text(curlText: curlText, verification: verification, verifyName: verifyName),
+                curlCode: code)
             return TransferOutcome(evidence: evidence, result: .failure(failure))
         }
         guard !digestFailed, let sha256 = digest.finish() else {
-            let failure = TransferFailure(kind: .io, curlCode: CurlCode.outOfMemory, message: "SHA-256 of the response body failed (OpenSSL)")
+            let failure = TransferError(kind: .io, message: "SHA-256 of the response body failed (OpenSSL)", curlCode: CurlCode.outOfMemory)
             return TransferOutcome(evidence: evidence, result: .failure(failure))
         }
         let response = TransferResponse(

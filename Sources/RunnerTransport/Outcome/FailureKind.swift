@@ -1,4 +1,6 @@
-extension TransferFailure.Kind {
+import RunnerVocabulary
+
+extension TransferError.Kind {
     /// The failure kind of a libcurl result code (CURLcode), as reports classify it.
     init(curlCode: Int) {
         switch curlCode {

@@ -1,3 +1,5 @@
+import RunnerVocabulary
+
 /// libcurl's cumulative phase clock for one transfer (the `CURLINFO_*_TIME_T` values, in
 /// microseconds since the transfer started; 0 = that point was never reached).
 struct PhaseClock: Equatable, Sendable {
@@ -10,10 +12,10 @@ struct PhaseClock: Equatable, Sendable {
     /// Each phase's own duration in seconds: resolve = name lookup, connect = TCP connect
     /// after it, tls = the handshake after that (nil without one: plain http, or a reused
     /// connection), first byte and total counted from the start.
-    func phases(reusedConnection: Bool) -> PhaseTimings {
+    func phases(reusedConnection: Bool) -> Timings {
         func seconds(_ microseconds: Int64) -> Double { Double(microseconds) / 1_000_000 }
         let reachedConnect = connect > 0
-        return PhaseTimings(
+        return Timings(
             resolve: nameLookup > 0 || reachedConnect ? seconds(nameLookup) : nil,
             connect: reachedConnect ? seconds(max(0, connect - nameLookup)) : nil,
             tls: appConnect > 0 && !reusedConnection ? seconds(max(0, appConnect - max(connect, nameLookup))) : nil,

@@ -1,23 +1,16 @@
 import Foundation
+import RunnerVocabulary
 
 /// How a `TransferSpec` is put to libcurl, decided as a value before any C call (so the
 /// decisions are unit-tested without sockets). `EasyHandle` options are then set from it.
 struct CurlRequest: Equatable {
-    enum Body: Equatable {
-        /// Nothing to send.
-        case none
-        /// Sent from memory, byte-exact (POSTFIELDSIZE_LARGE + COPYPOSTFIELDS).
-        case bytes(Data)
-        /// Streamed from disk through the read callback, size known up front.
-        case file(path: String)
-    }
-
     var url: String
     /// HEAD: CURLOPT_NOBODY (libcurl then waits for no body).
     var noBody = false
     /// CURLOPT_CUSTOMREQUEST, when the method is not the one libcurl's mode implies.
     var customMethod: String?
-    var body: Body = .none
+    /// POSTFIELDSIZE_LARGE + COPYPOSTFIELDS for bytes; the read callback for a file.
+    var body: RequestBody?
     /// CURLOPT_HTTPHEADER lines.
     var headerLines: [String] = []
     var connectTo: [String] = []
@@ -34,7 +27,7 @@ struct CurlRequest: Equatable {
     var connectTimeoutMilliseconds: Int
     var connectOnly = false
 
-    init(spec: TransferSpec) throws(TransferFailure) {
+    init(spec: TransferSpec) throws(TransferError) {
         url = spec.url
         let https = Self.isHTTPS(spec.url)
         httpVersion = Self.httpVersion(spec.httpVersion, https: https)
@@ -79,18 +72,19 @@ struct CurlRequest: Equatable {
             if method != "POST" { customMethod = method }
         }
 
-        headerLines = try Self.headerLines(spec.headers, hasBody: body != .none)
+        headerLines = try Self.headerLines(spec.headers, hasBody: body != nil)
     }
 
     /// `Name: value` lines as sent, plus what turns off libcurl's own additions: `Expect:`
     /// (no 100-continue round trip unless asked for) and, with a body, `Content-Type:` (no
     /// form-urlencoded default). An empty value is sent as such (`Name;` in libcurl's syntax).
-    static func headerLines(_ headers: [(name: String, value: String)], hasBody: Bool) throws(TransferFailure) -> [String] {
+    static func headerLines(_ headers: [Header], hasBody: Bool) throws(TransferError) -> [String] {
         var lines: [String] = []
         lines.reserveCapacity(headers.count + 2)
         var hasExpect = false
         var hasContentType = false
-        for (name, value) in headers {
+        for header in headers {
+            let (name, value) = (header.name, header.value)
             guard !name.isEmpty, !Self.hasSeparator(name) else {
                 throw rejected("invalid header name '\(name)'")
             }
@@ -123,7 +117,7 @@ struct CurlRequest: Equatable {
     }
 
     /// .auto: h2 by ALPN for https, 1.1 for http. .http2: ALPN for https, prior knowledge for http.
-    static func httpVersion(_ version: TransferSpec.HTTPVersion, https: Bool) -> CurlHTTPVersion {
+    static func httpVersion(_ version: HTTPVersion, https: Bool) -> CurlHTTPVersion {
         switch version {
         case .http1_1: .http1_1
         case .http2: https ? .http2OverTLS : .http2PriorKnowledge
@@ -145,7 +139,7 @@ struct CurlRequest: Equatable {
         return max(1, Int(whole + fraction))
     }
 
-    private static func rejected(_ message: String) -> TransferFailure {
-        TransferFailure(kind: .io, curlCode: CurlCode.badFunctionArgument, message: "request not sent: " + message)
+    private static func rejected(_ message: String) -> TransferError {
+        TransferError(kind: .io, message: "request not sent: " + message, curlCode: CurlCode.badFunctionArgument)
     }
 }

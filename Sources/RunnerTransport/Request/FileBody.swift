@@ -1,9 +1,11 @@
 import Foundation
+import RunnerVocabulary
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import RunnerVocabulary
 #endif
 
 /// A request body streamed from a file: opened when the transfer starts, read in libcurl's
@@ -13,7 +15,7 @@ final class FileBody {
     let size: Int64
     private let descriptor: Int32
 
-    init(path: String) throws(TransferFailure) {
+    init(path: String) throws(TransferError) {
         self.path = path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.failure("cannot open body file '\(path)'", errno) }
@@ -25,8 +27,8 @@ final class FileBody {
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             close(descriptor)
-            throw TransferFailure(
-                kind: .io, curlCode: CurlCode.readError, message: "body file '\(path)' is not a regular file")
+            throw TransferError(
+                kind: .io, message: "body file '\(path)' is not a regular file", curlCode: CurlCode.readError)
         }
         self.descriptor = descriptor
         self.size = Int64(status.st_size)
@@ -48,9 +50,9 @@ final class FileBody {
         lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset)
     }
 
-    private static func failure(_ what: String, _ error: Int32) -> TransferFailure {
-        TransferFailure(
-            kind: .io, curlCode: CurlCode.readError, message: "\(what): \(String(cString: strerror(error)))")
+    private static func failure(_ what: String, _ error: Int32) -> TransferError {
+        TransferError(
+            kind: .io, message: "\(what): \(String(cString: strerror(error)))", curlCode: CurlCode.readError)
     }
 }
 

@@ -1,10 +1,12 @@
+import RunnerVocabulary
+
 /// The status and headers of the final response, built from the raw header lines libcurl
 /// hands over one at a time (interim 1xx blocks included, trailers after the body too).
 struct ResponseHead {
     /// Status of the latest status line (0 before any).
     private(set) var status = 0
     /// Headers of the latest block, in order, names as sent.
-    private(set) var headers: [(name: String, value: String)] = []
+    private(set) var headers: [Header] = []
     /// The blank line ending the latest block has arrived.
     private(set) var isComplete = false
 
@@ -47,7 +49,7 @@ struct ResponseHead {
         let name = Self.trimmed(line[line.startIndex..<colon])
         guard !name.isEmpty else { return }
         let value = Self.trimmed(line[(colon + 1)...])
-        headers.append((name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+        headers.append(Header(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
     }
 
     /// Convenience for text lines (tests, diagnostics).

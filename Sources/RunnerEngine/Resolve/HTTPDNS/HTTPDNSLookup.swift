@@ -3,6 +3,7 @@ import RunnerPlan
 import RunnerResults
 import RunnerHTTPDNS
 import RunnerTransport
+import RunnerVocabulary
 
 /// One host asked of one HTTPDNS service: its queries (two for doh-json under `ip_version:
 /// any`) as transfers on the engine, their answers parsed strictly and merged.
