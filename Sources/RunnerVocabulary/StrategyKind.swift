@@ -25,6 +25,13 @@ public enum StrategyKind: String, Sendable, Equatable, CaseIterable, CustomStrin
         onlyScheme.map { $0 == scheme } ?? true
     }
 
+    /// The named IP-pinning strategies that can carry `scheme`, as a plan would suggest them
+    /// (`'trust-override' or 'sni-resolve'`).
+    public static func suggestions(for scheme: URLScheme) -> String {
+        allCases.filter { $0 != .system && $0 != .auto && $0.canCarry(scheme) }
+            .map { "'\($0.rawValue)'" }.joined(separator: " or ")
+    }
+
     /// What `auto` means for a scheme (header-only for http, sni-resolve for https); every
     /// other strategy is itself.
     public func concrete(for scheme: URLScheme) -> StrategyKind {

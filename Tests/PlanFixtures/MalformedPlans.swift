@@ -241,7 +241,7 @@ public let malformedPlans: [MalformedPlan] = [
             request:
               url: https://api.example.com/
         """,
-        "{file}:4:15: error: strategy 'header-only' is for http:// URLs, but scenario 'a' requests https://; use 'sni-resolve' or 'trust-override'"
+        "{file}:4:15: error: strategy 'header-only' is for http:// URLs, but scenario 'a' requests https://; use 'trust-override' or 'sni-resolve'"
     ),
     MalformedPlan("header-only from defaults with an https URL", """
         version: 1
@@ -252,7 +252,7 @@ public let malformedPlans: [MalformedPlan] = [
             request:
               url: https://api.example.com/
         """,
-        "{file}:7:12: error: strategy 'header-only' (from defaults) is for http:// URLs, but scenario 'a' requests https://; use 'sni-resolve' or 'trust-override'"
+        "{file}:7:12: error: strategy 'header-only' (from defaults) is for http:// URLs, but scenario 'a' requests https://; use 'trust-override' or 'sni-resolve'"
     ),
     MalformedPlan("trust-override with an http URL", """
         version: 1

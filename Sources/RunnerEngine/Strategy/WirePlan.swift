@@ -35,9 +35,9 @@ enum StrategyRules {
         guard !strategy.canCarry(scheme) else { return nil }
         switch scheme {
         case .https:
-            return "strategy '\(strategy.rawValue)' cannot carry an https:// URL (there would be no certificate check by name); use 'trust-override' or 'sni-resolve'"
+            return "strategy '\(strategy.rawValue)' cannot carry an https:// URL (there would be no certificate check by name); use \(StrategyKind.suggestions(for: .https))"
         case .http:
-            return "strategy '\(strategy.rawValue)' needs an https:// URL; use 'header-only' for http://"
+            return "strategy '\(strategy.rawValue)' needs an https:// URL; use \(StrategyKind.suggestions(for: .http)) for http://"
         }
     }
 

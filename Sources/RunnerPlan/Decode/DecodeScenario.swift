@@ -291,7 +291,7 @@ extension PlanDecoder {
         for (index, strategy) in strategies.enumerated() {
             guard let only = strategy.onlyScheme, only != url.scheme else { continue }
             let origin = marks == nil ? " (from defaults)" : ""
-            let instead = only == .http ? "'sni-resolve' or 'trust-override'" : "'header-only' or 'sni-resolve'"
+            let instead = StrategyKind.suggestions(for: url.scheme)
             report(
                 at: marks?[index] ?? urlMark,
                 "strategy '\(strategy.rawValue)'\(origin) is for \(only.rawValue):// URLs, but \(scenario()) requests \(url.scheme.rawValue)://; use \(instead)"
