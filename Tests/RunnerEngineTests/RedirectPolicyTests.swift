@@ -111,6 +111,6 @@ struct RedirectPolicyTests {
         (.system, .https, .system),
     ])
     func eachHopGetsAStrategyItsSchemeAllows(requested: StrategyKind, scheme: PlanURL.Scheme, expected: StrategyKind) {
-        #expect(ResultJob.hopStrategy(requested: requested, scheme: scheme) == expected)
+        #expect(ResultStateMachine.hopStrategy(requested: requested, scheme: scheme) == expected)
     }
 }

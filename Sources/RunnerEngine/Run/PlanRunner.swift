@@ -136,7 +136,7 @@ final class SuiteRun {
             finished[index] = Array(repeating: false, count: expansion.count)
             scheduler.expanded(into: expansion.count)
             for (slot, plannedResult) in expansion.enumerated() {
-                run(plannedResult, into: (index, slot), earlierAttempts: [], scheduler: scheduler)
+                run(plannedResult, into: (index, slot), scheduler: scheduler)
             }
         }
         guard ResultExpansion.needsResolution(scenario, override: options.strategyOverride) else {
@@ -149,48 +149,24 @@ final class SuiteRun {
         ) { begin($0) }
     }
 
-    /// Runs one result; one that fails or errors runs again while `retries` allow (same
-    /// strategy and IP), and only the last attempt is reported as it finishes.
-    private func run(
-        _ plannedResult: PlannedResult, into position: (scenario: Int, slot: Int), earlierAttempts: [Attempt],
-        scheduler: ScenarioScheduler
-    ) {
+    /// Runs one result (with the retries a failure earns) and counts and hands over its verdict.
+    private func run(_ plannedResult: PlannedResult, into position: (scenario: Int, slot: Int), scheduler: ScenarioScheduler) {
         let scenario = plannedResult.scenario
         let redirectResolve: ResultJob.Resolve = { [self] host, done in
             resolver.resolve(
                 host: host, map: scenario.domainMap, ipVersion: scenario.ipVersion,
                 caFile: scenario.settings.caFile, systemTimeout: scenario.settings.connectTimeout, completion: done)
         }
-        ResultJob(planned: plannedResult, resolve: redirectResolve) { [self] result in
-            var result = result
-            result.earlierAttempts = earlierAttempts
-            if interrupter.signal != nil, case .errored = result.outcome {
-                // Aborted by the interruption (a transfer or a lookup), not by the service.
-                result.outcome = .skipped(reason: "interrupted")
-            }
-            if Self.mayRetry(result.outcome, of: plannedResult), interrupter.signal == nil,
-                earlierAttempts.count < options.retries(for: scenario)
-            {
-                let attempt = Attempt(outcome: result.outcome, duration: result.duration)
-                run(plannedResult, into: position, earlierAttempts: earlierAttempts + [attempt], scheduler: scheduler)
-                return
-            }
+        ResultJob(
+            machine: ResultStateMachine(planned: plannedResult, retries: options.retries(for: scenario)),
+            engine: engine, resolve: redirectResolve, isInterrupted: { [interrupter] in interrupter.signal != nil }
+        ) { [self] result in
             finished[position.scenario][position.slot] = true
             counts = counts + result.outcome.counts
             finishedAt = DispatchTime.now()
             sink.finished(result, at: ResultPosition(suite: self.index, scenario: position.scenario, slot: position.slot))
             scheduler.finished()
-        }.start(on: engine)
-    }
-
-    /// Failures and transfer errors are retried. A scenario whose domain map gave no IP is
-    /// not: its lookup is shared by all its results, and a retry would replay the same answer.
-    private static func mayRetry(_ outcome: Outcome, of planned: PlannedResult) -> Bool {
-        switch outcome {
-        case .failed: true
-        case .errored: planned.resolveError == nil
-        case .passed, .skipped: false
-        }
+        }.start()
     }
 
     /// What a suite planned, handed over when the run has ended (see `retired`).

@@ -1,0 +1,275 @@
+import Foundation
+import RunnerPlan
+import RunnerResults
+import RunnerTransport
+import RunnerVocabulary
+
+/// The life of one planned result as a value: events in, actions out, no I/O. It carries the
+/// request through its hops (each redirect re-resolved and re-pinned, cookies kept between
+/// them, every hop within what is left of the scenario's `timeout`), the SNI probe that explains
+/// a trust-override failure, the retries a failure earns, and an interruption, to a verdict.
+/// `ResultJob` performs its actions; the tests drive it with made-up outcomes and times.
+///
+/// Times are seconds on any monotonic clock (the caller's); `date` is the wall clock, for
+/// cookie expiry and certificate dates.
+struct ResultStateMachine {
+    /// What the driver does next; each one is answered by exactly one event.
+    enum Action {
+        /// Submit this transfer, then call `transferFinished`.
+        case send(TransferSpec)
+        /// Look `host` up through the scenario's domain map, then call `resolved`.
+        case resolve(host: String)
+        /// Submit this handshake-only probe, then call `probeFinished`.
+        case probe(TransferSpec)
+        /// The result is decided; no event follows.
+        case finish(ScenarioResult)
+        /// Nothing to do (an event after the verdict, which a correct driver never delivers).
+        case wait
+    }
+
+    private enum State {
+        case idle
+        case sending(HopRequest, WirePlan)
+        case resolving(HopRequest, StrategyKind)
+        /// The trust-override handshake failed; a probe with SNI tells why.
+        case probing(TransferError, verification: VerificationFailure?, ip: IPAddress, wire: WirePlan)
+        case finished
+    }
+
+    let planned: PlannedResult
+    /// Extra attempts a failure or an error may have (`retries`).
+    private let retries: Int
+    private var state = State.idle
+    private var interrupted = false
+    private var earlierAttempts: [Attempt] = []
+
+    // One attempt's record, started afresh by `begin`.
+    private var attemptStartedAt = 0.0
+    private var hops: [HopEvidence] = []
+    private var chain: [PlanURL] = []
+    private var cookies = CookieJar()
+    private var notes: [String] = []
+    private var ipSource = ""
+    /// The lookup time of the hop being sent, when a lookup was made for it.
+    private var hopResolveTime: Double?
+
+    init(planned: PlannedResult, retries: Int) {
+        self.planned = planned
+        self.retries = retries
+    }
+
+    private var scenario: Scenario { planned.scenario }
+    private var tlsIdentity: TLSIdentity {
+        TLSIdentity(caFile: scenario.settings.caFile, insecure: scenario.settings.insecure, http: scenario.settings.http)
+    }
+
+    /// The first hop (or the verdict, when the host did not resolve).
+    mutating func start(now: Double) -> Action {
+        begin(now: now)
+    }
+
+    /// The run was interrupted: no further hop or retry starts, and an error becomes "skipped"
+    /// (the transfer was aborted by the interruption, not failed by the service).
+    mutating func interrupt() {
+        interrupted = true
+    }
+
+    mutating func transferFinished(_ outcome: TransferOutcome, now: Double, date: Date) -> Action {
+        guard case .sending(let request, let wire) = state else { return unexpected("a transfer", now: now) }
+        var hop = HopEvidence.from(wire: wire, method: request.method, outcome: outcome)
+        if let hopResolveTime, wire.pinnedIP != nil { hop.timings.resolve = hopResolveTime }
+        hops.append(hop)
+
+        let response: TransferResponse
+        switch outcome.result {
+        case .failure(let failure):
+            let error = TransferErrors.describe(failure, wire: wire, timeout: scenario.settings.timeout)
+            if failure.kind == .tls, wire.strategy == .trustOverride, let ip = wire.pinnedIP, !interrupted {
+                state = .probing(error, verification: outcome.evidence.verification, ip: ip, wire: wire)
+                let probeWire = StrategyRules.wirePlan(url: wire.originalURL, strategy: .sniResolve, ip: ip, tls: tlsIdentity)
+                return .probe(TransferSpecs.sniProbe(scenario: scenario, wire: probeWire))
+            }
+            var described = error
+            if let verification = outcome.evidence.verification {
+                described.diagnosis = TLSDiagnosis.general(host: wire.originalURL.host, failure: verification)
+            }
+            return conclude(.errored(described), now: now)
+        case .success(let success):
+            response = success
+        }
+        if let mismatch = TransferErrors.pinMismatch(wire: wire, evidence: outcome.evidence) {
+            return conclude(.errored(mismatch), now: now)
+        }
+        let setCookies = response.values(of: "Set-Cookie")
+        if !setCookies.isEmpty {
+            cookies.store(setCookieHeaders: setCookies, requestURL: CookieURL(request.url), now: date)
+        }
+        let step = RedirectPolicy.next(
+            status: response.status, location: response.values(of: "Location").first, request: request,
+            chain: chain, followRedirects: scenario.settings.followRedirects,
+            maxRedirects: scenario.settings.maxRedirects)
+        switch step {
+        case .final:
+            if response.bodyTruncated {
+                notes.append(
+                    "body: \(response.bodyLength) bytes; only the first \(response.body.count) kept for contains/matches/json (max_body), all of it hashed")
+            }
+            let observed = ObservedResponse(
+                response: response, evidence: outcome.evidence, totalTime: now - attemptStartedAt,
+                redirects: chain.count - 1, finalURL: request.url.description)
+            let problems = ExpectationChecker.problems(for: scenario.expect, observed: observed, now: date)
+            return conclude(problems.isEmpty ? .passed : .failed(problems), now: now)
+        case .error(let error):
+            return conclude(.errored(error), now: now)
+        case .follow(let next):
+            return follow(next, from: wire, now: now, date: date)
+        }
+    }
+
+    /// The answer for the host a redirect leads to.
+    mutating func resolved(_ answer: Result<Resolution, TransferError>, now: Double, date: Date) -> Action {
+        guard case .resolving(let next, let strategy) = state else { return unexpected("a lookup", now: now) }
+        switch answer {
+        case .failure(let error):
+            return conclude(.errored(TransferError(
+                kind: .resolve, message: "redirect to \(next.url): \(error.message)", diagnosis: error.diagnosis)), now: now)
+        case .success(let resolution):
+            guard let ip = resolution.ordered(for: scenario.ipVersion).first else {
+                return conclude(.errored(TransferError(
+                    kind: .resolve, message: "redirect to \(next.url): \(resolution.source) has no usable address")), now: now)
+            }
+            notes += resolution.notes
+            ipSource += "; hop \(chain.count + 1): \(resolution.source)"
+            return send(next, strategy: strategy, ip: ip, resolveTime: resolution.lookupTime, now: now, date: date)
+        }
+    }
+
+    /// The SNI probe's outcome: the trust-override failure, diagnosed.
+    mutating func probeFinished(_ outcome: TransferOutcome, now: Double) -> Action {
+        guard case .probing(var error, let verification, let ip, let wire) = state else { return unexpected("a probe", now: now) }
+        let probe: TLSDiagnosis.SNIProbe
+        switch outcome.result {
+        case .success:
+            probe = .verified(outcome.evidence.certificate)
+        case .failure(let failure):
+            probe = .failed(outcome.evidence.verification, message: failure.message)
+        }
+        error.diagnosis = TLSDiagnosis.trustOverride(
+            host: wire.originalURL.host, endpoint: "\(ip.urlHost):\(wire.originalURL.port)",
+            withoutSNI: verification, probe: probe)
+        return conclude(.errored(error), now: now)
+    }
+
+    // MARK: Steps
+
+    /// A new attempt: the evidence starts empty, the request from the plan.
+    private mutating func begin(now: Double) -> Action {
+        attemptStartedAt = now
+        hops = []
+        chain = []
+        cookies = CookieJar()
+        notes = planned.resolution?.notes ?? []
+        ipSource = planned.strategy == .system
+            ? "system resolver (libcurl, not pinned)" : planned.resolution?.source ?? "not resolved"
+        if let resolveError = planned.resolveError {
+            return conclude(.errored(resolveError), now: now)
+        }
+        let request = HopRequest(
+            method: scenario.request.method, url: scenario.request.url, headers: scenario.request.headers,
+            body: scenario.request.body)
+        return send(
+            request, strategy: planned.strategy, ip: planned.ip, resolveTime: planned.resolution?.lookupTime, now: now,
+            date: nil)
+    }
+
+    /// One hop within what is left of the scenario's `timeout` (it covers every hop). `date` is
+    /// nil on an attempt's first hop, when the cookie jar is still empty.
+    private mutating func send(
+        _ request: HopRequest, strategy: StrategyKind, ip: IPAddress?, resolveTime: Double?, now: Double, date: Date?
+    ) -> Action {
+        if interrupted { return conclude(.skipped(reason: "interrupted"), now: now) }
+        let remaining = scenario.settings.timeout - .nanoseconds(Int64((now - attemptStartedAt) * 1e9))
+        guard remaining > .milliseconds(1) else {
+            return conclude(.errored(TransferError(
+                kind: .timeout,
+                message: "timed out (timeout \(scenario.settings.timeout.planNotation)) after \(chain.count) hop(s), before \(request.url)")),
+                now: now)
+        }
+        chain.append(request.url)
+        let wire = StrategyRules.wirePlan(url: request.url, strategy: strategy, ip: ip, tls: tlsIdentity)
+        var hopRequest = request
+        if let date, !cookies.cookies.isEmpty,
+            let cookieHeader = cookies.cookieHeader(for: CookieURL(request.url), now: date)
+        {
+            hopRequest.headers.append(Header(name: "Cookie", value: cookieHeader))
+        }
+        hopResolveTime = resolveTime
+        state = .sending(request, wire)
+        return .send(TransferSpecs.request(hopRequest, scenario: scenario, wire: wire, timeout: remaining))
+    }
+
+    /// The next hop: the same pin when the host stays, the domain map again when it changes; the
+    /// strategy rule applied to the hop's scheme.
+    private mutating func follow(_ next: HopRequest, from previous: WirePlan, now: Double, date: Date) -> Action {
+        let strategy = Self.hopStrategy(requested: planned.strategy, scheme: next.url.scheme)
+        if strategy != previous.strategy {
+            notes.append("hop \(chain.count + 1) (\(next.url.scheme.rawValue)) uses \(strategy.rawValue) instead of \(previous.strategy.rawValue)")
+        }
+        guard StrategyRules.pins(strategy) else {
+            return send(next, strategy: strategy, ip: nil, resolveTime: nil, now: now, date: date)
+        }
+        if next.url.host == previous.originalURL.host, let ip = previous.pinnedIP {
+            return send(next, strategy: strategy, ip: ip, resolveTime: nil, now: now, date: date)
+        }
+        if interrupted { return conclude(.skipped(reason: "interrupted"), now: now) }
+        state = .resolving(next, strategy)
+        return .resolve(host: next.url.host)
+    }
+
+    /// A hop keeps the result's strategy when it can carry the hop's scheme; otherwise the
+    /// `auto` rule decides for that hop (an https→http redirect under trust override goes
+    /// header-only).
+    static func hopStrategy(requested: StrategyKind, scheme: PlanURL.Scheme) -> StrategyKind {
+        requested.canCarry(scheme) ? requested.concrete(for: scheme) : StrategyKind.auto.concrete(for: scheme)
+    }
+
+    /// An attempt's verdict: another attempt when a failure may be retried, else the result.
+    private mutating func conclude(_ verdict: Outcome, now: Double) -> Action {
+        var outcome = verdict
+        if interrupted, case .errored = outcome {
+            outcome = .skipped(reason: "interrupted")
+        }
+        if !interrupted, Self.mayRetry(outcome, of: planned), earlierAttempts.count < retries {
+            earlierAttempts.append(Attempt(outcome: outcome, duration: now - attemptStartedAt))
+            return begin(now: now)
+        }
+        state = .finished
+        var evidence = Evidence(
+            strategy: planned.strategy, ipSource: ipSource, insecure: scenario.settings.insecure, hops: hops, notes: notes)
+        evidence.resolutionFallbackFrom = planned.resolution?.fallbackFrom
+        let jar = cookies.cookies
+        if !jar.isEmpty {
+            evidence.notes.append("cookies kept: " + jar.map { "\($0.name) (\($0.domain)\($0.path))" }.joined(separator: ", "))
+        }
+        return .finish(ScenarioResult(
+            scenario: scenario.name, strategy: planned.strategy, ip: planned.ip?.text, tags: scenario.tags,
+            outcome: outcome, evidence: evidence, duration: now - attemptStartedAt, earlierAttempts: earlierAttempts))
+    }
+
+    /// Failures and transfer errors are retried. A result whose domain map gave no IP is not:
+    /// the lookup is shared by all the scenario's results, and a retry would replay its answer.
+    static func mayRetry(_ outcome: Outcome, of planned: PlannedResult) -> Bool {
+        switch outcome {
+        case .failed: true
+        case .errored: planned.resolveError == nil
+        case .passed, .skipped: false
+        }
+    }
+
+    /// An event the state does not wait for: a driver bug. Before the verdict it becomes the
+    /// result's error (the run goes on, the result is reported once); after it, it is ignored.
+    private mutating func unexpected(_ event: String, now: Double) -> Action {
+        if case .finished = state { return .wait }
+        return conclude(.errored(TransferError(kind: .io, message: "internal error: \(event) finished while none was under way")), now: now)
+    }
+}
