@@ -1,5 +1,4 @@
 import Foundation
-import RunnerEngine
 import LabTestSupport
 import PlanFixtures
 import RunnerLab
@@ -7,6 +6,8 @@ import RunnerPlan
 import RunnerResults
 import Testing
 import RunnerVocabulary
+
+@testable import RunnerEngine
 
 /// Writes plans for the lab and runs them through the real runner (libcurl over loopback).
 struct LabRun {
@@ -18,8 +19,12 @@ struct LabRun {
     static func dedicated() async throws -> LabRun { LabRun(lab: try await Lab.start()) }
 
     /// Loads and runs `yaml`; the blocking libcurl loop runs on its own thread, off the test pool.
+    /// - Parameters:
+    ///   - clock: the engine's clock (TTLs, timeouts); `afterEachResult` runs as each result is
+    ///     handed over, on the engine's thread, e.g. to move a `ManualClock`.
     func run(
-        _ yaml: String, jobs: Int = 8, retries: Int? = nil, environment: [String: String] = [:]
+        _ yaml: String, jobs: Int = 8, retries: Int? = nil, environment: [String: String] = [:],
+        clock: MonotonicClock = .system, afterEachResult: @escaping @Sendable () -> Void = {}
     ) async throws -> CollectedRun {
         let path = try LabPlans.write(yaml, lab: lab)
         let plan = try PlanLoader.load(path: path, environment: environment)
@@ -28,8 +33,8 @@ struct LabRun {
         options.retriesOverride = retries
         let chosen = options
         return try await offPool {
-            let collector = ResultCollector()
-            let run = try PlanRunner(options: chosen, sink: collector).run([plan])
+            let collector = ResultCollector(afterEach: afterEachResult)
+            let run = try PlanRunner(options: chosen, sink: collector, clock: clock).run([plan])
             return CollectedRun(result: run, all: collector.inPlanOrder)
         }
     }
@@ -47,9 +52,15 @@ struct CollectedRun: Sendable {
 /// Keeps what a run hands over, with where each result sits.
 final class ResultCollector: ResultSink {
     private(set) var received: [(result: ScenarioResult, position: ResultPosition, ran: Bool)] = []
+    private let afterEach: () -> Void
+
+    init(afterEach: @escaping () -> Void = {}) {
+        self.afterEach = afterEach
+    }
 
     func finished(_ result: ScenarioResult, at position: ResultPosition) {
         received.append((result, position, true))
+        afterEach()
     }
 
     func notRun(_ result: ScenarioResult, at position: ResultPosition) {
@@ -84,4 +95,19 @@ extension ScenarioResult {
         case .skipped(let reason): "\(displayName): skipped: \(reason)"
         }
     }
+}
+
+/// A monotonic clock a test moves by hand (`MonotonicClock(manual.now)`).
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var nanoseconds: UInt64 = 1_000_000_000_000
+
+    func now() -> UInt64 { lock.withLock { nanoseconds } }
+
+    func advance(by duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        lock.withLock { nanoseconds += UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000) }
+    }
+
+    var clock: MonotonicClock { MonotonicClock { [self] in now() } }
 }

@@ -21,25 +21,16 @@ final class DomainResolver {
 
     private let plan: Plan
     private let engine: TransferEngine
-    private var entries: [Key: Entry] = [:]
+    private let clock: MonotonicClock
+    private var cache = ResolutionCache<Completion>()
     /// Every lookup's answer, in the order they came.
     private(set) var records: [Record] = []
+    private typealias Key = ResolutionCache<Completion>.Key
 
-    private struct Key: Hashable {
-        var map: String
-        var host: String
-        var family: IPVersionPreference
-    }
-
-    private enum Entry {
-        case pending([Completion])
-        /// `expires` in uptime nanoseconds; nil = for the rest of the run.
-        case answered(Result<Resolution, TransferError>, expires: UInt64?)
-    }
-
-    init(plan: Plan, engine: TransferEngine) {
+    init(plan: Plan, engine: TransferEngine, clock: MonotonicClock = .system) {
         self.plan = plan
         self.engine = engine
+        self.clock = clock
     }
 
     /// Answers `host` through map `mapName`; `completion` runs on the engine's thread (at once
@@ -98,34 +89,17 @@ final class DomainResolver {
         _ key: Key, completion: @escaping Completion,
         lookUp: (@escaping (Result<Resolution, TransferError>, _ ttl: Int?) -> Void) -> Void
     ) {
-        switch entries[key] {
-        case .pending(let waiting):
-            entries[key] = .pending(waiting + [completion])
-            return
-        case .answered(let result, let expires) where expires.map({ DispatchTime.now().uptimeNanoseconds < $0 }) ?? true:
-            completion(result.map { cached in
-                var cached = cached
-                cached.lookupTime = 0
-                return cached
-            })
-            return
-        case .answered, nil:
+        switch cache.lookUp(key, for: completion, now: clock.now()) {
+        case .cached(let result):
+            completion(result)
+        case .joined:
             break
-        }
-        entries[key] = .pending([completion])
-        let started = DispatchTime.now().uptimeNanoseconds
-        lookUp { [self] result, ttl in
-            let finished = DispatchTime.now().uptimeNanoseconds
-            let timed = result.map { resolution in
-                var resolution = resolution
-                resolution.lookupTime = Double(finished - started) / 1e9
-                return resolution
+        case .start:
+            lookUp { [self] result, ttl in
+                guard let (answer, waiters) = cache.answered(key, result, ttl: ttl, now: clock.now()) else { return }
+                records.append(Record(map: key.map, host: key.host, answer: answer))
+                for waiter in waiters { waiter(answer) }
             }
-            let expires = ttl.map { finished + UInt64(max(0, $0)) * 1_000_000_000 }
-            guard case .pending(let waiting) = entries[key] else { return }
-            entries[key] = .answered(timed, expires: expires)
-            records.append(Record(map: key.map, host: key.host, answer: timed))
-            for waiter in waiting { waiter(timed) }
         }
     }
 

@@ -10,6 +10,7 @@ import RunnerVocabulary
 public final class PlanRunner {
     private let options: RunOptions
     private let sink: any ResultSink
+    private let clock: MonotonicClock
     /// Stops the run from another thread (SIGINT/SIGTERM).
     public let interrupter = RunInterrupter()
     /// The last run's bookkeeping (every planned result), kept as long as the runner: freeing
@@ -19,18 +20,25 @@ public final class PlanRunner {
 
     /// - Parameter sink: takes every result as it finishes, then, when the run was interrupted,
     ///   each planned result that never finished.
-    public init(options: RunOptions, sink: any ResultSink) {
+    public convenience init(options: RunOptions, sink: any ResultSink) {
+        self.init(options: options, sink: sink, clock: .system)
+    }
+
+    /// - Parameter clock: what TTLs and each result's timeout are measured on (tests move it).
+    init(options: RunOptions, sink: any ResultSink, clock: MonotonicClock) {
         self.options = options
         self.sink = sink
+        self.clock = clock
     }
 
     /// Runs `plans` to completion and returns one suite per plan (its counts, not its results).
     public func run(_ plans: [Plan]) throws(CurlError) -> RunResult {
         let engine = try TransferEngine(maxInFlight: max(1, options.jobs))
         let startedAt = Date()
-        let clock = DispatchTime.now()
+        let started = DispatchTime.now()
         let suites = plans.enumerated().map {
-            SuiteRun(plan: $1, index: $0, options: options, engine: engine, interrupter: interrupter, sink: sink)
+            SuiteRun(
+                plan: $1, index: $0, options: options, engine: engine, interrupter: interrupter, sink: sink, clock: clock)
         }
         let scheduler = ScenarioScheduler(
             limit: max(1, options.jobs), interrupter: interrupter, suites: suites.map { ($0, $0.scenarios.indices) })
@@ -38,7 +46,7 @@ public final class PlanRunner {
         defer { interrupter.detach() }
         scheduler.pump()
         engine.run()
-        let duration = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
+        let duration = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let run = RunResult(
             suites: suites.map { $0.finish() }, startedAt: startedAt,
             duration: duration, interruptedBy: interrupter.signal, connectionsOpened: engine.connectionsOpened)
@@ -103,17 +111,18 @@ final class SuiteRun {
     private let resolver: DomainResolver
     private let interrupter: RunInterrupter
     private let sink: any ResultSink
+    private let clock: MonotonicClock
     /// Per scenario: its planned results once expanded, and whether each one has finished.
     private var planned: [[PlannedResult]?]
     private var finished: [[Bool]]
     private var counts = OutcomeCounts()
     private let startedAt = Date()
-    private let clock = DispatchTime.now()
+    private let started = DispatchTime.now()
     private var finishedAt: DispatchTime?
 
     fileprivate init(
         plan: Plan, index: Int, options: RunOptions, engine: TransferEngine, interrupter: RunInterrupter,
-        sink: any ResultSink
+        sink: any ResultSink, clock: MonotonicClock
     ) {
         self.plan = plan
         self.index = index
@@ -121,7 +130,8 @@ final class SuiteRun {
         self.engine = engine
         self.interrupter = interrupter
         self.sink = sink
-        self.resolver = DomainResolver(plan: plan, engine: engine)
+        self.clock = clock
+        self.resolver = DomainResolver(plan: plan, engine: engine, clock: clock)
         // Shared with the plan when every scenario runs (a filter copies each one).
         self.scenarios = options.selectsAll ? plan.scenarios : plan.scenarios.filter(options.selects)
         self.planned = Array(repeating: nil, count: scenarios.count)
@@ -159,7 +169,7 @@ final class SuiteRun {
         }
         ResultJob(
             machine: ResultStateMachine(planned: plannedResult, retries: options.retries(for: scenario)),
-            engine: engine, resolve: redirectResolve, isInterrupted: { [interrupter] in interrupter.signal != nil }
+            engine: engine, clock: clock, resolve: redirectResolve, isInterrupted: { [interrupter] in interrupter.signal != nil }
         ) { [self] result in
             finished[position.scenario][position.slot] = true
             counts = counts + result.outcome.counts
@@ -196,10 +206,10 @@ final class SuiteRun {
                 sink.notRun(result, at: ResultPosition(suite: index, scenario: scenario, slot: slot))
             }
         }
-        let end = finishedAt ?? clock
+        let end = finishedAt ?? started
         return SuiteResult(
             plan: PlanIdentity(name: plan.name, file: plan.path), startedAt: startedAt,
-            duration: Double(end.uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9,
+            duration: Double(end.uptimeNanoseconds - started.uptimeNanoseconds) / 1e9,
             hostname: Host.name, properties: properties(), counts: counts)
     }
 

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import RunnerResults
 import RunnerTransport
@@ -12,6 +11,7 @@ final class ResultJob {
 
     private var machine: ResultStateMachine
     private let engine: TransferEngine
+    private let clock: MonotonicClock
     private let resolve: Resolve
     private let isInterrupted: () -> Bool
     private let completion: (ScenarioResult) -> Void
@@ -21,11 +21,12 @@ final class ResultJob {
     ///   - isInterrupted: asked before each event is handed to the machine.
     ///   - completion: called once, with the last attempt's result.
     init(
-        machine: ResultStateMachine, engine: TransferEngine, resolve: @escaping Resolve,
+        machine: ResultStateMachine, engine: TransferEngine, clock: MonotonicClock, resolve: @escaping Resolve,
         isInterrupted: @escaping () -> Bool, completion: @escaping (ScenarioResult) -> Void
     ) {
         self.machine = machine
         self.engine = engine
+        self.clock = clock
         self.resolve = resolve
         self.isInterrupted = isInterrupted
         self.completion = completion
@@ -39,7 +40,7 @@ final class ResultJob {
     /// action it answers with.
     private func deliver(_ event: (inout ResultStateMachine, _ now: Double) -> ResultStateMachine.Action) {
         if isInterrupted() { machine.interrupt() }
-        let action = event(&machine, Self.now())
+        let action = event(&machine, clock.seconds)
         switch action {
         case .send(let spec):
             engine.submit(spec) { [self] outcome in
@@ -58,10 +59,5 @@ final class ResultJob {
         case .wait:
             break
         }
-    }
-
-    /// Seconds on the monotonic clock.
-    private static func now() -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 }
