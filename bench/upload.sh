@@ -14,10 +14,8 @@ if [ "$(stat -c %s "$payload" 2>/dev/null || echo 0)" != "$((size_mib << 20))" ]
 fi
 sha=$(sha256sum "$payload" | cut -d' ' -f1)
 
-"$bin/runner-lab" --http-port "$http_port" --https-port "$https_port" --state-dir "$work/lab" > "$work/lab.log" 2>&1 &
-lab=$!
-trap 'kill $lab 2>/dev/null; wait $lab 2>/dev/null' EXIT
-for _ in $(seq 1 100); do [ -f "$work/lab/ready" ] && break; sleep 0.1; done
+source "$(dirname "$0")/lab.sh"
+start_lab "$bin" upload
 
 cat > "$work/plan.yaml" <<PLAN
 version: 1
