@@ -35,7 +35,9 @@ let package = Package(
         .target(name: "RunnerTransport", dependencies: ["CCurlShim", "RunnerVocabulary"]),
         // The HTTPDNS wire formats: query URLs and strict answer parsers, pure functions of bytes
         // (the fuzz targets build them alone).
-        .target(name: "RunnerHTTPDNS", dependencies: ["RunnerPlan"]),
+        // DNS messages (DoH) through glibc's libresolv.
+        .target(name: "CDNSShim", linkerSettings: [.linkedLibrary("resolv")]),
+        .target(name: "RunnerHTTPDNS", dependencies: ["RunnerPlan", "CDNSShim"]),
         .target(name: "RunnerEngine", dependencies: ["RunnerVocabulary", "RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults"]),
         .target(name: "RunnerReport", dependencies: ["RunnerVocabulary", "RunnerResults"]),
         .executableTarget(

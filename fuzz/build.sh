@@ -21,7 +21,7 @@ BIN=$OUT/bin
 mkdir -p "$MODULES" "$LIBS" "$BIN"
 
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name runner "$OPT" -g
-       -I Sources/CYAML -I "$MODULES")
+       -I Sources/CYAML -I Sources/CDNSShim/include -I "$MODULES")
 
 # RunnerVocabulary, the types every layer shares (the plan names strategies, headers, bodies).
 mapfile -t vocabulary_sources < <(find Sources/RunnerVocabulary -name '*.swift' | sort)
@@ -39,6 +39,10 @@ echo "fuzz/build.sh: RunnerPlan (${#plan_sources[@]} files, $OPT)"
 # The HTTPDNS wire formats: the RunnerHTTPDNS target (pure functions of bytes), built as that
 # module with testing enabled, so the targets reach its internal parsers by `@testable import`,
 # as its tests do.
+# The DoH parser reads DNS messages through libresolv, via the CDNSShim C target.
+clang -fsanitize=fuzzer-no-link,address "$OPT" -g -c Sources/CDNSShim/shim.c -I Sources/CDNSShim/include \
+    -o "$OUT/cdnsshim.o"
+ar rcs "$LIBS/libCDNSShim.a" "$OUT/cdnsshim.o"
 mapfile -t httpdns_sources < <(find Sources/RunnerHTTPDNS -name '*.swift' | sort)
 echo "fuzz/build.sh: RunnerHTTPDNS (${#httpdns_sources[@]} files)"
 "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name RunnerHTTPDNS -emit-library -static -emit-module \
@@ -56,6 +60,8 @@ build_target() {
 build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerVocabulary
 for format in dnspod alibaba doh-json; do
     build_target "$format" "fuzz/targets/$format.swift" fuzz/targets/Support/HTTPDNSHarness.swift \
-        -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary
+        -lRunnerHTTPDNS -lCDNSShim -lresolv -lRunnerPlan -lRunnerVocabulary
 done
+build_target doh fuzz/targets/doh.swift fuzz/targets/Support/DoHHarness.swift \
+    -lRunnerHTTPDNS -lCDNSShim -lresolv -lRunnerPlan -lRunnerVocabulary
 echo "fuzz/build.sh: built $(ls "$BIN" | tr '\n' ' ')into $BIN"

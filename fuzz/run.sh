@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
 shift $(( $# > 0 ? 1 : 0 ))
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(plan dnspod alibaba doh-json)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(plan dnspod alibaba doh-json doh)
 
 OUT=.build-fuzz
 COMMON=(-timeout=5 -rss_limit_mb=2048 -print_final_stats=1)
@@ -31,7 +31,7 @@ fi
 
 # Inputs larger than real ones only slow the search: plans are a few KiB, answers a few hundred bytes.
 max_len() { case $1 in plan) echo 65536 ;; *) echo 8192 ;; esac; }
-dict() { case $1 in plan) echo fuzz/dict/plan.dict ;; dnspod) echo fuzz/dict/dnspod.dict ;; *) echo fuzz/dict/json.dict ;; esac; }
+dict() { case $1 in plan) echo fuzz/dict/plan.dict ;; dnspod) echo fuzz/dict/dnspod.dict ;; doh) echo fuzz/dict/doh.dict ;; *) echo fuzz/dict/json.dict ;; esac; }
 
 failed=()
 summary=()

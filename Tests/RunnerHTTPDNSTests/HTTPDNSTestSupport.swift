@@ -33,6 +33,8 @@ struct HTTPDNSCase: Sendable, CustomTestStringConvertible {
     var status: Int
     var body: Data
     var expected: HTTPDNSOutcome
+    /// The HTTP `Age` header, for formats whose TTL it shortens (doh).
+    var age: Int? = nil
 
     init(_ name: String, host: String = "api.example.com", status: Int = 200, _ body: String, _ expected: HTTPDNSOutcome) {
         self.init(name, host: host, status: status, bytes: Data(body.utf8), expected)

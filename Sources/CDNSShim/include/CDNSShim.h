@@ -1,0 +1,51 @@
+/*
+ * CDNSShim: DNS messages (RFC 1035) built and read by glibc's libresolv, for RFC 8484
+ * DNS-over-HTTPS. res_mkquery encodes the query; ns_initparse / ns_parserr /
+ * ns_name_uncompress decode the answer, rejecting what does not fit (lengths past the end,
+ * compression loops). Swift sees only the plain structs below, never libresolv's own.
+ */
+#ifndef CDNSSHIM_H
+#define CDNSSHIM_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A name as text (RFC 1035 §3.1 bounds it to 255 octets; escaped text may be longer). */
+#define CDNS_NAME_MAX 1025
+
+/* Builds a standard query for `name`, class IN, of `type` (1 = A, 28 = AAAA), with ID 0
+   and RD set, into `buffer`. Returns the message length, or -1 when the name cannot be
+   encoded (a label over 63 bytes, a name over 255) or the buffer is too small. */
+int cdns_make_query(const char *name, int type, unsigned char *buffer, int capacity);
+
+/* The header of a response. */
+typedef struct {
+    int rcode;
+    int truncated;
+    int is_response;
+    int answer_count;
+} cdns_header;
+
+/* One answer-section record: an A or AAAA record's address as text, a CNAME's target. */
+typedef struct {
+    char name[CDNS_NAME_MAX];
+    int type;
+    int record_class;
+    unsigned long ttl;
+    char address[46];
+    char target[CDNS_NAME_MAX];
+} cdns_record;
+
+/* Reads the header of `message`. Returns 0, or -1 when it is not a DNS message. */
+int cdns_read_header(const unsigned char *message, int length, cdns_header *header);
+
+/* Reads answer record `index` of `message`. Returns 0, or -1 when the record is malformed
+   (runs past the end, a compression loop, an A/AAAA of the wrong length). */
+int cdns_read_answer(const unsigned char *message, int length, int index, cdns_record *record);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

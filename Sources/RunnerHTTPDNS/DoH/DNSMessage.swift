@@ -1,0 +1,96 @@
+internal import CDNSShim
+import Foundation
+import RunnerPlan
+
+/// DNS messages through glibc's libresolv: the one file that calls `CDNSShim`.
+enum DNSMessage {
+    /// The record types a lookup asks for.
+    enum RecordType: Int32, Sendable {
+        case a = 1
+        case aaaa = 28
+        case cname = 5
+    }
+
+    /// A standard query for `name` (ID 0, RD, class IN), or nil when the name cannot be encoded
+    /// (an empty label, a label over 63 bytes, a name over 255).
+    static func query(name: String, type: RecordType) -> Data? {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let capacity = Int32(buffer.count)
+        let length = buffer.withUnsafeMutableBufferPointer { bytes in
+            cdns_make_query(name, type.rawValue, bytes.baseAddress, capacity)
+        }
+        guard length > 0 else { return nil }
+        return Data(buffer.prefix(Int(length)))
+    }
+
+    /// The header and answer records of a response, or why it is not one.
+    static func response(_ message: Data) throws(HTTPDNSMalformed) -> DNSResponse {
+        let bytes = [UInt8](message)
+        let length = Int32(clamping: bytes.count)
+        var header = cdns_header()
+        guard cdns_read_header(bytes, length, &header) == 0 else {
+            throw HTTPDNSMalformed("its header's counts do not fit its \(bytes.count) bytes")
+        }
+        var answers: [DNSRecord] = []
+        answers.reserveCapacity(Int(header.answer_count))
+        var record = cdns_record()
+        for index in 0..<header.answer_count {
+            guard cdns_read_answer(bytes, length, index, &record) == 0 else {
+                throw HTTPDNSMalformed("answer record \(index + 1) is malformed")
+            }
+            answers.append(DNSRecord(
+                name: text(of: &record.name), type: Int(record.type), isInternetClass: record.record_class == 1,
+                ttl: Int(clamping: record.ttl), value: value(of: &record)))
+        }
+        return DNSResponse(
+            rcode: Int(header.rcode), truncated: header.truncated != 0, isResponse: header.is_response != 0,
+            answers: answers)
+    }
+
+    private static func value(of record: inout cdns_record) -> DNSRecord.Value {
+        switch RecordType(rawValue: record.type) {
+        case .a, .aaaa:
+            // libresolv checked the length and inet_ntop wrote the text, so it parses.
+            return IPAddress(text(of: &record.address)).map(DNSRecord.Value.address) ?? .other
+        case .cname:
+            return .alias(text(of: &record.target))
+        case nil:
+            return .other
+        }
+    }
+
+    /// A NUL-terminated C char array as a String (bytes as UTF-8, invalid ones replaced).
+    private static func text<Tuple>(of tuple: inout Tuple) -> String {
+        withUnsafeBytes(of: &tuple) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}
+
+/// A DNS response as the DoH answer rules read it.
+struct DNSResponse: Equatable, Sendable {
+    /// RCODE: 0 NOERROR, 2 SERVFAIL, 3 NXDOMAIN, 5 REFUSED, …
+    var rcode: Int
+    /// TC: the answer was cut; what is there cannot be trusted to be all.
+    var truncated: Bool
+    /// QR: a response, not a query.
+    var isResponse: Bool
+    var answers: [DNSRecord]
+}
+
+/// One answer-section record.
+struct DNSRecord: Equatable, Sendable {
+    enum Value: Equatable, Sendable {
+        case address(IPAddress)
+        /// A CNAME's target.
+        case alias(String)
+        case other
+    }
+
+    /// The owner name, without the trailing dot.
+    var name: String
+    var type: Int
+    var isInternetClass: Bool
+    var ttl: Int
+    var value: Value
+}
