@@ -66,4 +66,16 @@ struct VerdictTextTests {
         #expect(VerdictText.byteCount(1) == "1 byte")
         #expect(VerdictText.byteCount(2) == "2 bytes")
     }
+
+    @Test("JSON values as people write them: whole numbers without a fraction, keys sorted, text escaped")
+    func jsonText() {
+        #expect(VerdictText.json(.number(42)) == "42")
+        #expect(VerdictText.json(.number(-4.5)) == "-4.5")
+        #expect(VerdictText.json(.null) == "null")
+        #expect(VerdictText.json(.bool(true)) == "true")
+        #expect(VerdictText.json(.string("a\"b\\c\nd\u{01}/é")) == #""a\"b\\c\nd\u0001/é""#)
+        #expect(VerdictText.json(.object(["b": .array([.number(1), .string("x")]), "a": .object([:])]))
+            == #"{"a":{},"b":[1,"x"]}"#)
+        #expect(VerdictText.json(.number(.infinity)) == "inf")
+    }
 }

@@ -102,9 +102,15 @@ enum VerdictText {
 
     /// Compact JSON text: `42`, `4.5`, `"probe"`, `true`, `null`, `[1,2]`, `{"a":1}` (keys sorted).
     static func json(_ value: JSONValue) -> String {
-        var out = ""
-        writeJSON(value, to: &out)
-        return out
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Only a non-finite number fails to encode, and JSON text (a response) cannot hold one;
+        // a plan's `.inf` is shown as YAML wrote it.
+        guard let data = try? encoder.encode(value) else {
+            if case .number(let number) = value { return "\(number)" }
+            return "null"
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// JSON text cut at `excerptLimit` characters, for values found in a response.
@@ -112,61 +118,5 @@ enum VerdictText {
         let text = json(value)
         guard text.count > excerptLimit else { return text }
         return String(text.prefix(excerptLimit)) + "…"
-    }
-
-    private static func writeJSON(_ value: JSONValue, to out: inout String) {
-        switch value {
-        case .null: out += "null"
-        case .bool(let flag): out += flag ? "true" : "false"
-        case .number(let number): out += jsonNumber(number)
-        case .string(let text): writeJSONString(text, to: &out)
-        case .array(let items):
-            out += "["
-            for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
-                writeJSON(item, to: &out)
-            }
-            out += "]"
-        case .object(let members):
-            out += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { out += "," }
-                writeJSONString(key, to: &out)
-                out += ":"
-                if let member = members[key] { writeJSON(member, to: &out) }
-            }
-            out += "}"
-        }
-    }
-
-    /// Integral values print without a fraction (`42`, not `42.0`), as people write them.
-    private static func jsonNumber(_ number: Double) -> String {
-        if number.isFinite, number.rounded() == number, abs(number) < 9_007_199_254_740_992 {
-            return String(Int64(number))
-        }
-        return "\(number)"
-    }
-
-    private static func writeJSONString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
     }
 }

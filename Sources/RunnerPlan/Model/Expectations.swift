@@ -87,6 +87,32 @@ public indirect enum JSONValue: Sendable, Equatable {
     case object([String: JSONValue])
 }
 
+/// Encoded as the JSON it stands for (verdicts print expected and found values with JSONEncoder).
+extension JSONValue: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let flag):
+            var container = encoder.singleValueContainer()
+            try container.encode(flag)
+        case .number(let number):
+            var container = encoder.singleValueContainer()
+            try container.encode(number)
+        case .string(let text):
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        case .array(let items):
+            var container = encoder.singleValueContainer()
+            try container.encode(items)
+        case .object(let members):
+            var container = encoder.singleValueContainer()
+            try container.encode(members)
+        }
+    }
+}
+
 public struct CertificateExpectation: Sendable, Equatable {
     public var minDaysLeft: Int? = nil
     public var issuer: StringMatcher? = nil
