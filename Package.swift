@@ -25,6 +25,8 @@ let package = Package(
         .target(
             name: "CCurlShim", dependencies: ["CCurl"],
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        // OpenSSL's MD5, DES-EDE3 and AES-128-CBC for the HTTPDNS auth schemes (plain C types only).
+        .target(name: "CCryptoShim", linkerSettings: [.linkedLibrary("crypto")]),
 
         // The data flow: Plan → (Resolve → Strategy → Verdict, in Engine) → Transport → Report.
         // The words every layer shares (a strategy, an HTTP version, a header, a certificate,
@@ -33,11 +35,11 @@ let package = Package(
         .target(name: "RunnerPlan", dependencies: ["CYAML", "RunnerVocabulary"]),
         .target(name: "RunnerResults", dependencies: ["RunnerVocabulary"]),
         .target(name: "RunnerTransport", dependencies: ["CCurlShim", "RunnerVocabulary"]),
-        // The HTTPDNS wire formats: query URLs and strict answer parsers, pure functions of bytes
-        // (the fuzz targets build them alone).
         // DNS messages (DoH) through glibc's libresolv.
         .target(name: "CDNSShim", linkerSettings: [.linkedLibrary("resolv")]),
-        .target(name: "RunnerHTTPDNS", dependencies: ["RunnerPlan", "CDNSShim"]),
+        // The HTTPDNS wire formats: query URLs, auth schemes and strict answer parsers, pure
+        // functions of bytes (the fuzz targets build them alone).
+        .target(name: "RunnerHTTPDNS", dependencies: ["RunnerPlan", "CCryptoShim", "CDNSShim"]),
         .target(name: "RunnerEngine", dependencies: ["RunnerVocabulary", "RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults"]),
         .target(name: "RunnerReport", dependencies: ["RunnerVocabulary", "RunnerResults"]),
         .executableTarget(

@@ -4,7 +4,8 @@
 #   fuzz/build.sh            # every target
 #   FUZZ_OPT=-Onone fuzz/build.sh
 #
-# RunnerVocabulary, RunnerPlan and RunnerHTTPDNS (the HTTPDNS wire formats) are compiled from Sources/ with
+# RunnerVocabulary, RunnerPlan and RunnerHTTPDNS (the HTTPDNS wire formats, with the C shim
+# CCryptoShim for their auth schemes) are compiled from Sources/ with
 # coverage (-sanitize=fuzzer) and AddressSanitizer; each fuzz/targets/<name>.swift becomes
 # .build-fuzz/bin/<name>. -O by default: it keeps every bounds and overflow check (only
 # -Ounchecked drops them; the sources have no assert()), and runs 2-4x more inputs a
@@ -13,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SWIFTC=${SWIFTC:-swiftc}
+CLANG=${CLANG:-clang}
 OPT=${FUZZ_OPT:--O}
 OUT=.build-fuzz
 MODULES=$OUT/modules
@@ -21,7 +23,7 @@ BIN=$OUT/bin
 mkdir -p "$MODULES" "$LIBS" "$BIN"
 
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name runner "$OPT" -g
-       -I Sources/CYAML -I Sources/CDNSShim/include -I "$MODULES")
+       -I Sources/CYAML -I Sources/CCryptoShim/include -I Sources/CDNSShim/include -I "$MODULES")
 
 # RunnerVocabulary, the types every layer shares (the plan names strategies, headers, bodies).
 mapfile -t vocabulary_sources < <(find Sources/RunnerVocabulary -name '*.swift' | sort)
@@ -35,6 +37,14 @@ mapfile -t plan_sources < <(find Sources/RunnerPlan -name '*.swift' | sort)
 echo "fuzz/build.sh: RunnerPlan (${#plan_sources[@]} files, $OPT)"
 "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name RunnerPlan -emit-library -static -emit-module \
     -emit-module-path "$MODULES/RunnerPlan.swiftmodule" -o "$LIBS/libRunnerPlan.a" "${plan_sources[@]}"
+
+# CCryptoShim, the OpenSSL calls of the HTTPDNS auth schemes (its module map is in include/,
+# so the -I above finds the module); the HTTPDNS targets link it and libcrypto.
+echo "fuzz/build.sh: CCryptoShim"
+"$CLANG" -fsanitize=fuzzer-no-link,address -O2 -g -I Sources/CCryptoShim/include \
+    -c Sources/CCryptoShim/shim.c -o "$LIBS/CCryptoShim.o"
+rm -f "$LIBS/libCCryptoShim.a"
+ar rcs "$LIBS/libCCryptoShim.a" "$LIBS/CCryptoShim.o"
 
 # The HTTPDNS wire formats: the RunnerHTTPDNS target (pure functions of bytes), built as that
 # module with testing enabled, so the targets reach its internal parsers by `@testable import`,
@@ -60,8 +70,8 @@ build_target() {
 build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerVocabulary
 for format in dnspod alibaba doh-json; do
     build_target "$format" "fuzz/targets/$format.swift" fuzz/targets/Support/HTTPDNSHarness.swift \
-        -lRunnerHTTPDNS -lCDNSShim -lresolv -lRunnerPlan -lRunnerVocabulary
+        -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lcrypto -lCDNSShim -lresolv
 done
 build_target doh fuzz/targets/doh.swift fuzz/targets/Support/DoHHarness.swift \
-    -lRunnerHTTPDNS -lCDNSShim -lresolv -lRunnerPlan -lRunnerVocabulary
+    -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lcrypto -lCDNSShim -lresolv
 echo "fuzz/build.sh: built $(ls "$BIN" | tr '\n' ' ')into $BIN"

@@ -524,6 +524,203 @@ public let malformedPlans: [MalformedPlan] = [
         """,
         "{file}:4:36: error: expected a URL with '{host}' where the host name goes for 'url' in httpdns of domain map 'tencent', got 'http://119.29.29.29/d'"
     ),
+    MalformedPlan("an unknown auth scheme", """
+        version: 1
+        domains:
+          ali:
+            httpdns:
+              format: alibaba
+              url: "http://203.107.1.1/1/sign_d?host={host}"
+              auth: {scheme: alibaba-sig, secret: "${secret:HOME}"}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:22: error: expected one of 'alibaba-sign', 'volcengine-sign', 'dnspod-des', 'dnspod-aes' for 'scheme' in httpdns.auth of domain map 'ali', got 'alibaba-sig'; did you mean 'alibaba-sign'?"
+    ),
+    MalformedPlan("an auth scheme for another format", """
+        version: 1
+        domains:
+          tencent:
+            httpdns:
+              format: dnspod
+              url: "http://119.29.29.98/d?dn={host}&id=1"
+              auth: {scheme: alibaba-sign, secret: "${secret:HOME}"}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:22: error: scheme 'alibaba-sign' in httpdns.auth of domain map 'tencent' needs 'format: alibaba', but the map's format is 'dnspod'"
+    ),
+    MalformedPlan("volcengine-sign needs format json", """
+        version: 1
+        domains:
+          volc:
+            httpdns:
+              format: doh-json
+              url: "https://httpdns.volcengineapi.com/resolve?domain={host}&account_id=1"
+              auth: {scheme: volcengine-sign, secret: "${secret:HOME}"}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:22: error: scheme 'volcengine-sign' in httpdns.auth of domain map 'volc' needs 'format: json', but the map's format is 'doh-json'; this runner does not read format 'json' yet"
+    ),
+    MalformedPlan("auth without its scheme", """
+        version: 1
+        domains:
+          ali:
+            httpdns:
+              format: alibaba
+              url: "http://203.107.1.1/1/sign_d?host={host}"
+              auth: {secret: "${secret:HOME}"}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:7: error: missing required key 'scheme' in httpdns.auth of domain map 'ali'"
+    ),
+    MalformedPlan("a signing scheme without its secret", """
+        version: 1
+        domains:
+          ali:
+            httpdns:
+              format: alibaba
+              url: "http://203.107.1.1/1/sign_d?host={host}"
+              auth: {scheme: alibaba-sign, valid_for: 5m}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:7: error: missing required key 'secret' in httpdns.auth of domain map 'ali'"
+    ),
+    MalformedPlan("a cipher given a secret instead of a key", """
+        version: 1
+        domains:
+          tencent:
+            httpdns:
+              format: dnspod
+              url: "http://119.29.29.98/d?dn={host}&id=1"
+              auth: {scheme: dnspod-aes, secret: "${secret:HOME}"}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:34: error: scheme 'dnspod-aes' takes 'key', not 'secret' in httpdns.auth of domain map 'tencent'"
+    ),
+    MalformedPlan("an auth secret written in the plan", """
+        version: 1
+        domains:
+          ali:
+            httpdns:
+              format: alibaba
+              url: "http://203.107.1.1/1/sign_d?host={host}"
+              auth: {scheme: alibaba-sign, secret: IAmASecret}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:44: error: expected '${secret:NAME}' for 'secret' in httpdns.auth of domain map 'ali' (a credential comes from the environment and is masked in all output), got a literal (not shown)"
+    ),
+    MalformedPlan("an auth key from ${env:…}", """
+        version: 1
+        domains:
+          tencent:
+            httpdns:
+              format: dnspod
+              url: "http://119.29.29.98/d?dn={host}&id=1"
+              auth: {scheme: dnspod-des, key: "${env:HOME}"}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:39: error: expected '${secret:NAME}' for 'key' in httpdns.auth of domain map 'tencent' (a credential comes from the environment and is masked in all output), got a value that is not exactly one '${secret:…}' reference (not shown)"
+    ),
+    MalformedPlan("auth valid_for that is not a duration", """
+        version: 1
+        domains:
+          ali:
+            httpdns:
+              format: alibaba
+              url: "http://203.107.1.1/1/sign_d?host={host}"
+              auth: {scheme: alibaba-sign, secret: "${secret:HOME}", valid_for: soon}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:73: error: expected a duration with a unit such as '3s' or '250ms' for 'valid_for' in httpdns.auth of domain map 'ali', got 'soon'"
+    ),
+    MalformedPlan("auth valid_for of zero", """
+        version: 1
+        domains:
+          ali:
+            httpdns:
+              format: alibaba
+              url: "http://203.107.1.1/1/sign_d?host={host}"
+              auth: {scheme: alibaba-sign, secret: "${secret:HOME}", valid_for: 0s}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:73: error: expected a duration greater than zero for 'valid_for' in httpdns.auth of domain map 'ali', got '0s'"
+    ),
+    MalformedPlan("auth valid_for over a day", """
+        version: 1
+        domains:
+          ali:
+            httpdns:
+              format: alibaba
+              url: "http://203.107.1.1/1/sign_d?host={host}"
+              auth: {scheme: alibaba-sign, secret: "${secret:HOME}", valid_for: 1441m}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:73: error: expected a duration of at most 24 hours (1440m) for 'valid_for' in httpdns.auth of domain map 'ali', got '1441m'"
+    ),
+    MalformedPlan("auth valid_for with a cipher", """
+        version: 1
+        domains:
+          tencent:
+            httpdns:
+              format: dnspod
+              url: "http://119.29.29.98/d?dn={host}&id=1"
+              auth: {scheme: dnspod-aes, key: "${secret:HOME}", valid_for: 10m}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:57: error: 'valid_for' does not apply to scheme 'dnspod-aes' in httpdns.auth of domain map 'tencent': its queries are encrypted, not signed with an expiry time; remove it"
+    ),
+    MalformedPlan("an unknown key in auth", """
+        version: 1
+        domains:
+          ali:
+            httpdns:
+              format: alibaba
+              url: "http://203.107.1.1/1/sign_d?host={host}"
+              auth: {scheme: alibaba-sign, secret: "${secret:HOME}", expires: 10m}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:62: error: unknown key 'expires' in httpdns.auth of domain map 'ali'; expected one of scheme, secret, key, valid_for"
+    ),
+    MalformedPlan("an auth key written directly in httpdns", """
+        version: 1
+        domains:
+          ali:
+            httpdns:
+              format: alibaba
+              url: "http://203.107.1.1/1/sign_d?host={host}"
+              auth: {scheme: alibaba-sign, secret: "${secret:HOME}"}
+              valid_for: 5m
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:8:7: error: unknown key 'valid_for' in httpdns of domain map 'ali'; 'valid_for' is an auth key: move it under 'auth:' (line 7)"
+    ),
     MalformedPlan("a map called system", """
         version: 1
         domains:

@@ -264,7 +264,8 @@ struct MalformedPlanCLITests {
     func checkPrintsTheErrorAndExitsTwo(_ plan: MalformedPlan) async throws {
         let workspace = try PlanWorkspace()
         let (path, expected) = try plan.write(into: workspace)
-        let output = try await PackageExecutable.run("runner", ["check", path])
+        // HOME as the in-process test sets it: the auth plans read `${secret:HOME}`.
+        let output = try await PackageExecutable.run("runner", ["check", path], environment: ["HOME": "/root"])
         #expect(output.status == 2)
         #expect(output.stderr.split(separator: "\n").first.map(String.init) == expected, "\(output.stderr)")
         #expect(output.stdout.isEmpty)

@@ -73,6 +73,14 @@ struct KeyDecodingTests {
 
     static let httpdnsMap = "domains: {m: {httpdns: {format: dnspod, url: 'http://192.0.2.1/d?dn={host}', %@}}}"
 
+    /// An alibaba map signing with `alibaba-sign`; `rest` follows the scheme inside `auth`.
+    static func alibabaAuthMap(_ rest: String) -> String {
+        "domains: {m: {httpdns: {format: alibaba, url: 'http://192.0.2.1/1/sign_d?host={host}', auth: {scheme: alibaba-sign\(rest)}}}}"
+    }
+
+    /// What the auth rows' `${secret:…}` read.
+    static let environment = ["AUTH_SECRET": "IAmASecret", "AUTH_KEY": "dnspodpass"]
+
     static let rows: [Row] = {
         var rows: [Row] = [
             Row(section: .top, key: "version", yaml: plan(), check: { $0.scenarios.count == 1 }),
@@ -171,6 +179,20 @@ struct KeyDecodingTests {
                 check: httpdns { $0.timeout == .seconds(5) }),
             Row(section: .httpdns, key: "fallback", yaml: plan(top: httpdnsMap.replacingOccurrences(of: "%@", with: "fallback: system")),
                 check: httpdns { $0.fallback == .system }),
+            Row(section: .httpdns, key: "auth", yaml: plan(top: httpdnsMap.replacingOccurrences(
+                of: "%@", with: "auth: {scheme: dnspod-des, key: '${secret:AUTH_KEY}'}")),
+                check: httpdns { $0.auth == .dnspodDES(key: "dnspodpass") }),
+
+            Row(section: .httpdnsAuth, key: "scheme", yaml: plan(top: httpdnsMap.replacingOccurrences(
+                of: "%@", with: "auth: {scheme: dnspod-aes, key: '${secret:AUTH_KEY}'}")),
+                check: httpdns { $0.auth == .dnspodAES(key: "dnspodpass") }),
+            Row(section: .httpdnsAuth, key: "secret", yaml: plan(top: alibabaAuthMap(", secret: '${secret:AUTH_SECRET}'")),
+                check: httpdns { $0.auth == .alibabaSign(secret: "IAmASecret", validFor: HTTPDNSAuth.defaultValidity) }),
+            Row(section: .httpdnsAuth, key: "key", yaml: plan(top: httpdnsMap.replacingOccurrences(
+                of: "%@", with: "auth: {scheme: dnspod-des, key: '${secret:AUTH_KEY}'}")),
+                check: httpdns { $0.auth == .dnspodDES(key: "dnspodpass") }),
+            Row(section: .httpdnsAuth, key: "valid_for", yaml: plan(top: alibabaAuthMap(", secret: '${secret:AUTH_SECRET}', valid_for: 90s")),
+                check: httpdns { $0.auth == .alibabaSign(secret: "IAmASecret", validFor: .seconds(90)) }),
         ]
         return rows
     }()
@@ -182,7 +204,7 @@ struct KeyDecodingTests {
         let path = try workspace.write("plan.yaml", row.yaml)
         let plan: Plan
         do {
-            plan = try PlanLoader.load(path: path, variables: [:], environment: [:])
+            plan = try PlanLoader.load(path: path, variables: [:], environment: Self.environment)
         } catch {
             Issue.record("\(row.testDescription): \(error)")
             return

@@ -80,6 +80,9 @@ struct PlanReferenceTests {
         case .time: return "version: 1\n" + expect("time: {\(item)}")
         case .domainMap: return "version: 1\ndomains: {m: {\(item)}}\n" + scenario("")
         case .httpdns: return "version: 1\ndomains: {m: {httpdns: {\(item)}}}\n" + scenario("")
+        case .httpdnsAuth:
+            return "version: 1\ndomains: {m: {httpdns: {format: dnspod, url: 'http://192.0.2.1/d?dn={host}', auth: {\(item)}}}}\n"
+                + scenario("")
         }
     }
 

@@ -31,6 +31,7 @@ struct Context: Sendable, CustomStringConvertible {
         case headerMatcher = "the matcher for header"
         case `static`
         case httpdns
+        case httpdnsAuth = "httpdns.auth"
     }
 
     private final class SharedOwner: Sendable {

@@ -152,8 +152,143 @@ extension PlanDecoder {
             failed = true
         }
 
+        var auth: HTTPDNSAuth?
+        if let entry = fields[.auth] {
+            auth = decodeHTTPDNSAuth(entry, format: format, httpdnsContext: context)
+            if auth == nil { failed = true }
+        }
+
         guard !failed, let format, let template else { return nil }
-        return (HTTPDNSSpec(format: format, urlTemplate: template, timeout: timeout, fallback: fallback), fallbackMark)
+        return (
+            HTTPDNSSpec(format: format, urlTemplate: template, timeout: timeout, fallback: fallback, auth: auth),
+            fallbackMark
+        )
+    }
+
+    /// `auth:` of an httpdns map: a scheme that suits the map's format, its secret or key
+    /// (only as `${secret:NAME}`), and for the signing schemes how long a signature is valid.
+    /// Nil (reported) when anything is wrong; each key is checked even when another is not.
+    private func decodeHTTPDNSAuth(
+        _ entry: FieldEntry<HTTPDNSKey>, format: HTTPDNSSpec.Format?, httpdnsContext: Context
+    ) -> HTTPDNSAuth? {
+        let context = httpdnsContext.part(.httpdnsAuth)
+        guard let fields = fields(
+            of: entry.value, site: Site(key: "auth", httpdnsContext), context: context,
+            ownerMark: entry.keyMark, keys: Keys.httpdnsAuth)
+        else { return nil }
+        var failed = false
+
+        var scheme: HTTPDNSAuth.Scheme?
+        if let entry = required(.scheme, in: fields) {
+            let options = HTTPDNSAuth.Scheme.allCases.map(\.rawValue)
+            if let text = choice(entry.value, for: Site(key: "scheme", context), among: options) {
+                scheme = HTTPDNSAuth.Scheme(rawValue: text.value)
+                if let scheme, let format, scheme.formatName != format.rawValue {
+                    // `json` (volcengine-sign) may not be a format yet: say so rather than leave a puzzle.
+                    let unread = HTTPDNSSpec.Format(rawValue: scheme.formatName) == nil
+                        ? "; this runner does not read format '\(scheme.formatName)' yet" : ""
+                    report(
+                        at: text.mark,
+                        "scheme '\(scheme.rawValue)' \(context) needs 'format: \(scheme.formatName)', "
+                            + "but the map's format is '\(format.rawValue)'\(unread)")
+                    failed = true
+                }
+            }
+        }
+
+        // The credential: `secret` for a signature, `key` for a cipher.
+        var credential: String?
+        for name in [HTTPDNSAuthKey.secret, .key] {
+            guard let entry = fields[name] else { continue }
+            if let scheme, scheme.credentialKey != name.rawValue {
+                report(
+                    at: entry.keyMark,
+                    "scheme '\(scheme.rawValue)' takes '\(scheme.credentialKey)', not '\(name.rawValue)' \(context)")
+                failed = true
+            } else if let value = secretReference(entry, scheme: scheme, context: context) {
+                credential = value
+            } else {
+                failed = true
+            }
+        }
+        if let scheme, !failed, credential == nil {
+            report(at: fields.ownerMark, "missing required key '\(scheme.credentialKey)' \(context)")
+            failed = true
+        }
+
+        var validFor = HTTPDNSAuth.defaultValidity
+        if let entry = fields[.validFor] {
+            if let scheme, !scheme.signs {
+                report(
+                    at: entry.keyMark,
+                    "'valid_for' does not apply to scheme '\(scheme.rawValue)' \(context): its queries are "
+                        + "encrypted, not signed with an expiry time; remove it")
+                failed = true
+            } else if let value = duration(entry.value, for: Site(key: "valid_for", context)) {
+                if value > HTTPDNSAuth.maximumValidity {
+                    report(
+                        at: entry.value.mark,
+                        "expected a duration of at most 24 hours (1440m) for \(Site(key: "valid_for", context)), "
+                            + "got \(describe(entry.value))")
+                    failed = true
+                } else {
+                    validFor = value
+                }
+            } else {
+                failed = true
+            }
+        }
+
+        guard !failed, let scheme, let credential else { return nil }
+        switch scheme {
+        case .alibabaSign: return .alibabaSign(secret: credential, validFor: validFor)
+        case .volcengineSign: return .volcengineSign(secret: credential, validFor: validFor)
+        case .dnspodDES: return .dnspodDES(key: credential)
+        case .dnspodAES: return .dnspodAES(key: credential)
+        }
+    }
+
+    /// The value of `secret` or `key`, which must be written as exactly one `${secret:NAME}`:
+    /// only then is it masked in every output. A value written otherwise is never quoted back,
+    /// as it may well be the credential itself.
+    private func secretReference(
+        _ entry: FieldEntry<HTTPDNSAuthKey>, scheme: HTTPDNSAuth.Scheme?, context: Context
+    ) -> String? {
+        func site() -> Site { Site(key: entry.key, context) }
+        let expected = "expected '${secret:NAME}' for \(site()) (a credential comes from the environment and is masked in all output)"
+        guard case .scalar(let raw, _) = entry.value.content else {
+            report(at: entry.value.mark, "\(expected), got \(entry.value.kindDescription)")
+            return nil
+        }
+        guard Self.isOneSecretReference(raw) else {
+            let got = raw.containsReference
+                ? "a value that is not exactly one '${secret:…}' reference (not shown)" : "a literal (not shown)"
+            report(at: entry.value.mark, "\(expected), got \(got)")
+            return nil
+        }
+        // Substituting records the value as a secret, as for any `${secret:…}`.
+        guard let text = string(entry.value, for: site()) else { return nil }
+        guard !text.value.isEmpty else {
+            report(at: text.mark, "the secret for \(site()) is empty")
+            return nil
+        }
+        if scheme == .dnspodDES, text.value.utf8.count < 8 {
+            report(at: text.mark, "the key for \(site()) is shorter than the 8 bytes DES uses")
+            return nil
+        }
+        if scheme == .dnspodAES, text.value.utf8.count > 16 {
+            report(
+                at: text.mark,
+                "the key for \(site()) is longer than 16 bytes (an AES-128 key; a shorter one is padded with '0')")
+            return nil
+        }
+        return text.value
+    }
+
+    /// `${secret:NAME}` and nothing else around it.
+    static func isOneSecretReference(_ raw: String) -> Bool {
+        guard raw.hasPrefix("${secret:"), let close = raw.firstIndex(of: "}") else { return false }
+        return raw.index(after: close) == raw.endIndex
     }
 
     /// Fallback chains must end: report each cycle once, at the fallback that closes it.

@@ -14,6 +14,7 @@ enum PlanKey: String, CaseIterable, Sendable {
     case minDaysLeft = "min_days_left", issuer, subject
     case total, connect, tls, firstByte = "first_byte"
     case `static`, httpdns, format, fallback
+    case auth, scheme, secret, key, validFor = "valid_for"
 
     fileprivate static let all = allCases
 
@@ -47,6 +48,8 @@ enum PlanSection: String, CaseIterable, Sendable {
     /// One map under `domains:`.
     case domainMap = "domain-map"
     case httpdns
+    /// `auth` of an `httpdns` map.
+    case httpdnsAuth = "httpdns-auth"
 
     /// The keys this section accepts, in the order messages list them.
     var keys: KeySet {
@@ -63,6 +66,7 @@ enum PlanSection: String, CaseIterable, Sendable {
         case .time: Keys.time.keySet
         case .domainMap: Keys.domainMap.keySet
         case .httpdns: Keys.httpdns.keySet
+        case .httpdnsAuth: Keys.httpdnsAuth.keySet
         }
     }
 }
@@ -154,7 +158,12 @@ enum DomainMapKey: String, SectionKey {
 }
 
 enum HTTPDNSKey: String, SectionKey {
-    case format, url, timeout, fallback
+    case format, url, timeout, fallback, auth
+}
+
+/// `auth` of an `httpdns` map: `secret` for the signing schemes, `key` for the ciphers.
+enum HTTPDNSAuthKey: String, SectionKey {
+    case scheme, secret, key, validFor = "valid_for"
 }
 
 /// A section's keys: the mask for the unknown-key check, and each key by its interned text.
@@ -198,6 +207,7 @@ enum Keys {
     static let time = SectionKeys<TimeKey>(.time)
     static let domainMap = SectionKeys<DomainMapKey>(.domainMap)
     static let httpdns = SectionKeys<HTTPDNSKey>(.httpdns)
+    static let httpdnsAuth = SectionKeys<HTTPDNSAuthKey>(.httpdnsAuth)
 }
 
 /// The keys a mapping may hold.

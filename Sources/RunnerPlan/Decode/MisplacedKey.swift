@@ -18,6 +18,8 @@ struct MisplacedKey {
         case httpdns
         /// `static` written inside `httpdns`.
         case domainMap
+        /// An `auth` key written directly in `httpdns`.
+        case auth
     }
 
     let key: PlanKey
@@ -64,9 +66,14 @@ struct MisplacedKey {
             guard Keys.httpdns.contains(key) else { return nil }
             home = .httpdns
         case .httpdns:
-            guard key == .static else { return nil }
-            home = .domainMap
-        case .headerMatcher, .valueMatcher, .body, .certificate, .time:
+            if key == .static {
+                home = .domainMap
+            } else if Keys.httpdnsAuth.contains(key) {
+                home = .auth
+            } else {
+                return nil
+            }
+        case .headerMatcher, .valueMatcher, .body, .certificate, .time, .httpdnsAuth:
             return nil
         }
     }
@@ -101,6 +108,8 @@ struct MisplacedKey {
             return "\(name) is an httpdns key: move it under " + Self.destination(.httpdns, in: siblings, owner: "map")
         case .domainMap:
             return "\(name) is a domain map key: give the map either 'static' or 'httpdns', not both"
+        case .auth:
+            return "\(name) is an auth key: move it under " + Self.destination(.auth, in: siblings, owner: "httpdns mapping")
         }
     }
 

@@ -46,12 +46,15 @@ public struct HTTPDNSSpec: Sendable, Equatable {
     public var urlTemplate: String
     public var timeout: Duration
     public var fallback: Fallback
+    /// How queries are signed or encrypted; nil for a service that asks for neither.
+    public var auth: HTTPDNSAuth?
 
-    public init(format: Format, urlTemplate: String, timeout: Duration, fallback: Fallback) {
+    public init(format: Format, urlTemplate: String, timeout: Duration, fallback: Fallback, auth: HTTPDNSAuth? = nil) {
         self.format = format
         self.urlTemplate = urlTemplate
         self.timeout = timeout
         self.fallback = fallback
+        self.auth = auth
     }
 }
 

@@ -1,0 +1,70 @@
+#include "CCryptoShim.h"
+
+#include <limits.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+ccrypto_status ccrypto_md5(const uint8_t *bytes, size_t length, uint8_t out[16]) {
+    EVP_MD *md5 = EVP_MD_fetch(NULL, "MD5", NULL);
+    if (!md5) return CCRYPTO_UNAVAILABLE;
+    unsigned int written = 0;
+    /* EVP_Digest reads nothing for length 0, but wants a valid pointer all the same. */
+    static const uint8_t empty = 0;
+    int ok = EVP_Digest(length ? bytes : &empty, length, out, &written, md5, NULL);
+    EVP_MD_free(md5);
+    return ok && written == 16 ? CCRYPTO_OK : CCRYPTO_FAILED;
+}
+
+static const char *cipher_name(ccrypto_cipher cipher, size_t *key_length, size_t *iv_length, size_t *block) {
+    switch (cipher) {
+    case CCRYPTO_DES_EDE3_ECB:
+        *key_length = 24; *iv_length = 0; *block = 8;
+        return "DES-EDE3-ECB";
+    case CCRYPTO_AES_128_CBC:
+        *key_length = 16; *iv_length = 16; *block = 16;
+        return "AES-128-CBC";
+    }
+    return NULL;
+}
+
+ccrypto_status ccrypto_crypt(
+    ccrypto_cipher cipher, int encrypt, const uint8_t *key, size_t key_length, const uint8_t *iv, size_t iv_length,
+    const uint8_t *in, size_t in_length, uint8_t *out, size_t out_capacity, size_t *out_length) {
+    size_t expected_key = 0, expected_iv = 0, block = 0;
+    const char *name = cipher_name(cipher, &expected_key, &expected_iv, &block);
+    *out_length = 0;
+    if (!name || !key || key_length != expected_key || iv_length != expected_iv || (expected_iv && !iv)) {
+        return CCRYPTO_BAD_ARGUMENT;
+    }
+    /* Encryption adds at most one block of padding; decryption never grows. */
+    if (in_length > INT_MAX - block || out_capacity < in_length + block || (in_length && !in) || !out) {
+        return CCRYPTO_BAD_ARGUMENT;
+    }
+    EVP_CIPHER *evp = EVP_CIPHER_fetch(NULL, name, NULL);
+    if (!evp) return CCRYPTO_UNAVAILABLE;
+    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
+    if (!context) {
+        EVP_CIPHER_free(evp);
+        return CCRYPTO_FAILED;
+    }
+    ccrypto_status status = CCRYPTO_FAILED;
+    int written = 0, final_written = 0;
+    if (!EVP_CipherInit_ex2(context, evp, key, expected_iv ? iv : NULL, encrypt ? 1 : 0, NULL)) goto done;
+    if (in_length && !EVP_CipherUpdate(context, out, &written, in, (int)in_length)) goto done;
+    if (!EVP_CipherFinal_ex(context, out + written, &final_written)) {
+        status = encrypt ? CCRYPTO_FAILED : CCRYPTO_BAD_PADDING;
+        goto done;
+    }
+    *out_length = (size_t)written + (size_t)final_written;
+    status = CCRYPTO_OK;
+done:
+    EVP_CIPHER_CTX_free(context);
+    EVP_CIPHER_free(evp);
+    return status;
+}
+
+ccrypto_status ccrypto_random_bytes(uint8_t *out, size_t length) {
+    if (length > INT_MAX || (length && !out)) return CCRYPTO_BAD_ARGUMENT;
+    if (length == 0) return CCRYPTO_OK;
+    return RAND_bytes(out, (int)length) == 1 ? CCRYPTO_OK : CCRYPTO_FAILED;
+}

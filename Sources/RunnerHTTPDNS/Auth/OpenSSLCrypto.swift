@@ -1,0 +1,103 @@
+internal import CCryptoShim
+
+/// The one place RunnerHTTPDNS calls OpenSSL (through CCryptoShim): MD5, the two DNSPod
+/// ciphers and random bytes, as Swift values and a Swift error; no C type leaves this file.
+enum OpenSSLCrypto {
+    /// The block ciphers DNSPod's encrypted queries use, both with PKCS padding.
+    enum Cipher: Sendable {
+        /// DES-EDE3-ECB: a 24-byte key (DES's 8 bytes three times compute single DES), no IV.
+        case desEDE3ECB
+        /// AES-128-CBC: a 16-byte key and a 16-byte IV.
+        case aes128CBC
+
+        /// Bytes per block: ciphertext is a whole number of them.
+        var blockSize: Int {
+            switch self {
+            case .desEDE3ECB: 8
+            case .aes128CBC: 16
+            }
+        }
+
+        fileprivate var kind: ccrypto_cipher {
+            switch self {
+            case .desEDE3ECB: CCRYPTO_DES_EDE3_ECB
+            case .aes128CBC: CCRYPTO_AES_128_CBC
+            }
+        }
+    }
+
+    /// What OpenSSL reported, in words.
+    enum Failure: Error, Equatable, Sendable {
+        /// A key, IV or buffer of the wrong size: a bug in the caller.
+        case badArgument
+        /// OpenSSL does not provide the algorithm (a stripped build, a FIPS-only configuration).
+        case unavailable(String)
+        /// Decryption ended on bad padding: the wrong key, or not this cipher's output.
+        case badPadding
+        /// Any other failure inside OpenSSL.
+        case failed(String)
+    }
+
+    /// The 16-byte MD5 digest of `bytes`.
+    static func md5(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 16)
+        let status = bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in
+                guard let out = output.baseAddress else { return CCRYPTO_BAD_ARGUMENT }
+                return ccrypto_md5(input.baseAddress, input.count, out)
+            }
+        }
+        try check(status, what: "MD5")
+        return digest
+    }
+
+    /// `plaintext` encrypted, padded to a whole number of blocks.
+    static func encrypt(_ cipher: Cipher, key: [UInt8], iv: [UInt8] = [], _ plaintext: [UInt8]) throws(Failure) -> [UInt8] {
+        try crypt(cipher, encrypt: true, key: key, iv: iv, plaintext)
+    }
+
+    /// `ciphertext` decrypted, its padding checked and removed.
+    static func decrypt(_ cipher: Cipher, key: [UInt8], iv: [UInt8] = [], _ ciphertext: [UInt8]) throws(Failure) -> [UInt8] {
+        try crypt(cipher, encrypt: false, key: key, iv: iv, ciphertext)
+    }
+
+    /// `count` bytes from OpenSSL's CSPRNG (IVs).
+    static func randomBytes(_ count: Int) throws(Failure) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let status = bytes.withUnsafeMutableBufferPointer { buffer in
+            ccrypto_random_bytes(buffer.baseAddress, buffer.count)
+        }
+        try check(status, what: "random bytes")
+        return bytes
+    }
+
+    private static func crypt(
+        _ cipher: Cipher, encrypt: Bool, key: [UInt8], iv: [UInt8], _ input: [UInt8]
+    ) throws(Failure) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: input.count + cipher.blockSize)
+        var written = 0
+        let status = key.withUnsafeBufferPointer { key in
+            iv.withUnsafeBufferPointer { iv in
+                input.withUnsafeBufferPointer { input in
+                    output.withUnsafeMutableBufferPointer { output in
+                        ccrypto_crypt(
+                            cipher.kind, encrypt ? 1 : 0, key.baseAddress, key.count, iv.baseAddress, iv.count,
+                            input.baseAddress, input.count, output.baseAddress, output.count, &written)
+                    }
+                }
+            }
+        }
+        try check(status, what: "\(cipher)")
+        return Array(output.prefix(written))
+    }
+
+    private static func check(_ status: ccrypto_status, what: String) throws(Failure) {
+        switch status {
+        case CCRYPTO_OK: return
+        case CCRYPTO_BAD_ARGUMENT: throw .badArgument
+        case CCRYPTO_UNAVAILABLE: throw .unavailable("OpenSSL does not provide \(what)")
+        case CCRYPTO_BAD_PADDING: throw .badPadding
+        default: throw .failed("OpenSSL failed at \(what)")
+        }
+    }
+}

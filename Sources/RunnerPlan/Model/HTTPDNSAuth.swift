@@ -1,0 +1,74 @@
+/// How an HTTPDNS map's queries prove the account may ask: signed (`alibaba-sign`,
+/// `volcengine-sign`) or encrypted (`dnspod-des`, `dnspod-aes`).
+///
+/// The secret or key is always a `${secret:…}` value, so it is also among the plan's secrets
+/// and masked in every output; `description` masks it as well, so printing a spec shows none.
+public enum HTTPDNSAuth: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Alibaba Cloud EMAS: `t` (expiry, Unix seconds) and `s` = MD5 of `HOST-SECRET-t`.
+    case alibabaSign(secret: String, validFor: Duration)
+    /// Volcengine: `timestamp` (expiry, Unix milliseconds) and `sign` = MD5 of sorted values.
+    case volcengineSign(secret: String, validFor: Duration)
+    /// DNSPod / Tencent D+: `dn` and `ip` DES-ECB encrypted under the key's first 8 bytes.
+    case dnspodDES(key: String)
+    /// DNSPod / Tencent D+: `dn` and `ip` AES-128-CBC encrypted, a random IV per value.
+    case dnspodAES(key: String)
+
+    /// The schemes as a plan names them.
+    public enum Scheme: String, Sendable, Equatable, CaseIterable {
+        case alibabaSign = "alibaba-sign"
+        case volcengineSign = "volcengine-sign"
+        case dnspodDES = "dnspod-des"
+        case dnspodAES = "dnspod-aes"
+
+        /// The `format` a map must have to use this scheme, by its plan name: a scheme signs or
+        /// encrypts one service's queries. A name rather than an `HTTPDNSSpec.Format`, because
+        /// `volcengine-sign` needs `json`, which is not a format of this runner yet.
+        public var formatName: String {
+            switch self {
+            case .alibabaSign: "alibaba"
+            case .volcengineSign: "json"
+            case .dnspodDES, .dnspodAES: "dnspod"
+            }
+        }
+
+        /// Whether the scheme signs with an expiry time (`valid_for` applies) rather than encrypting.
+        public var signs: Bool {
+            switch self {
+            case .alibabaSign, .volcengineSign: true
+            case .dnspodDES, .dnspodAES: false
+            }
+        }
+
+        /// The key that holds the credential: `secret` for signatures, `key` for ciphers.
+        public var credentialKey: String { signs ? "secret" : "key" }
+    }
+
+    /// How long a signature is valid when the plan does not say: 10 minutes.
+    public static let defaultValidity: Duration = .seconds(600)
+    /// The longest `valid_for` a plan may give: 24 hours.
+    public static let maximumValidity: Duration = .seconds(24 * 3600)
+
+    public var scheme: Scheme {
+        switch self {
+        case .alibabaSign: .alibabaSign
+        case .volcengineSign: .volcengineSign
+        case .dnspodDES: .dnspodDES
+        case .dnspodAES: .dnspodAES
+        }
+    }
+
+    /// The scheme and its validity; the secret or key as `***`.
+    public var description: String {
+        switch self {
+        case .alibabaSign(_, let validFor), .volcengineSign(_, let validFor):
+            "\(scheme.rawValue) (secret ***, valid for \(validFor.planNotation))"
+        case .dnspodDES, .dnspodAES:
+            "\(scheme.rawValue) (key ***)"
+        }
+    }
+
+    public var debugDescription: String { description }
+
+    /// What `dump` shows: the scheme alone.
+    public var customMirror: Mirror { Mirror(self, children: ["scheme": scheme.rawValue], displayStyle: .enum) }
+}
