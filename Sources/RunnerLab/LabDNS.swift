@@ -93,6 +93,13 @@ public enum LabDNS {
     public static let account = "lab"
     /// The Alibaba account the service refuses: 403 `{"code":"InvalidAccount"}`.
     public static let refusedAccount = "bad"
+    /// The Alibaba account whose unsigned interface is switched off: `/d` answers 403
+    /// `{"code":"UnsignedInterfaceDisabled"}`; only `/sign_d` resolves.
+    public static let signedOnlyAccount = "signed"
+    /// The secret the lab's `/sign_d` checks signatures with (any account).
+    public static let alibabaSecret = "lab-alibaba-secret"
+    /// How far ahead a signature's expiry `t` may be, as the real service bounds it.
+    public static let alibabaMaxValidity = 24 * 3600
 
     /// A lookup URL template for `format` on the lab, e.g. `http://127.0.0.2:18080/httpdns/dnspod/d?dn={host}&ttl=1`.
     public static func urlTemplate(_ format: Format, port: Int, address: String = LabAddress.primary) -> String {

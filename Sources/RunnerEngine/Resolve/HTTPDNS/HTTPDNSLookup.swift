@@ -23,8 +23,18 @@ struct HTTPDNSLookup {
         var answers: [(url: String, result: Result<HTTPDNSAnswer, TransferError>)?] = Array(repeating: nil, count: urls.count)
         var remaining = urls.count
         for (index, url) in urls.enumerated() {
+            let sent: String
+            do throws(HTTPDNSAuthProblem) {
+                sent = try service.auth?.authorizedURL(url, now: Date()) ?? url
+            } catch {
+                answers[index] = (url, .failure(TransferError(kind: .resolve, message: "\(label) at \(url): \(error)")))
+                remaining -= 1
+                if remaining == 0 { completion(merge(answers.compactMap { $0 })) }
+                continue
+            }
+            // The signed or encrypted URL is sent and never shown: texts name `url`, as the plan wrote it.
             let spec = TransferSpec(
-                url: url, tls: TransferSpec.TLSSettings(caFile: caFile), httpVersion: .http1_1,
+                url: sent, tls: TransferSpec.TLSSettings(caFile: caFile), httpVersion: .http1_1,
                 timeout: service.timeout, connectTimeout: service.timeout,
                 poolKey: PoolKey(["httpdns", mapName, caFile ?? "system"]), bodyCaptureLimit: Self.bodyLimit)
             engine.submit(spec) { outcome in
@@ -35,7 +45,11 @@ struct HTTPDNSLookup {
         }
     }
 
-    private var label: String { "HTTPDNS map '\(mapName)' (\(service.format.rawValue))" }
+    /// `HTTPDNS map 'ali' (alibaba, alibaba-sign)`: the format, and the auth scheme when there is one.
+    private var label: String {
+        let scheme = service.auth.map { ", \($0.scheme.rawValue)" } ?? ""
+        return "HTTPDNS map '\(mapName)' (\(service.format.rawValue)\(scheme))"
+    }
 
     private func answer(of outcome: TransferOutcome, url: String) -> Result<HTTPDNSAnswer, TransferError> {
         switch outcome.result {
@@ -43,7 +57,16 @@ struct HTTPDNSLookup {
             let what = failure.kind == .timeout ? "no answer within \(service.timeout.planNotation)" : failure.message
             return .failure(TransferError(kind: .resolve, message: "\(label) at \(url): \(what)"))
         case .success(let response):
-            switch HTTPDNSWire.parse(format: service.format, host: host, status: response.status, body: response.body) {
+            var body = response.body
+            if let auth = service.auth, (200..<300).contains(response.status) {
+                do throws(HTTPDNSAuthProblem) {
+                    body = try auth.decryptAnswer(body: body)
+                } catch {
+                    return .failure(TransferError(
+                        kind: .resolve, message: "\(label) at \(url) answered HTTP \(response.status): \(error)"))
+                }
+            }
+            switch HTTPDNSWire.parse(format: service.format, host: host, status: response.status, body: body) {
             case .success(let answer):
                 return .success(answer)
             case .failure(let problem) where problem.kind == .serviceError:

@@ -1,17 +1,25 @@
+import Crypto
+import Foundation
 import NIOCore
+import NIOHTTP1
 
-/// `/httpdns/alibaba/{account}/d?host=HOST[&query=4|6|4,6]`: Alibaba Cloud EMAS JSON.
+/// `/httpdns/alibaba/{account}/d?host=HOST[&query=4|6|4,6]`: Alibaba Cloud EMAS JSON; and the
+/// signed interface `/httpdns/alibaba/{account}/sign_d?host=HOST&t=EXPIRY&s=SIGNATURE`.
 ///
 /// `{"host":H,"ips":[…],"ipsv6":[…],"ttl":T,"origin_ttl":T}`: `ips` when the query includes 4 or is
 /// absent, `ipsv6` when it includes 6; no answer is empty lists with 200. The account
-/// `LabDNS.refusedAccount` gets 403 `{"code":"InvalidAccount"}`.
+/// `LabDNS.refusedAccount` gets 403 `{"code":"InvalidAccount"}`; `LabDNS.signedOnlyAccount`
+/// gets 403 `{"code":"UnsignedInterfaceDisabled"}` on `/d`. `/sign_d` checks the signature as the
+/// service does: `s` = hex MD5 of `HOST-SECRET-t` (`LabDNS.alibabaSecret`), `t` the expiry in Unix
+/// seconds, not past and at most 24 h ahead; else 403 `InvalidSignature`, `SignatureExpired`,
+/// `InvalidDuration`, or 400 `MissingArgument`.
 struct AlibabaEndpoint: Endpoint {
     let service: HTTPDNSService
 
     /// Answers the route parameter `{account}/d`.
     func respond(to request: LabRequest, on eventLoop: any EventLoop) -> EventLoopFuture<LabResponse> {
         let parts = request.routeParameter.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1] == "d" else {
+        guard parts.count == 2, !parts[0].isEmpty, parts[1] == "d" || parts[1] == "sign_d" else {
             return eventLoop.makeSucceededFuture(.text("no lab endpoint at \(request.path)\n", status: .notFound))
         }
         let host: String
@@ -26,15 +34,40 @@ struct AlibabaEndpoint: Endpoint {
         } catch {
             return eventLoop.makeSucceededFuture(.badRequest(error.description))
         }
+        let refusal: (code: String, status: HTTPResponseStatus)?
         if parts[0] == LabDNS.refusedAccount {
+            refusal = ("InvalidAccount", .forbidden)
+        } else if parts[1] == "sign_d" {
+            refusal = Self.signatureRefusal(request.query, host: host, now: Date())
+        } else if parts[0] == LabDNS.signedOnlyAccount {
+            refusal = ("UnsignedInterfaceDisabled", .forbidden)
+        } else {
+            refusal = nil
+        }
+        if let refusal {
             // The request arrived, so it counts, even though the service refuses to resolve.
             service.countLookups([host])
-            let refusal = JSONValue.object([("code", .string("InvalidAccount"))])
-            return eventLoop.makeSucceededFuture(.json(refusal, status: .forbidden))
+            return eventLoop.makeSucceededFuture(
+                .json(.object([("code", .string(refusal.code))]), status: refusal.status))
         }
         return service.answer(hosts: [host], to: request, on: eventLoop) { resolutions in
             .json(Self.document(host: host, resolution: resolutions[0], families: families))
         }
+    }
+
+    /// Why the service refuses a `/sign_d` query, or nil when its signature holds.
+    static func signatureRefusal(_ query: String?, host: String, now: Date) -> (code: String, status: HTTPResponseStatus)? {
+        guard let pairs = try? HTTPDNSService.pairs(query),
+            let expiryText = HTTPDNSService.parameter("t", in: pairs),
+            let signature = HTTPDNSService.parameter("s", in: pairs)
+        else { return ("MissingArgument", .badRequest) }
+        guard let expiry = Int(expiryText) else { return ("InvalidDuration", .forbidden) }
+        let nowSeconds = Int(now.timeIntervalSince1970)
+        if expiry < nowSeconds { return ("SignatureExpired", .forbidden) }
+        if expiry > nowSeconds + LabDNS.alibabaMaxValidity { return ("InvalidDuration", .forbidden) }
+        let digest = Insecure.MD5.hash(data: Data("\(host)-\(LabDNS.alibabaSecret)-\(expiryText)".utf8))
+        let expected = digest.map { String(format: "%02x", $0) }.joined()
+        return signature == expected ? nil : ("InvalidSignature", .forbidden)
     }
 
     /// Which lists `query=` asks for; absent means IPv4 only, as in the real service.
