@@ -12,6 +12,8 @@ struct SecretsTests {
     static let token = "tok-5ecr3t-Zq81x"
     /// Markup and quotes, so escaped forms (XML, JSON) are searched for too.
     static let password = "p&ss<w>\"rd'9"
+    /// A wrong Alibaba signing secret: the service refuses it, and it shows nowhere.
+    static let wrongSigningSecret = "wr0ng-ali-5ecret"
 
     static let plan = """
         version: 1
@@ -26,6 +28,16 @@ struct SecretsTests {
             httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&key=${secret:TOKEN}", timeout: 5s}
           brokendns:
             httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/status/500?dn={host}&key=${secret:TOKEN}", timeout: 5s}
+          signed:
+            httpdns:
+              format: alibaba
+              url: "http://127.0.0.2:{{http}}/httpdns/alibaba/signed/sign_d?host={host}"
+              auth: {scheme: alibaba-sign, secret: "${secret:ALI_SECRET}"}
+          badlysigned:
+            httpdns:
+              format: alibaba
+              url: "http://127.0.0.2:{{http}}/httpdns/alibaba/signed/sign_d?host={host}"
+              auth: {scheme: alibaba-sign, secret: "${secret:ALI_WRONG}"}
         scenarios:
           - name: passes over plain http
             strategy: header-only
@@ -73,6 +85,14 @@ struct SecretsTests {
             domains: brokendns
             strategy: sni-resolve
             request: {url: "https://api.lab.test:{{https}}/echo?token=${secret:TOKEN}"}
+          - name: resolves through a signed HTTPDNS map
+            domains: signed
+            strategy: sni-resolve
+            request: {url: "https://api.lab.test:{{https}}/echo"}
+          - name: errors when the signing secret is wrong
+            domains: badlysigned
+            strategy: sni-resolve
+            request: {url: "https://api.lab.test:{{https}}/echo"}
         """
 
     /// Every way a secret could show up in a file or on a terminal.
@@ -94,7 +114,10 @@ struct SecretsTests {
         let json = directory.appendingPathComponent("report.json").path
         let output = try await PackageExecutable.run(
             "runner", [plan, verbosity, "--junit", junit, "--json", json],
-            environment: ["TOKEN": Self.token, "PASSWORD": Self.password])
+            environment: [
+                "TOKEN": Self.token, "PASSWORD": Self.password, "ALI_SECRET": LabDNS.alibabaSecret,
+                "ALI_WRONG": Self.wrongSigningSecret,
+            ])
 
         // The run did what the plan says: the secrets did reach the server and the checks.
         #expect(FileManager.default.fileExists(atPath: json), "no report: \(output.stderr)")
@@ -110,7 +133,10 @@ struct SecretsTests {
             "errors on a timeout=error", "errors on TLS=error", "errors on a refused connection=error",
             "resolves through HTTPDNS with a secret key=passed",
             "errors when the HTTPDNS service with a secret key fails=error",
+            "resolves through a signed HTTPDNS map=passed",
+            "errors when the signing secret is wrong=error",
         ])
+        #expect(output.stdout.contains("InvalidSignature (HTTP 403)"), "the service's refusal is shown")
         #expect(output.status == 1)
         #expect(output.stdout.contains("***"), "\(output.stdout)")
 
@@ -120,9 +146,12 @@ struct SecretsTests {
             ("JSON", try String(contentsOfFile: json, encoding: .utf8)),
         ]
         for (channel, text) in channels {
-            for form in Self.forms(of: Self.token) + Self.forms(of: Self.password) {
+            let secrets = [Self.token, Self.password, LabDNS.alibabaSecret, Self.wrongSigningSecret]
+            for form in secrets.flatMap(Self.forms) {
                 #expect(!text.contains(form), "\(channel) (\(verbosity)) shows a secret as \(form)")
             }
+            // A signed query URL (with its expiry and signature) is sent, never shown.
+            #expect(!text.contains("&s="), "\(channel) (\(verbosity)) shows a signature")
         }
     }
 
