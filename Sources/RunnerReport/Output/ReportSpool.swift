@@ -51,11 +51,26 @@ final class ReportSpool {
 
     /// Keeps `fragment` as the result at `position`.
     func append(_ fragment: [UInt8], at position: ResultPosition) {
+        append(at: position) { $0.append(contentsOf: fragment) }
+    }
+
+    /// Keeps what `render` appends to the bytes it is given as the result at `position`:
+    /// written in place, not copied from a buffer of its own.
+    func append(at position: ResultPosition, _ render: (inout [UInt8]) -> Void) {
         if let last = entries.last, position < last.position { inOrder = false }
-        entries.append(Entry(position: position, offset: flushed + pending.count, length: fragment.count))
-        pending.append(contentsOf: fragment)
+        let start = pending.count
+        render(&pending)
+        entries.append(Entry(position: position, offset: flushed + start, length: pending.count - start))
         if pending.count >= Self.flushSize { flush() }
     }
+
+    /// How much of the file one read brings back. Results that finish in plan order, or
+    /// nearly (the usual case), sit in the file in the order they are replayed, so one read
+    /// serves hundreds of them instead of a read per result.
+    private static let readSize = 1 << 20
+    /// How far before the result it is read for a read starts: results that finished a little
+    /// out of order (parallel transfers) are then still in the bytes read.
+    private static let readBehind = 64 * 1024
 
     /// Copies the fragments of plan `suite` into `output` in plan order, `separator` between
     /// two of them; returns how many there were. Suites are replayed in ascending order.
@@ -66,14 +81,23 @@ final class ReportSpool {
             inOrder = true
         }
         var index = firstEntry(ofSuiteAtLeast: suite)
-        var buffer: [UInt8] = []
+        // `buffer` holds the file's bytes from `bufferOffset`, `buffered` of them.
+        var buffer = [UInt8](repeating: 0, count: Self.readSize)
+        var bufferOffset = 0
+        var buffered = 0
         var count = 0
         while index < entries.count, entries[index].position.suite == suite, failure == nil {
             let entry = entries[index]
             if count > 0 { output.write(separator) }
-            if buffer.count < entry.length { buffer = [UInt8](repeating: 0, count: entry.length) }
-            buffer.withUnsafeMutableBytes { read(into: $0, count: entry.length, at: entry.offset) }
-            buffer.withUnsafeBytes { output.write(UnsafeRawBufferPointer(rebasing: $0.prefix(entry.length))) }
+            let inBuffer = entry.offset >= bufferOffset && entry.offset + entry.length <= bufferOffset + buffered
+            if !inBuffer {
+                bufferOffset = max(0, entry.offset - Self.readBehind)
+                buffered = min(max(Self.readSize, entry.offset + entry.length - bufferOffset), flushed - bufferOffset)
+                if buffer.count < buffered { buffer = [UInt8](repeating: 0, count: buffered) }
+                buffer.withUnsafeMutableBytes { read(into: $0, count: buffered, at: bufferOffset) }
+            }
+            let from = entry.offset - bufferOffset
+            buffer.withUnsafeBytes { output.write(UnsafeRawBufferPointer(rebasing: $0[from..<(from + entry.length)])) }
             count += 1
             index += 1
         }
