@@ -230,18 +230,18 @@ import RunnerResults
         }
         var taken = 0
         for value in values {
-            var shortcut: [UInt8] = []
+            var shortcut = ByteBuffer()
             if JSONWriter.millesimal(value, to: &shortcut) {
                 taken += 1
                 var expected = value.description
                 if expected.hasSuffix(".0") { expected.removeLast(2) }
-                #expect(String(decoding: shortcut, as: UTF8.self) == expected, "\(value)")
+                #expect(String(decoding: shortcut.array, as: UTF8.self) == expected, "\(value)")
             }
         }
         #expect(taken == values.count)
         // Not thousandths, negative, or too large for it: left to `description`.
         for value in [0.0001, 1.0 / 3, -1, -0.0, 1e12, 1e300, .leastNonzeroMagnitude] {
-            var shortcut: [UInt8] = []
+            var shortcut = ByteBuffer()
             #expect(!JSONWriter.millesimal(value, to: &shortcut), "\(value)")
         }
     }

@@ -361,7 +361,7 @@ private final class RecordEncoder: Encoder {
         if state.pointee.opened == nil {
             writer.pointee.open(.object)
             state.pointee.opened = .object
-            state.pointee.objectStart = writer.pointee.bytes.count
+            state.pointee.objectStart = writer.pointee.buffer.count
             let keyType = ObjectIdentifier(Key.self)
             if let order = shared.orders[keyType] {
                 if !order.usable {
@@ -425,14 +425,14 @@ private final class RecordEncoder: Encoder {
             guard let view = state.pointee.view, index < view.count, view.keys[index] == key else { break }
             return view.rank[index]
         case .learning, .moving:
-            state.pointee.members.append((key, writer.pointee.bytes.count))
+            state.pointee.members.append((key, writer.pointee.buffer.count))
             writer.pointee.key(key)
             return nil
         }
         // This object left the learnt order: its members so far are written in the order they
         // came, and all of them will be sorted by moving bytes.
         leaveLearntOrder(before: index)
-        state.pointee.members.append((key, writer.pointee.bytes.count))
+        state.pointee.members.append((key, writer.pointee.buffer.count))
         writer.pointee.key(key)
         return nil
     }
@@ -449,7 +449,7 @@ private final class RecordEncoder: Encoder {
                 let place = view.rank[index]
                 let slot = state.pointee.slots[place]
                 state.pointee.slots[place] = .empty
-                state.pointee.members.append((order.keys[index], writer.pointee.bytes.count))
+                state.pointee.members.append((order.keys[index], writer.pointee.buffer.count))
                 writer.pointee.key(line: view.line(index))
                 writeKept(slot)
             }

@@ -64,9 +64,8 @@ public final class JSONReport: StreamedReport {
             writer.key("summary")
             encoder.write(SummaryRecord(run, flaky: flaky), to: &writer)
             writer.close(.object)
-            var tail = writer.take()
-            tail.append(UInt8(ascii: "\n"))
-            output.write(tail)
+            writer.endDocument()
+            writer.drain(into: &output)
         }
     }
 
@@ -83,7 +82,7 @@ public final class JSONReport: StreamedReport {
         writer.key("properties"); encoder.write(header.properties, to: &writer)
         writer.key("results")
         writer.open(.array)
-        output.write(writer.take())
+        writer.drain(into: &output)
         if try spool.replay(suite: index, separator: [UInt8(ascii: ",")], into: &output) > 0 {
             writer.containsSplicedMembers()
         }

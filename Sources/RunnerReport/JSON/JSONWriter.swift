@@ -3,8 +3,8 @@
 /// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]` (two-space indent, `"key" : value`,
 /// empty containers on two lines), so a report keeps its look; keys are written in the order
 /// the caller gives, and `sortMembers` puts an object's in order when they were not.
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+struct JSONWriter: ~Copyable {
+    private(set) var buffer = ByteBuffer()
     private(set) var depth = 0
     /// Whether the innermost open container has no member yet.
     private var empty = true
@@ -19,20 +19,25 @@ struct JSONWriter {
 
     /// Writes a fragment (see `init(fragmentDepth:)`) at the end of `bytes`, which the writer
     /// owns meanwhile (moved, not copied).
-    static func appending(to bytes: inout [UInt8], fragmentDepth depth: Int, _ body: (inout JSONWriter) -> Void) {
-        var writer = JSONWriter(fragmentDepth: depth)
-        swap(&writer.bytes, &bytes)
+    static func appending(to bytes: inout ByteBuffer, fragmentDepth depth: Int, _ body: (inout JSONWriter) -> Void) {
+        var writer = JSONWriter(buffer: bytes, depth: depth)
         body(&writer)
-        swap(&writer.bytes, &bytes)
+        bytes = writer.buffer
     }
 
-    /// What has been written so far, handed over; open containers stay open (a document
-    /// written in pieces).
-    mutating func take() -> [UInt8] {
-        var taken: [UInt8] = []
-        taken.reserveCapacity(bytes.capacity)
-        swap(&taken, &bytes)
-        return taken
+    private init(buffer: consuming ByteBuffer, depth: Int) {
+        self.buffer = buffer
+        self.depth = depth
+    }
+
+    /// A copy of what has been written.
+    var bytes: [UInt8] { buffer.array }
+
+    /// Writes what has been written so far to `output` and empties the writer; open
+    /// containers stay open (a document written in pieces).
+    mutating func drain(into output: inout FileOutput) {
+        buffer.withUnsafeBytes { output.write(UnsafeRawBufferPointer($0)) }
+        buffer.removeAll()
     }
 
     // MARK: Containers
@@ -48,7 +53,7 @@ struct JSONWriter {
     /// One copy, for the separator, the indent and the key.
     mutating func key(line: UnsafeBufferPointer<UInt8>) {
         // The line starts with the comma that all members but the first have.
-        bytes.append(contentsOf: empty ? UnsafeBufferPointer(rebasing: line.dropFirst()) : line)
+        buffer.append(empty ? UnsafeBufferPointer(rebasing: line.dropFirst()) : line)
         empty = false
     }
 
@@ -57,9 +62,8 @@ struct JSONWriter {
     static func memberLine(_ name: String, depth: Int, to lines: inout [UInt8]) {
         var writer = JSONWriter(fragmentDepth: depth)
         writer.empty = false
-        swap(&writer.bytes, &lines)
         writer.key(name)
-        swap(&writer.bytes, &lines)
+        lines += writer.bytes
     }
 
     /// Where each member of the innermost open object starts (before its separator), given
@@ -71,10 +75,10 @@ struct JSONWriter {
         var starts: [Int] = []
         let indent = depth * 2
         var index = start
-        while index < bytes.count {
-            if bytes[index] == newline, index + indent + 1 < bytes.count,
-               bytes[(index + 1)..<(index + 1 + indent)].allSatisfy({ $0 == 0x20 }),
-               bytes[index + 1 + indent] == UInt8(ascii: "\"")
+        while index < buffer.count {
+            if buffer[index] == Self.newline, index + indent + 1 < buffer.count,
+               ((index + 1)..<(index + 1 + indent)).allSatisfy({ buffer[$0] == 0x20 }),
+               buffer[index + 1 + indent] == UInt8(ascii: "\"")
             {
                 // Before the separator: the comma when there is one.
                 starts.append(index > start ? index - 1 : index)
@@ -87,7 +91,7 @@ struct JSONWriter {
     }
 
     private mutating func keySeparator() {
-        raw(" : ")
+        buffer.append(" : ")
     }
 
     enum Container {
@@ -97,7 +101,7 @@ struct JSONWriter {
     /// Opens a container that `close(_:)` ends, for a document written in pieces; members of
     /// an array start with `element()`, of an object with `key(_:)`.
     mutating func open(_ container: Container) {
-        bytes.append(container == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        buffer.append(container == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         depth += 1
         empty = true
     }
@@ -106,9 +110,9 @@ struct JSONWriter {
     mutating func close(_ container: Container) {
         depth -= 1
         // JSONEncoder writes an empty container as its brackets on two lines, a blank between.
-        if empty { bytes.append(newline) }
+        if empty { buffer.append(Self.newline) }
         newlineAndIndent()
-        bytes.append(container == .object ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        buffer.append(container == .object ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         empty = false
     }
 
@@ -122,22 +126,24 @@ struct JSONWriter {
     mutating func sortMembers(_ members: [(key: String, start: Int)]) {
         guard members.count > 1, zip(members, members.dropFirst()).contains(where: { $0.key > $1.key }) else { return }
         let separator = 1 + depth * 2  // newline and indent; all but the first also have a comma
-        let end = bytes.count
+        let first = members[0].start
+        let written = buffer.withUnsafeBytes { Array($0[first...]) }
         var contents: [(key: String, bytes: ArraySlice<UInt8>)] = []
         for (index, member) in members.enumerated() {
-            let from = member.start + separator + (index == 0 ? 0 : 1)
-            let to = index + 1 < members.count ? members[index + 1].start : end
-            contents.append((member.key, bytes[from..<to]))
+            let from = member.start - first + separator + (index == 0 ? 0 : 1)
+            let to = index + 1 < members.count ? members[index + 1].start - first : written.count
+            contents.append((member.key, written[from..<to]))
         }
-        var sorted: [UInt8] = []
-        sorted.reserveCapacity(end - members[0].start)
+        buffer.truncate(to: first)
         for (index, member) in contents.sorted(by: { $0.key < $1.key }).enumerated() {
-            if index > 0 { sorted.append(UInt8(ascii: ",")) }
-            sorted.append(newline)
-            ByteText.spaces(depth * 2, to: &sorted)
-            sorted.append(contentsOf: member.bytes)
+            ByteText.lineBreak(comma: index > 0, indent: depth * 2, to: &buffer)
+            member.bytes.withUnsafeBufferPointer { buffer.append($0) }
         }
-        bytes.replaceSubrange(members[0].start..<end, with: sorted)
+    }
+
+    /// The newline that ends a document.
+    mutating func endDocument() {
+        buffer.append(Self.newline)
     }
 
     /// Members written elsewhere (spliced in by the caller) now sit in the innermost container.
@@ -146,15 +152,15 @@ struct JSONWriter {
     }
 
     private mutating func nextMember() {
-        ByteText.lineBreak(comma: !empty, indent: depth * 2, to: &bytes)
+        ByteText.lineBreak(comma: !empty, indent: depth * 2, to: &buffer)
         empty = false
     }
 
     private mutating func newlineAndIndent() {
-        ByteText.lineBreak(comma: false, indent: depth * 2, to: &bytes)
+        ByteText.lineBreak(comma: false, indent: depth * 2, to: &buffer)
     }
 
-    private let newline = UInt8(ascii: "\n")
+    private static let newline = UInt8(ascii: "\n")
 
     // MARK: Values
 
@@ -165,21 +171,21 @@ struct JSONWriter {
     /// A string given as its UTF-8: quoted, with `"`, `\` and the C0 controls escaped as
     /// JSONEncoder escapes them; every other byte (`/`, DEL, all of non-ASCII) is copied as is.
     mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
         // Runs of bytes that need no escape (nearly every string is one run) are copied whole.
         var start = 0
         var index = Self.plainPrefix(utf8)
         while index < utf8.count {
             let byte = utf8[index]
             if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                buffer.append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
                 escape(byte)
                 start = index + 1
             }
             index += 1
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
+        buffer.append(UInt8(ascii: "\""))
     }
 
     /// How many bytes at the start of `utf8` need no escape, looked at eight at a time (the
@@ -213,20 +219,20 @@ struct JSONWriter {
     }
 
     private mutating func escape(_ byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+        buffer.append(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): buffer.append(byte)
+        case 0x08: buffer.append(UInt8(ascii: "b"))
+        case 0x0C: buffer.append(UInt8(ascii: "f"))
+        case 0x0A: buffer.append(UInt8(ascii: "n"))
+        case 0x0D: buffer.append(UInt8(ascii: "r"))
+        case 0x09: buffer.append(UInt8(ascii: "t"))
         default:
-            bytes.append(UInt8(ascii: "u"))
-            bytes.append(0x30)
-            bytes.append(0x30)
-            bytes.append(Self.hex(byte >> 4))
-            bytes.append(Self.hex(byte & 0x0F))
+            buffer.append(UInt8(ascii: "u"))
+            buffer.append(0x30)
+            buffer.append(0x30)
+            buffer.append(Self.hex(byte >> 4))
+            buffer.append(Self.hex(byte & 0x0F))
         }
     }
 
@@ -241,11 +247,11 @@ struct JSONWriter {
 
     /// Any integer, in decimal (JSONEncoder writes every integer type so).
     mutating func int<Value: BinaryInteger>(_ value: Value) {
-        ByteText.decimal(value, to: &bytes)
+        ByteText.decimal(value, to: &buffer)
     }
 
     mutating func int(_ value: Int) {
-        ByteText.decimal(value, to: &bytes)
+        ByteText.decimal(value, to: &buffer)
     }
 
     mutating func int(_ value: Int?) {
@@ -257,7 +263,7 @@ struct JSONWriter {
     /// numbers are made finite first; should one not be, it is written as `null`.
     mutating func double(_ value: Double) {
         guard value.isFinite else { return null() }
-        if Self.millesimal(value, to: &bytes) { return }
+        if Self.millesimal(value, to: &buffer) { return }
         shortest(value.description)
     }
 
@@ -268,7 +274,7 @@ struct JSONWriter {
     /// division (correctly rounded) gives `value`; below 10^12 two such decimals are further
     /// apart than the doubles near them, so no shorter one reads back the same, and
     /// `description` writes numbers this size without an exponent.
-    static func millesimal(_ value: Double, to bytes: inout [UInt8]) -> Bool {
+    static func millesimal(_ value: Double, to bytes: inout ByteBuffer) -> Bool {
         guard value >= 0, value < 1e12, value.sign == .plus else { return false }
         let scaled = (value * 1000).rounded()
         guard scaled / 1000 == value else { return false }
@@ -296,7 +302,7 @@ struct JSONWriter {
         ByteText.withUTF8(text) { utf8 in
             var count = utf8.count
             if count >= 2, utf8[count - 2] == UInt8(ascii: "."), utf8[count - 1] == UInt8(ascii: "0") { count -= 2 }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[0..<count]))
+            buffer.append(UnsafeBufferPointer(rebasing: utf8[0..<count]))
         }
     }
 
@@ -318,8 +324,7 @@ struct JSONWriter {
         raw("null")
     }
 
-    /// ASCII written as it is (a literal: no array is made for it).
     private mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        buffer.append(text)
     }
 }

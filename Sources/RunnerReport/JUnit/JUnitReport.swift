@@ -9,6 +9,8 @@ public final class JUnitReport: StreamedReport {
     /// Per plan: its name redacted, and the `classname` its test cases carry.
     private let suiteNames: [(name: String, classname: String)]
     private let spool: ReportSpool
+    /// A result's evidence text, before it is escaped into `<system-out>`; kept for the next.
+    private var evidence = ByteBuffer(capacity: 4096)
 
     /// A report to be written to `path` for a run of `plans`; fails at once when nothing can
     /// be written beside `path`.
@@ -32,9 +34,12 @@ public final class JUnitReport: StreamedReport {
     }
 
     private func add(_ result: ScenarioResult, at position: ResultPosition) {
-        var xml = XMLWriter(fragmentDepth: 2)
-        Self.render(result, classname: suiteNames[position.suite].classname, into: &xml, redactor: redactor)
-        spool.append(Array(xml.finish().utf8), at: position)
+        let classname = suiteNames[position.suite].classname
+        spool.append(at: position) { bytes in
+            XMLWriter.appending(to: &bytes, fragmentDepth: 2) { xml in
+                render(result, classname: classname, into: &xml)
+            }
+        }
     }
 
     /// Writes the whole document, `<testsuites>` with one `<testsuite>` per plan, atomically.
@@ -52,11 +57,12 @@ public final class JUnitReport: StreamedReport {
             ])
             for (index, suite) in run.suites.enumerated() {
                 startSuite(suite, name: suiteNames[index].name, into: &xml)
-                output.write(xml.take())
+                xml.drain(into: &output)
                 _ = try spool.replay(suite: index, separator: [], into: &output)
-                xml.end()
+                xml.end("testsuite")
             }
-            output.write(xml.finish())
+            xml.end("testsuites")
+            xml.drain(into: &output)
         }
     }
 
@@ -78,23 +84,23 @@ public final class JUnitReport: StreamedReport {
             for property in suite.properties {
                 xml.leaf("property", [("name", redactor.redact(property.name)), ("value", redactor.redact(property.value))])
             }
-            xml.end()
+            xml.end("properties")
         }
     }
 
-    private static func render(
-        _ result: ScenarioResult, classname: String, into xml: inout XMLWriter, redactor: Redactor
-    ) {
-        xml.start("testcase", [
-            ("name", redactor.redact(result.displayName)),
-            ("classname", classname),
-            ("time", Format.seconds(result.duration)),
-        ])
+    /// A result's `<testcase>`, written piece by piece into the spool's buffer: this runs once
+    /// per result, so no array of attributes and no string per evidence line is made.
+    private func render(_ result: ScenarioResult, classname: String, into xml: inout XMLWriter) {
+        xml.openTag("testcase")
+        xml.attribute("name", redactor.redact(result.displayName))
+        xml.attribute("classname", classname)
+        xml.attribute("time") { Format.seconds(result.duration, to: &$0) }
+        xml.closeTag()
         switch result.outcome {
         case .passed:
             break
         case .failed, .errored:
-            problemElement(result.outcome, names: ("failure", "error"), into: &xml, redactor: redactor)
+            Self.problemElement(result.outcome, names: ("failure", "error"), into: &xml, redactor: redactor)
         case .skipped(let reason):
             xml.leaf("skipped", [("message", redactor.redact(reason))])
         }
@@ -102,11 +108,13 @@ public final class JUnitReport: StreamedReport {
         // passed in the end, rerun* when it never did; the message says which attempt.
         let earlierNames = result.isFlaky ? ("flakyFailure", "flakyError") : ("rerunFailure", "rerunError")
         for (number, attempt) in zip(1..., result.earlierAttempts) {
-            problemElement(attempt.outcome, names: earlierNames, prefix: "attempt \(number): ", into: &xml, redactor: redactor)
+            Self.problemElement(attempt.outcome, names: earlierNames, prefix: "attempt \(number): ", into: &xml, redactor: redactor)
         }
-        let evidence = EvidenceText.lines(for: result.evidence, redactor: redactor)
-        xml.leaf("system-out", text: evidence.joined(separator: "\n") + "\n")
-        xml.end()
+        evidence.removeAll()
+        EvidenceText.write(result.evidence, redactor: redactor, to: &evidence)
+        xml.openTag("system-out")
+        evidence.withUnsafeBytes { xml.closeTag(text: $0, name: "system-out") }
+        xml.end("testcase")
     }
 
     /// A failed or errored outcome as `names.failure` / `names.error` with its type and message.

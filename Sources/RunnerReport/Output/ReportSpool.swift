@@ -22,7 +22,7 @@ final class ReportSpool {
     private let fd: Int32
     /// The report's path, for errors.
     private let path: String
-    private var pending: [UInt8] = []
+    private var pending = ByteBuffer(capacity: ReportSpool.flushSize + 64 * 1024)
     private static let flushSize = 256 * 1024
     /// Bytes already in the file.
     private var flushed = 0
@@ -42,7 +42,6 @@ final class ReportSpool {
         unlink(temporary)
         self.fd = fd
         self.path = path
-        pending.reserveCapacity(Self.flushSize)
     }
 
     deinit {
@@ -51,12 +50,12 @@ final class ReportSpool {
 
     /// Keeps `fragment` as the result at `position`.
     func append(_ fragment: [UInt8], at position: ResultPosition) {
-        append(at: position) { $0.append(contentsOf: fragment) }
+        append(at: position) { $0.append(fragment) }
     }
 
     /// Keeps what `render` appends to the bytes it is given as the result at `position`:
     /// written in place, not copied from a buffer of its own.
-    func append(at position: ResultPosition, _ render: (inout [UInt8]) -> Void) {
+    func append(at position: ResultPosition, _ render: (inout ByteBuffer) -> Void) {
         if let last = entries.last, position < last.position { inOrder = false }
         let start = pending.count
         render(&pending)
@@ -118,9 +117,9 @@ final class ReportSpool {
 
     private func flush() {
         guard !pending.isEmpty else { return }
-        if failure == nil { failure = pending.withUnsafeBytes { AtomicFile.writeAll($0, to: fd) } }
+        if failure == nil { failure = pending.withUnsafeBytes { AtomicFile.writeAll(UnsafeRawBufferPointer($0), to: fd) } }
         flushed += pending.count
-        pending.removeAll(keepingCapacity: true)
+        pending.removeAll()
     }
 
     private func read(into buffer: UnsafeMutableRawBufferPointer, count: Int, at offset: Int) {

@@ -22,6 +22,16 @@ enum PlainText {
         return out
     }
 
+    /// `singleLine(text)` appended to `bytes`; printable ASCII, the usual case, is copied as is.
+    static func appendSingleLine(_ text: String, to bytes: inout ByteBuffer) {
+        let printable = ByteText.withUTF8(text) { utf8 in
+            guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+            bytes.append(utf8)
+            return true
+        }
+        if !printable { bytes.append(utf8: singleLine(text)) }
+    }
+
     /// C0 and C1 controls, DEL, the line/paragraph separators and the XML non-characters.
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
