@@ -77,6 +77,25 @@ import RunnerResults
         #expect(report.record.seen.map(\.scenario) == Array(0..<50))
     }
 
+    /// A report that cannot be written.
+    final class Failing: StreamedReport, @unchecked Sendable {
+        let path: String
+        init(_ path: String) { self.path = path }
+        func finished(_ result: ScenarioResult, at position: ResultPosition) {}
+        func notRun(_ result: ScenarioResult, at position: ResultPosition) {}
+        func finish(_ run: RunResult) throws(ReportWriteError) { throw ReportWriteError(path: path, reason: "full") }
+    }
+
+    @Test("reports are written side by side; each one's error comes back, in the reports' order")
+    func errorsOfReportsWrittenSideBySide() {
+        let written = Recorder()
+        let worker = ReportWorker([Failing("a"), written, Failing("b"), Failing("c")])
+        worker.finished(Self.result, at: ResultPosition(suite: 0, scenario: 0, slot: 0))
+        #expect(worker.finish(Self.run).map(\.path) == ["a", "b", "c"])
+        #expect(written.record.finishes == 1)
+        #expect(written.record.seen.count == 1)
+    }
+
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var count = 0

@@ -13,8 +13,9 @@ import RunnerResults
 /// the worker for nearly every one (measured: about a third of what reports cost at 40,000
 /// results). A batch waits in memory until it is full or the run ends.
 ///
-/// Unchecked Sendable: the reports are touched only on `queue` once the worker exists; the
-/// batch and the count of results in flight only under `lock`.
+/// Unchecked Sendable: the reports are touched only on `queue` once the worker exists (each by
+/// one thread when they are written at the end); the batch and the count of results in flight
+/// only under `lock`.
 public final class ReportWorker: ResultSink, @unchecked Sendable {
     private enum Arrival {
         case finished
@@ -91,22 +92,42 @@ public final class ReportWorker: ResultSink, @unchecked Sendable {
     }
 
     /// Waits for every result handed over to be rendered, then writes each report; returns the
-    /// errors of those that could not be written.
+    /// errors of those that could not be written, in the reports' order.
+    ///
+    /// The reports are written at the same time, each on a thread: the run is over, so the
+    /// engine's core is free, and each report's writing (copying its results from its spool,
+    /// then waiting for the disk) touches nothing of the others'.
     public func finish(_ run: RunResult) -> [ReportWriteError] {
         lock.lock()
         let rest = takeBatch()
         lock.unlock()
         return queue.sync {
             render(rest)
-            var errors: [ReportWriteError] = []
-            for report in reports {
+            let outcomes = Outcomes(count: reports.count)
+            DispatchQueue.concurrentPerform(iterations: reports.count) { index in
                 do throws(ReportWriteError) {
-                    try report.finish(run)
+                    try reports[index].finish(run)
                 } catch {
-                    errors.append(error)
+                    outcomes.set(error, at: index)
                 }
             }
-            return errors
+            return outcomes.errors
         }
+    }
+
+    /// Each report's error, if it had one, set from the thread that wrote it.
+    private final class Outcomes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var slots: [ReportWriteError?]
+
+        init(count: Int) {
+            slots = Array(repeating: nil, count: count)
+        }
+
+        func set(_ error: ReportWriteError, at index: Int) {
+            lock.withLock { slots[index] = error }
+        }
+
+        var errors: [ReportWriteError] { lock.withLock { slots.compactMap { $0 } } }
     }
 }
