@@ -36,10 +36,12 @@ import RunnerResults
     private static let result = Fixture.passed
     private static let run = RunResult(suites: [], startedAt: Fixture.start, duration: 1)
 
-    @Test("every result reaches every report once, in the order handed over, whatever the batch size", arguments: [1, 3, 128])
-    func everyResultInOrder(batchSize: Int) {
+    @Test(
+        "every result reaches every report once, in the order handed over, on either thread, whatever the batch size",
+        arguments: [ReportWorker.Threading.own, .caller], [1, 3, 128])
+    func everyResultInOrder(threading: ReportWorker.Threading, batchSize: Int) {
         let reports = [Recorder(), Recorder()]
-        let worker = ReportWorker(reports, backlog: 16, batchSize: batchSize)
+        let worker = ReportWorker(reports, threading: threading, backlog: 16, batchSize: batchSize)
         for scenario in 0..<100 {
             let position = ResultPosition(suite: 0, scenario: scenario, slot: 0)
             if scenario % 7 == 6 { worker.notRun(Self.result, at: position) } else { worker.finished(Self.result, at: position) }
@@ -56,7 +58,7 @@ import RunnerResults
     @Test("the engine waits once `backlog` results are waiting to be rendered")
     func backlogBoundsTheWait() async throws {
         let report = Recorder(holdingTheFirst: true)
-        let worker = ReportWorker([report], backlog: 10, batchSize: 4)
+        let worker = ReportWorker([report], threading: .own, backlog: 10, batchSize: 4)
         let handed = Counter()
         let producer = Thread {
             for scenario in 0..<50 {
@@ -86,10 +88,11 @@ import RunnerResults
         func finish(_ run: RunResult) throws(ReportWriteError) { throw ReportWriteError(path: path, reason: "full") }
     }
 
-    @Test("reports are written side by side; each one's error comes back, in the reports' order")
-    func errorsOfReportsWrittenSideBySide() {
+    @Test("reports are written side by side; each one's error comes back, in the reports' order",
+          arguments: [ReportWorker.Threading.own, .caller])
+    func errorsOfReportsWrittenSideBySide(threading: ReportWorker.Threading) {
         let written = Recorder()
-        let worker = ReportWorker([Failing("a"), written, Failing("b"), Failing("c")])
+        let worker = ReportWorker([Failing("a"), written, Failing("b"), Failing("c")], threading: threading)
         worker.finished(Self.result, at: ResultPosition(suite: 0, scenario: 0, slot: 0))
         #expect(worker.finish(Self.run).map(\.path) == ["a", "b", "c"])
         #expect(written.record.finishes == 1)

@@ -2,21 +2,42 @@ import Dispatch
 import Foundation
 import RunnerResults
 
-/// Renders reports on a thread of their own, so the engine's thread hands a result over and
-/// goes back to its transfers: on a machine with a core to spare, reports add little to the
-/// run's wall time. At most `backlog` results wait to be rendered; past that the engine waits,
-/// so memory stays bounded however far rendering falls behind.
+/// Renders reports as results arrive: on a thread of its own where the machine has a core to
+/// spare for it, so the engine's thread hands a result over and goes back to its transfers; on
+/// the engine's thread otherwise.
 ///
-/// Results are handed over in batches of `batchSize`: waking the worker thread costs a few
-/// microseconds on each side (a futex, a context switch), as much as rendering a result, and
-/// the engine finishes a result every few tens of microseconds, so a handover per result woke
-/// the worker for nearly every one (measured: about a third of what reports cost at 40,000
-/// results). A batch waits in memory until it is full or the run ends.
+/// A thread of its own pays only when a core is free for it. On two cores the engine takes
+/// one and the other is shared with whatever else runs (on the bench, the lab answering the
+/// requests): a third busy thread then preempts the engine and the servers it waits for, and
+/// the bench's 40,000 results took 0.3 s longer (1.57 s against 1.24 s, medians of 8, both
+/// reports) than rendering each result on the engine's thread, which overlaps with the
+/// servers' work instead (1.24 s; 1.24 s without reports). Where the engine waits on the
+/// network, as against remote servers, rendering on its thread costs nothing either.
 ///
-/// Unchecked Sendable: the reports are touched only on `queue` once the worker exists (each by
-/// one thread when they are written at the end); the batch and the count of results in flight
-/// only under `lock`.
+/// On its own thread, at most `backlog` results wait to be rendered; past that the engine
+/// waits, so memory stays bounded however far rendering falls behind. Results are handed over
+/// in batches of `batchSize`: waking the worker thread costs a few microseconds on each side
+/// (a futex, a context switch), as much as rendering a result, so a handover per result woke
+/// it for nearly every one (measured: about a third of what reports cost at 40,000 results).
+/// A batch waits in memory until it is full or the run ends.
+///
+/// Unchecked Sendable: the reports are touched only on `queue` (or the engine's thread, one
+/// call at a time, when rendering there) until `finish`, which writes each on one thread; the
+/// batch and the count of results in flight only under `lock`.
 public final class ReportWorker: ResultSink, @unchecked Sendable {
+    /// Where results are rendered.
+    public enum Threading: Sendable {
+        /// On a thread of the worker's own.
+        case own
+        /// On the thread that hands them over (the engine's).
+        case caller
+
+        /// `own` on a machine with more than two cores, `caller` on one with two or one.
+        public static var forThisMachine: Threading {
+            ProcessInfo.processInfo.activeProcessorCount > 2 ? .own : .caller
+        }
+    }
+
     private enum Arrival {
         case finished
         case notRun
@@ -25,6 +46,7 @@ public final class ReportWorker: ResultSink, @unchecked Sendable {
     private typealias Item = (arrival: Arrival, result: ScenarioResult, position: ResultPosition)
 
     private let reports: [any StreamedReport]
+    private let threading: Threading
     private let queue = DispatchQueue(label: "runner.reports")
     private let backlog: Int
     private let batchSize: Int
@@ -36,11 +58,15 @@ public final class ReportWorker: ResultSink, @unchecked Sendable {
     /// Whether the engine waits for `inFlight` to come below `backlog`.
     private var engineWaits = false
 
-    public init(_ reports: [any StreamedReport], backlog: Int = 4096, batchSize: Int = 128) {
+    public init(
+        _ reports: [any StreamedReport], threading: Threading = .forThisMachine, backlog: Int = 4096,
+        batchSize: Int = 128
+    ) {
         self.reports = reports
+        self.threading = threading
         self.backlog = max(backlog, 1)
         self.batchSize = min(max(batchSize, 1), self.backlog)
-        batch.reserveCapacity(self.batchSize)
+        if threading == .own { batch.reserveCapacity(self.batchSize) }
     }
 
     public func finished(_ result: ScenarioResult, at position: ResultPosition) {
@@ -52,6 +78,7 @@ public final class ReportWorker: ResultSink, @unchecked Sendable {
     }
 
     private func hand(_ item: Item) {
+        guard threading == .own else { return render(item) }
         lock.lock()
         while inFlight >= backlog {
             engineWaits = true
@@ -74,14 +101,7 @@ public final class ReportWorker: ResultSink, @unchecked Sendable {
 
     /// On `queue`.
     private func render(_ items: [Item]) {
-        for item in items {
-            for report in reports {
-                switch item.arrival {
-                case .finished: report.finished(item.result, at: item.position)
-                case .notRun: report.notRun(item.result, at: item.position)
-                }
-            }
-        }
+        for item in items { render(item) }
         lock.lock()
         inFlight -= items.count
         if engineWaits {
@@ -89,6 +109,15 @@ public final class ReportWorker: ResultSink, @unchecked Sendable {
             lock.broadcast()
         }
         lock.unlock()
+    }
+
+    private func render(_ item: Item) {
+        for report in reports {
+            switch item.arrival {
+            case .finished: report.finished(item.result, at: item.position)
+            case .notRun: report.notRun(item.result, at: item.position)
+            }
+        }
     }
 
     /// Waits for every result handed over to be rendered, then writes each report; returns the
