@@ -99,6 +99,19 @@ import RunnerResults
         #expect(lines.contains("  connected: ***"))
     }
 
+    @Test("the evidence escaped for <system-out> as it is written is the escaped text of its lines")
+    func evidenceXMLText() {
+        for redactor in [Fixture.redactor, Redactor(secrets: [])] {
+            for result in Fixture.run().suites.flatMap(\.results) {
+                var bytes = ByteBuffer(capacity: 16)
+                bytes.append("<out>")
+                EvidenceText.writeXMLText(result.evidence, redactor: redactor, to: &bytes)
+                let text = EvidenceText.lines(for: result.evidence, redactor: redactor).map { $0 + "\n" }.joined()
+                #expect(String(decoding: bytes.array, as: UTF8.self) == "<out>" + XMLWriter.escapeText(text))
+            }
+        }
+    }
+
     @Test("single lines on bytes are the single lines of strings")
     func singleLines() {
         for piece in Self.pieces + ["plain", "", "tab\there", "🚀 ok"] {

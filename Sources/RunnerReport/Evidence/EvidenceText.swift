@@ -8,7 +8,7 @@ enum EvidenceText {
 
     /// Redacted, one-line-per-fact rendering of `evidence` (no trailing newline on any line).
     static func lines(for evidence: Evidence, redactor: Redactor) -> [String] {
-        var lines = Lines(redactor: redactor, into: ByteBuffer(capacity: 1024), keepingLineEnds: true)
+        var lines = Lines(redactor: redactor, into: ByteBuffer(capacity: 1024), keepingLineEnds: true, escapingXML: false)
         render(evidence, into: &lines)
         return lines.strings()
     }
@@ -16,7 +16,22 @@ enum EvidenceText {
     /// The same lines, each followed by a newline, appended to `bytes` (JUnit's `<system-out>`:
     /// written as bytes, without a `String` per line).
     static func write(_ evidence: Evidence, redactor: Redactor, to bytes: inout ByteBuffer) {
-        var lines = Lines(redactor: redactor, into: bytes, keepingLineEnds: false)
+        var lines = Lines(redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: false)
+        render(evidence, into: &lines)
+        bytes = lines.bytes
+    }
+
+    /// The same lines, each followed by a newline, escaped as XML character data and appended
+    /// to `bytes` (JUnit's `<system-out>`). Without secrets, only the values are escaped, as
+    /// they are written (the runner's own words need none); with secrets each line is redacted
+    /// whole first, so the text is escaped once written.
+    static func writeXMLText(_ evidence: Evidence, redactor: Redactor, to bytes: inout ByteBuffer) {
+        guard redactor.forms.isEmpty else {
+            var plain = ByteBuffer(capacity: 1024)
+            write(evidence, redactor: redactor, to: &plain)
+            return plain.withUnsafeBytes { XMLWriter.escape($0, attribute: false, to: &bytes) }
+        }
+        var lines = Lines(redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: true)
         render(evidence, into: &lines)
         bytes = lines.bytes
     }
@@ -147,9 +162,12 @@ enum EvidenceText {
     }
 
     /// Lines written as bytes: each composed piece by piece, then (as a secret can also span
-    /// two values joined on it, an IP and a port say) redacted once more as a whole.
+    /// two values joined on it, an IP and a port say) redacted once more as a whole. With
+    /// `escapingXML` (no secrets only: a line is not redacted again), values are escaped as
+    /// XML text as they are written; the runner's own words and numbers need no escaping.
     private struct Lines: ~Copyable {
         let redactor: Redactor
+        let escapingXML: Bool
         var bytes: ByteBuffer
         /// Where the line being written starts.
         private var lineStart: Int
@@ -157,8 +175,9 @@ enum EvidenceText {
         /// are not wanted.
         private var lineEnds: [Int]?
 
-        init(redactor: Redactor, into bytes: consuming ByteBuffer, keepingLineEnds: Bool) {
+        init(redactor: Redactor, into bytes: consuming ByteBuffer, keepingLineEnds: Bool, escapingXML: Bool) {
             self.redactor = redactor
+            self.escapingXML = escapingXML
             lineStart = bytes.count
             self.bytes = bytes
             lineEnds = keepingLineEnds ? [] : nil
@@ -168,7 +187,7 @@ enum EvidenceText {
             bytes.append(text)
         }
 
-        /// Text of the runner's own, shown as it is.
+        /// Text of the runner's own, shown as it is (nothing in it to escape).
         mutating func text(_ text: String) {
             bytes.append(utf8: text)
         }
@@ -184,7 +203,9 @@ enum EvidenceText {
         /// A value from the run (a server's, a certificate's, the plan's): redacted, its
         /// controls shown as escapes.
         mutating func value(_ value: String) {
-            PlainText.appendSingleLine(redactor.redact(value), to: &bytes)
+            guard escapingXML else { return PlainText.appendSingleLine(redactor.redact(value), to: &bytes) }
+            let shown = PlainText.singleLine(redactor.redact(value))
+            ByteText.withUTF8(shown) { XMLWriter.escape($0, attribute: false, to: &bytes) }
         }
 
         mutating func value(_ value: String?, or absent: StaticString) {

@@ -191,31 +191,18 @@ struct JSONWriter: ~Copyable {
     /// How many bytes at the start of `utf8` need no escape, looked at eight at a time (the
     /// rest, fewer than eight or from the first that needs one, byte by byte).
     static func plainPrefix(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = utf8.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(base)
         var index = 0
-        while index + 8 <= utf8.count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if needsEscape(word) { break }
+        while index + 8 <= utf8.count, !needsEscape(ByteText.word(utf8, at: index)) {
             index += 8
         }
         return index
     }
 
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// Whether any of the eight bytes in `word` is below 0x20, a quote or a backslash: the
-    /// usual test for a zero byte (`(x - 0x01…) & ~x & 0x80…`), on the word itself for bytes
-    /// below 0x20 and on the word XOR the character for the other two.
+    /// Whether any of the eight bytes in `word` is below 0x20, a quote or a backslash.
     @inline(__always)
     static func needsEscape(_ word: UInt64) -> Bool {
-        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-        let controls = (word &- ones &* 0x20) & ~word
-        let quote = (quotes &- ones) & ~quotes
-        let backslash = (backslashes &- ones) & ~backslashes
-        return (controls | quote | backslash) & highBits != 0
+        ByteText.bytes(below: 0x20, in: word) | ByteText.bytes(equalTo: UInt8(ascii: "\""), in: word)
+            | ByteText.bytes(equalTo: UInt8(ascii: "\\"), in: word) != 0
     }
 
     private mutating func escape(_ byte: UInt8) {

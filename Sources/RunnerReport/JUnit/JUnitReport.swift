@@ -9,8 +9,6 @@ public final class JUnitReport: StreamedReport {
     /// Per plan: its name redacted, and the `classname` its test cases carry.
     private let suiteNames: [(name: String, classname: String)]
     private let spool: ReportSpool
-    /// A result's evidence text, before it is escaped into `<system-out>`; kept for the next.
-    private var evidence = ByteBuffer(capacity: 4096)
 
     /// A report to be written to `path` for a run of `plans`; fails at once when nothing can
     /// be written beside `path`.
@@ -110,10 +108,8 @@ public final class JUnitReport: StreamedReport {
         for (number, attempt) in zip(1..., result.earlierAttempts) {
             Self.problemElement(attempt.outcome, names: earlierNames, prefix: "attempt \(number): ", into: &xml, redactor: redactor)
         }
-        evidence.removeAll()
-        EvidenceText.write(result.evidence, redactor: redactor, to: &evidence)
         xml.openTag("system-out")
-        evidence.withUnsafeBytes { xml.closeTag(text: $0, name: "system-out") }
+        xml.closeTag(name: "system-out") { EvidenceText.writeXMLText(result.evidence, redactor: redactor, to: &$0) }
         xml.end("testcase")
     }
 

@@ -121,6 +121,20 @@ struct XMLWriter: ~Copyable {
         buffer.append(">\n")
     }
 
+    /// As `closeTag(text:name:)`, with the text written, already escaped, by `escapedText`.
+    mutating func closeTag(name: String, escapedText: (inout ByteBuffer) -> Void) {
+        buffer.append(UInt8(ascii: ">"))
+        let start = buffer.count
+        escapedText(&buffer)
+        guard buffer.count > start else {
+            buffer.truncate(to: start - 1)
+            return closeEmptyTag()
+        }
+        buffer.append("</")
+        buffer.append(utf8: name)
+        buffer.append(">\n")
+    }
+
     private mutating func indent() {
         ByteText.spaces(depth * 2, to: &buffer)
     }
@@ -160,28 +174,23 @@ struct XMLWriter: ~Copyable {
     /// BF; surrogates cannot occur), so the work is on bytes; runs with nothing to escape, nearly
     /// all text, are copied whole.
     static func escape(_ utf8: UnsafeBufferPointer<UInt8>, attribute: Bool, to buffer: inout ByteBuffer) {
-        let special = attribute ? attributeSpecials : textSpecials
         var start = 0
         var index = 0
-        while index < utf8.count {
-            let byte = utf8[index]
-            guard special[Int(byte)] else {
-                index += 1
-                continue
-            }
+        while let at = nextSpecial(utf8, from: index, attribute: attribute) {
+            let byte = utf8[at]
             if byte == 0xEF {
                 // U+EFFF…U+FFFF start with EF: only U+FFFE and U+FFFF are not allowed.
-                guard index + 2 < utf8.count, utf8[index + 1] == 0xBF, utf8[index + 2] & 0xFE == 0xBE else {
-                    index += 1
+                guard at + 2 < utf8.count, utf8[at + 1] == 0xBF, utf8[at + 2] & 0xFE == 0xBE else {
+                    index = at + 1
                     continue
                 }
-                buffer.append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                buffer.append(UnsafeBufferPointer(rebasing: utf8[start..<at]))
                 buffer.append("\u{FFFD}")
-                index += 3
+                index = at + 3
                 start = index
                 continue
             }
-            buffer.append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+            buffer.append(UnsafeBufferPointer(rebasing: utf8[start..<at]))
             switch byte {
             case UInt8(ascii: "&"): buffer.append("&amp;")
             case UInt8(ascii: "<"): buffer.append("&lt;")
@@ -193,21 +202,52 @@ struct XMLWriter: ~Copyable {
             case 0x0D: buffer.append("&#13;")
             default: buffer.append("\u{FFFD}")  // the other C0 controls
             }
-            index += 1
+            index = at + 1
             start = index
         }
         buffer.append(UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
     }
 
-    /// The bytes `escape` stops at in text: markup, CR, the controls XML forbids, and EF.
+    /// Where the first byte `escape` stops at is, from `index` on: eight bytes at a time, with
+    /// exact tests (`ByteText.bytes`), then byte by byte for the last few.
+    private static func nextSpecial(_ utf8: UnsafeBufferPointer<UInt8>, from index: Int, attribute: Bool) -> Int? {
+        var index = index
+        while index + 8 <= utf8.count {
+            let word = ByteText.word(utf8, at: index)
+            var marked = ByteText.bytes(below: 0x20, in: word)
+            if !attribute {
+                // Tab and LF are text as they are.
+                marked &= ~(ByteText.bytes(equalTo: 0x09, in: word) | ByteText.bytes(equalTo: 0x0A, in: word))
+            } else {
+                marked |= ByteText.bytes(equalTo: UInt8(ascii: "\""), in: word) | ByteText.bytes(equalTo: UInt8(ascii: "'"), in: word)
+            }
+            marked |= ByteText.bytes(equalTo: UInt8(ascii: "&"), in: word) | ByteText.bytes(equalTo: 0xEF, in: word)
+                // < and > differ in one bit (3C, 3E): one test for both.
+                | ByteText.bytes(equalTo: UInt8(ascii: "<"), in: word & ~0x0202_0202_0202_0202)
+            if marked != 0 { return index + ByteText.firstMarked(marked) }
+            index += 8
+        }
+        // Every byte to stop at is below 0x40 but EF: a bit per byte below 0x40 says which.
+        let specials = attribute ? attributeSpecials : textSpecials
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x40 ? specials >> UInt64(byte) & 1 != 0 : byte == 0xEF { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The bytes below 0x40 `escape` stops at in text (a bit each): markup, CR, and the controls
+    /// XML forbids (all but tab and LF).
     private static let textSpecials = specials(Array("&<>\r".utf8), keeping: [0x09, 0x0A])
     /// In an attribute value also quotes, tab and LF.
     private static let attributeSpecials = specials(Array("&<>\"'".utf8), keeping: [])
 
-    private static func specials(_ markup: [UInt8], keeping allowed: Set<UInt8>) -> [Bool] {
-        (0...255).map { (byte: Int) -> Bool in
-            let byte = UInt8(byte)
-            return markup.contains(byte) || (byte < 0x20 && !allowed.contains(byte)) || byte == 0xEF
+    private static func specials(_ markup: [UInt8], keeping allowed: Set<UInt8>) -> UInt64 {
+        var bits: UInt64 = 0
+        for byte in UInt8(0)..<0x40 where markup.contains(byte) || (byte < 0x20 && !allowed.contains(byte)) {
+            bits |= 1 << UInt64(byte)
         }
+        return bits
     }
 }

@@ -54,6 +54,47 @@ enum ByteText {
         digits(UInt64(value.magnitude), to: &bytes)
     }
 
+    // MARK: Eight bytes at a time
+
+    /// The eight bytes at `offset` of `bytes` (which has at least eight from there), for the
+    /// tests below: text scanned a word at a time, so that runs with nothing to escape (nearly
+    /// all text) are passed over at a few instructions per eight bytes.
+    @inline(__always)
+    static func word(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt64 {
+        // Little-endian whatever the machine: the first byte is the word's lowest.
+        UInt64(littleEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let lowBits: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// The high bit of each byte of `word` that is below `limit` (at most 0x80), exactly: the
+    /// low seven bits plus `0x80 - limit` reach 0x80 exactly when they are `limit` or more, with
+    /// no carry into the next byte, and a byte of 0x80 or more has its high bit already.
+    @inline(__always)
+    static func bytes(below limit: UInt8, in word: UInt64) -> UInt64 {
+        ~(((word & lowBits) &+ ones &* UInt64(0x80 - limit)) | word) & highBits
+    }
+
+    /// The high bit of each byte of `word` equal to `byte`, exactly.
+    @inline(__always)
+    static func bytes(equalTo byte: UInt8, in word: UInt64) -> UInt64 {
+        bytes(below: 1, in: word ^ (ones &* UInt64(byte)))
+    }
+
+    /// The high bits of `word`'s bytes of 0x80 and above.
+    @inline(__always)
+    static func nonASCII(in word: UInt64) -> UInt64 {
+        word & highBits
+    }
+
+    /// Where in its word (from `word(_:at:)`) the first byte marked in `mask` is.
+    @inline(__always)
+    static func firstMarked(_ mask: UInt64) -> Int {
+        mask.trailingZeroBitCount / 8
+    }
+
     /// Calls `body` with the UTF-8 of `text`, without a copy for a native string.
     @inline(__always)
     static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
