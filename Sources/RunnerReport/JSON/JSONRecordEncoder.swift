@@ -22,12 +22,13 @@
 final class JSONRecordEncoder {
     private let shared = Shared()
     private lazy var top = RecordEncoder(shared: shared, level: 0)
+    private var wrote = false
 
     init() {}
 
     deinit {
-        // The containers kept with the orders hold the encoders, which hold `shared`.
-        shared.orders.removeAll()
+        // Each level's encoder keeps containers that hold it (`RecordEncoder.Recent`).
+        if wrote { top.forget() }
     }
 
     /// Writes `value` as the next value of `writer` (after a `key(_:)`, an `element()`, or at
@@ -38,6 +39,7 @@ final class JSONRecordEncoder {
         withUnsafeMutablePointer(to: &writer) { pointer in
             shared.target = pointer
             defer { shared.target = shared.idle }
+            wrote = true
             top.write(value)
         }
     }
@@ -90,9 +92,6 @@ private final class KeyOrder {
     let inOrder: Bool
     /// The members' lines for the depth objects of this type were last written at.
     private var lines: MemberLines?
-    /// By nesting level, a `ContainerBox` for the key type and the encoder of that level:
-    /// made once, as making a container costs an allocation and two generic type lookups.
-    private var containers: [AnyObject?] = []
 
     init(_ keys: [String]) {
         self.keys = keys
@@ -110,19 +109,6 @@ private final class KeyOrder {
         let made = MemberLines(keys, rank: rank, depth: depth)
         lines = made
         return made
-    }
-
-    /// A container of this key type (`Key`, the type this order was learnt for) for `encoder`.
-    func container<Key: CodingKey>(_: Key.Type, for encoder: RecordEncoder) -> KeyedEncodingContainer<Key> {
-        let level = encoder.level
-        if level < containers.count, let box = containers[level] {
-            // Only `ContainerBox<Key>`s are stored here: an order is learnt per key type.
-            return unsafeDowncast(box, to: ContainerBox<Key>.self).container
-        }
-        let box = ContainerBox(KeyedEncodingContainer(ObjectContainer<Key>(encoder: encoder)))
-        if containers.count <= level { containers += repeatElement(nil, count: level + 1 - containers.count) }
-        containers[level] = box
-        return box.container
     }
 }
 
@@ -192,8 +178,9 @@ private final class MemberLines {
     }
 }
 
-/// A keyed container kept for reuse (see `KeyOrder.container`). The container holds its
-/// encoder, which holds nothing of the order: `JSONRecordEncoder.deinit` lets go of the orders.
+/// A keyed container kept for reuse by the encoder it holds (see `RecordEncoder.Recent`):
+/// making one costs an allocation and two generic type lookups. The encoder holds it, so
+/// `JSONRecordEncoder.deinit` lets go of it.
 private final class ContainerBox<Key: CodingKey> {
     let container: KeyedEncodingContainer<Key>
 
@@ -254,12 +241,29 @@ private final class RecordEncoder: Encoder {
         var members: [(key: String, start: Int)] = []
         /// Under `kept`: the values, by sorted place.
         var slots: [Slot] = []
+        /// The key types of objects met at this level lately (a few), each with what an object
+        /// of the type needs, so that the next costs no lookup (a dictionary's, and the runtime's
+        /// exclusivity checks on the shared state; measured at a sixth of an object's cost).
+        var recent: [Recent] = []
         /// Whether `inner` is the encoder of a container nested here (`nestedContainer`,
         /// `superEncoder`), to be closed before this one's next member: a stream cannot go
         /// back, so a nested container is filled before its parent goes on (the records nest
         /// none).
         var hasChild = false
     }
+
+    /// A key type met lately, at a depth (see `State.recent`).
+    struct Recent {
+        let keyType: ObjectIdentifier
+        let depth: Int
+        let order: KeyOrder
+        let lines: MemberLines
+        /// The `ContainerBox` of the key type for this encoder.
+        let container: AnyObject
+    }
+
+    /// How many key types `State.recent` keeps per level.
+    private static let recentTypes = 8
 
     private let shared: Shared
     /// Behind a pointer this encoder owns rather than in stored properties: each access to a
@@ -363,26 +367,41 @@ private final class RecordEncoder: Encoder {
             state.pointee.opened = .object
             state.pointee.objectStart = writer.pointee.buffer.count
             let keyType = ObjectIdentifier(Key.self)
+            let depth = writer.pointee.depth
+            if let recent = state.pointee.recent.first(where: { $0.keyType == keyType && $0.depth == depth }) {
+                use(recent.order, recent.lines)
+                // Only `ContainerBox<Key>`s are kept under `Key`'s identifier.
+                return unsafeDowncast(recent.container, to: ContainerBox<Key>.self).container
+            }
             if let order = shared.orders[keyType] {
-                if !order.usable {
+                let container = KeyedEncodingContainer(ObjectContainer<Key>(encoder: self))
+                guard order.usable else {
                     state.pointee.layout = .moving
-                } else {
-                    state.pointee.layout = order.inOrder ? .direct : .kept
-                    state.pointee.order = order
-                    let lines = order.lines(depth: writer.pointee.depth)
-                    state.pointee.lines = lines
-                    state.pointee.view = lines.view
-                    let missing = order.keys.count - state.pointee.slots.count
-                    if !order.inOrder, missing > 0 {
-                        state.pointee.slots.append(contentsOf: repeatElement(.empty, count: missing))
-                    }
+                    return container
                 }
-                return order.container(Key.self, for: self)
+                let lines = order.lines(depth: depth)
+                use(order, lines)
+                if state.pointee.recent.count == Self.recentTypes { state.pointee.recent.removeFirst() }
+                state.pointee.recent.append(
+                    Recent(keyType: keyType, depth: depth, order: order, lines: lines, container: ContainerBox(container)))
+                return container
             }
             state.pointee.layout = .learning
             state.pointee.keyType = keyType
         }
         return KeyedEncodingContainer(ObjectContainer<Key>(encoder: self))
+    }
+
+    /// Lays the open object out by the learnt `order` (usable), its members' lines `lines`.
+    private func use(_ order: KeyOrder, _ lines: MemberLines) {
+        state.pointee.layout = order.inOrder ? .direct : .kept
+        state.pointee.order = order
+        state.pointee.lines = lines
+        state.pointee.view = lines.view
+        let missing = order.keys.count - state.pointee.slots.count
+        if !order.inOrder, missing > 0 {
+            state.pointee.slots.append(contentsOf: repeatElement(.empty, count: missing))
+        }
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -533,6 +552,12 @@ private final class RecordEncoder: Encoder {
         case .array?: writer.pointee.close(.array)
         case .single?: break
         }
+    }
+
+    /// Lets go of what this level and the ones below keep (containers that hold them).
+    func forget() {
+        state.pointee.recent.removeAll()
+        nextLevel?.forget()
     }
 
     private func finishChild() {
