@@ -15,10 +15,10 @@
 /// object that departs from what was learnt (a key missing, added or moved, as a custom
 /// `encode(to:)` or a dictionary may do) is sorted by moving its members' bytes, as the first
 /// object of its type was. Nested values are encoded by one encoder per nesting level, made
-/// once and reused.
+/// once and reused, which also keeps the containers it made for the types it met lately.
 ///
-/// An instance is for one thread at a time (a report renders on its worker's queue); it keeps
-/// what it learnt between `write`s.
+/// An instance is for one thread at a time (a report renders on the report worker's thread or
+/// the engine's, one result at a time); it keeps what it learnt between `write`s.
 final class JSONRecordEncoder {
     private let shared = Shared()
     private lazy var top = RecordEncoder(shared: shared, level: 0)
@@ -42,11 +42,6 @@ final class JSONRecordEncoder {
             wrote = true
             top.write(value)
         }
-    }
-
-    /// `write(_:to:)` with an encoder of its own, for a value or two (nothing learnt is kept).
-    static func write<Value: Encodable>(_ value: Value, to writer: inout JSONWriter) {
-        JSONRecordEncoder().write(value, to: &writer)
     }
 
     /// What this encoder learnt of a keyed container type: its keys in the order its
@@ -226,10 +221,11 @@ private final class RecordEncoder: Encoder {
     struct State {
         var opened: Opened?
         var layout = Layout.moving
-        /// Under `direct` and `kept`: the key type's learnt order, its members' lines, and a
-        /// view of those (valid while `lines` is held).
-        var order: KeyOrder?
-        var lines: MemberLines?
+        /// Under `direct` and `kept`: the key type's learnt order and a view of its members'
+        /// lines. Not held here: this level's `recent` entry holds both for as long as the
+        /// object is open (an entry goes only when the level opens another object), so opening
+        /// and closing an object counts no references.
+        unowned(unsafe) var order: KeyOrder?
         var view: MemberLines.View?
         /// Where the open object's first member starts.
         var objectStart = 0
@@ -245,6 +241,8 @@ private final class RecordEncoder: Encoder {
         /// of the type needs, so that the next costs no lookup (a dictionary's, and the runtime's
         /// exclusivity checks on the shared state; measured at a sixth of an object's cost).
         var recent: [Recent] = []
+        /// What `recent` is looked up by, apart: comparing these copies no references.
+        var recentKeys: [RecentKey] = []
         /// Whether `inner` is the encoder of a container nested here (`nestedContainer`,
         /// `superEncoder`), to be closed before this one's next member: a stream cannot go
         /// back, so a nested container is filled before its parent goes on (the records nest
@@ -254,12 +252,15 @@ private final class RecordEncoder: Encoder {
 
     /// A key type met lately, at a depth (see `State.recent`).
     struct Recent {
-        let keyType: ObjectIdentifier
-        let depth: Int
         let order: KeyOrder
         let lines: MemberLines
         /// The `ContainerBox` of the key type for this encoder.
         let container: AnyObject
+    }
+
+    struct RecentKey: Equatable {
+        let keyType: ObjectIdentifier
+        let depth: Int
     }
 
     /// How many key types `State.recent` keeps per level.
@@ -368,10 +369,10 @@ private final class RecordEncoder: Encoder {
             state.pointee.objectStart = writer.pointee.buffer.count
             let keyType = ObjectIdentifier(Key.self)
             let depth = writer.pointee.depth
-            if let recent = state.pointee.recent.first(where: { $0.keyType == keyType && $0.depth == depth }) {
-                use(recent.order, recent.lines)
+            if let index = state.pointee.recentKeys.firstIndex(of: RecentKey(keyType: keyType, depth: depth)) {
+                use(state.pointee.recent[index].order, state.pointee.recent[index].lines)
                 // Only `ContainerBox<Key>`s are kept under `Key`'s identifier.
-                return unsafeDowncast(recent.container, to: ContainerBox<Key>.self).container
+                return unsafeDowncast(state.pointee.recent[index].container, to: ContainerBox<Key>.self).container
             }
             if let order = shared.orders[keyType] {
                 let container = KeyedEncodingContainer(ObjectContainer<Key>(encoder: self))
@@ -380,10 +381,13 @@ private final class RecordEncoder: Encoder {
                     return container
                 }
                 let lines = order.lines(depth: depth)
+                if state.pointee.recent.count == Self.recentTypes {
+                    state.pointee.recent.removeFirst()
+                    state.pointee.recentKeys.removeFirst()
+                }
+                state.pointee.recent.append(Recent(order: order, lines: lines, container: ContainerBox(container)))
+                state.pointee.recentKeys.append(RecentKey(keyType: keyType, depth: depth))
                 use(order, lines)
-                if state.pointee.recent.count == Self.recentTypes { state.pointee.recent.removeFirst() }
-                state.pointee.recent.append(
-                    Recent(keyType: keyType, depth: depth, order: order, lines: lines, container: ContainerBox(container)))
                 return container
             }
             state.pointee.layout = .learning
@@ -396,7 +400,6 @@ private final class RecordEncoder: Encoder {
     private func use(_ order: KeyOrder, _ lines: MemberLines) {
         state.pointee.layout = order.inOrder ? .direct : .kept
         state.pointee.order = order
-        state.pointee.lines = lines
         state.pointee.view = lines.view
         let missing = order.keys.count - state.pointee.slots.count
         if !order.inOrder, missing > 0 {
@@ -421,7 +424,6 @@ private final class RecordEncoder: Encoder {
         state.pointee.opened = nil
         state.pointee.layout = .moving
         state.pointee.order = nil
-        state.pointee.lines = nil
         state.pointee.view = nil
         state.pointee.keyType = nil
         state.pointee.arrived = 0
@@ -477,7 +479,6 @@ private final class RecordEncoder: Encoder {
         }
         state.pointee.layout = .moving
         state.pointee.order = nil
-        state.pointee.lines = nil
         state.pointee.view = nil
     }
 
@@ -557,6 +558,7 @@ private final class RecordEncoder: Encoder {
     /// Lets go of what this level and the ones below keep (containers that hold them).
     func forget() {
         state.pointee.recent.removeAll()
+        state.pointee.recentKeys.removeAll()
         nextLevel?.forget()
     }
 

@@ -242,7 +242,7 @@ struct ResultRecord: Codable, Equatable {
         case strategy, tags
     }
 
-    init(_ result: ScenarioResult, plan: PlanRecord, redactor: Redactor) {
+    init(_ result: borrowing ScenarioResult, plan: PlanRecord, redactor: Redactor) {
         name = redactor.redact(result.displayName)
         self.plan = plan
         scenario = redactor.redact(result.scenario)
@@ -297,7 +297,7 @@ struct AttemptRecord: Codable, Equatable {
         case error, outcome, problems
     }
 
-    init(_ attempt: Attempt, redactor: Redactor) {
+    init(_ attempt: borrowing Attempt, redactor: Redactor) {
         (outcome, problems, error, _) = OutcomeFields.of(attempt.outcome, redactor: redactor)
         durationMs = Format.millisecondsValue(attempt.duration)
     }
@@ -332,7 +332,7 @@ struct EvidenceRecord: Codable, Equatable {
         case notes
     }
 
-    init(_ evidence: Evidence, redactor: Redactor) {
+    init(_ evidence: borrowing Evidence, redactor: Redactor) {
         ipSource = redactor.redact(evidence.ipSource)
         notes = evidence.notes.map(redactor.redact)
         hops = evidence.hops.map { HopRecord($0, redactor: redactor) }
@@ -372,7 +372,7 @@ struct HopRecord: Codable, Equatable {
         case urlSent = "url_sent"
     }
 
-    init(_ hop: HopEvidence, redactor: Redactor) {
+    init(_ hop: borrowing HopEvidence, redactor: Redactor) {
         method = redactor.redact(hop.method)
         originalURL = redactor.redact(hop.originalURL)
         urlSent = redactor.redact(hop.urlSent)
@@ -405,7 +405,7 @@ struct CertificateRecord: Codable, Equatable {
         case subjectAltNames = "subject_alt_names"
     }
 
-    init(_ certificate: CertificateSummary, redactor: Redactor) {
+    init(_ certificate: borrowing CertificateSummary, redactor: Redactor) {
         subject = redactor.redact(certificate.subject)
         issuer = redactor.redact(certificate.issuer)
         notAfter = certificate.notAfter.map(Format.timestamp)
