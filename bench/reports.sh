@@ -37,21 +37,21 @@ awk -v n="$scenarios" -v http="$http_port" 'BEGIN {
   }
 }' > "$work/plan.yaml"
 
-# One run: wall seconds and peak RSS in KiB on one line.
+# One run: wall seconds, peak RSS in KiB and CPU seconds (user + sys) on one line.
 measure() {
   local label=$1; shift
-  /usr/bin/time -f "%e %M" -o "$work/time.$label" "$bin/runner" -q --jobs "$jobs" "$@" "$work/plan.yaml" \
+  /usr/bin/time -f "%e %M %U %S" -o "$work/time.$label" "$bin/runner" -q --jobs "$jobs" "$@" "$work/plan.yaml" \
     > "$work/out.$label" 2> "$work/err.$label" || true
   tail -n 1 "$work/out.$label" | grep -q "passed" || { echo "reports: the $label run printed no summary"; cat "$work/err.$label"; exit 1; }
-  tail -n 1 "$work/time.$label"
+  tail -n 1 "$work/time.$label" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }'
 }
 
-plain_walls=(); plain_rss=(); report_walls=(); report_rss=()
+plain_walls=(); plain_rss=(); plain_cpu=(); report_walls=(); report_rss=(); report_cpu=()
 for round in $(seq 1 "$rounds"); do
-  read -r wall rss < <(measure plain)
-  plain_walls+=("$wall"); plain_rss+=("$rss")
-  read -r wall rss < <(measure reports --junit "$work/junit.xml" --json "$work/report.json")
-  report_walls+=("$wall"); report_rss+=("$rss")
+  read -r wall rss cpu < <(measure plain)
+  plain_walls+=("$wall"); plain_rss+=("$rss"); plain_cpu+=("$cpu")
+  read -r wall rss cpu < <(measure reports --junit "$work/junit.xml" --json "$work/report.json")
+  report_walls+=("$wall"); report_rss+=("$rss"); report_cpu+=("$cpu")
 done
 results=$(grep -c '<testcase ' "$work/junit.xml")
 [ "$results" = $((scenarios * 2)) ] || { echo "reports: the JUnit report has $results test cases, expected $((scenarios * 2))"; exit 1; }
@@ -60,6 +60,7 @@ ls "$work" | grep -q '\.tmp$' && { echo "reports: a spool or temporary file was 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 pw=$(median "${plain_walls[@]}"); rw=$(median "${report_walls[@]}")
 pr=$(median "${plain_rss[@]}"); rr=$(median "${report_rss[@]}")
+pc=$(median "${plain_cpu[@]}"); rc=$(median "${report_cpu[@]}")
 ratio=$(awk -v a="$rw" -v b="$pw" 'BEGIN { printf "%.3f", a / b }')
 extra=$(awk -v a="$rr" -v b="$pr" 'BEGIN { printf "%.1f", (a - b) / 1024 }')
 verdict() { if [ "$1" = 1 ]; then echo PASS; else echo MISS; fi; }
@@ -72,6 +73,8 @@ printf '  %-40s %12s %12s %12s  %s\n' "figure" "without" "with" "target" "verdic
 printf '  %-40s %12s %12s %12s  %s\n' "wall (s), ratio $ratio" "$pw" "$rw" "<= 1.05x" "$(verdict "$wall_ok")"
 printf '  %-40s %12s %12s %12s  %s\n' "peak RSS (MiB), +$extra" \
   "$(awk -v k="$pr" 'BEGIN { printf "%.1f", k / 1024 }')" "$(awk -v k="$rr" 'BEGIN { printf "%.1f", k / 1024 }')" "<= +20" "$(verdict "$rss_ok")"
+# CPU moves less with the host than wall time does: what the reports cost, whoever waits for it.
+printf '  %-40s %12s %12s\n' "CPU, user + sys (s), +$(awk -v a="$rc" -v b="$pc" 'BEGIN { printf "%.2f", a - b }')" "$pc" "$rc"
 printf '  %-40s %12s\n' "JUnit / JSON size (MiB)" \
   "$(awk -v a="$(stat -c %s "$work/junit.xml")" -v b="$(stat -c %s "$work/report.json")" 'BEGIN { printf "%.1f / %.1f", a / 1048576, b / 1048576 }')"
 [ "$wall_ok" = 1 ] && [ "$rss_ok" = 1 ]

@@ -63,6 +63,34 @@ import RunnerResults
         }
     }
 
+    @Test func replayReadsTheFileInLargePiecesWhateverTheOrderAndSizeOfTheFragments() throws {
+        try withDirectory { directory in
+            let spool = try ReportSpool(beside: directory + "/report.json")
+            // 400 fragments of 1 to 20 KiB, two of them larger than a read (1 MiB), arriving
+            // nearly in plan order (shuffled within windows of 40, as parallel transfers finish)
+            // and, for plan 1, in reverse: several reads, fragments across their edges, and
+            // fragments that sit before the last read's start.
+            var random = SeededGenerator(seed: SeededGenerator.seed(11, for: "spool reads"))
+            func fragment(_ index: Int) -> [UInt8] {
+                let size = index == 57 || index == 300 ? 1_500_000 : Int.random(in: 1_000...20_000, using: &random)
+                return [UInt8](repeating: UInt8(ascii: "a") + UInt8(index % 26), count: size)
+            }
+            let fragments = (0..<400).map(fragment)
+            var arrivals: [(Int, ResultPosition)] = []
+            for window in stride(from: 0, to: 400, by: 40) {
+                arrivals += (window..<(window + 40)).shuffled(using: &random).map { ($0, ResultPosition(suite: 0, scenario: $0, slot: 0)) }
+            }
+            arrivals += (0..<50).reversed().map { ($0, ResultPosition(suite: 1, scenario: $0, slot: 0)) }
+            for (index, position) in arrivals {
+                spool.append(fragments[index], at: position)
+            }
+            let replayed = try replay(spool, suites: 0..<2, in: directory)
+            let expected = fragments.map { String(decoding: $0, as: UTF8.self) }
+            #expect(replayed[0] == expected.joined(separator: "|"))
+            #expect(replayed[1] == expected[0..<50].joined(separator: "|"))
+        }
+    }
+
     @Test func theSpoolFileIsUnlinkedAtOnce() throws {
         try withDirectory { directory in
             let spool = try ReportSpool(beside: directory + "/report.xml")

@@ -9,67 +9,233 @@ enum EvidenceText {
 
     /// Redacted, one-line-per-fact rendering of `evidence` (no trailing newline on any line).
     static func lines(for evidence: Evidence, redactor: Redactor) -> [String] {
-        // Redact the raw value first (a secret may contain characters that escaping changes),
-        // then escape controls so each fact stays on its own line.
-        let show = { (value: String) in PlainText.singleLine(redactor.redact(value)) }
-        var lines: [String] = []
-        if evidence.insecure { lines.append(insecureLine) }
-        lines.append("strategy: \(show(evidence.strategy.rawValue))")
-        lines.append("ip source: \(show(evidence.ipSource))")
-        if evidence.hops.isEmpty { lines.append("no request was sent") }
-        for (index, hop) in evidence.hops.enumerated() {
-            lines.append("hop \(index + 1): \(show(hop.method)) \(show(hop.originalURL))")
-            lines += hopLines(hop, show: show).map { "  " + $0 }
-        }
-        lines += evidence.notes.map { "note: \(show($0))" }
-        // A secret can also span two values joined here (an IP and a port, say): redact the
-        // composed lines once more.
-        return lines.map(redactor.redact)
+        var lines = Lines(redactor: redactor, into: ByteBuffer(capacity: 1024), keepingLineEnds: true, escapingXML: false)
+        render(evidence, into: &lines)
+        return lines.strings()
     }
 
-    private static func hopLines(_ hop: HopEvidence, show: (String) -> String) -> [String] {
-        var lines = [
-            "url sent: \(show(hop.urlSent))",
-            "host: \(show(hop.hostHeader))",
-            "sni: \(hop.sni.map(show) ?? "none")",
-            "pinned ip: \(hop.pinnedIP.map(show) ?? "none (system resolver)")",
-            "connected: \(connected(hop, show: show))",
-            "http version: \(hop.httpVersion.map(show) ?? "none")",
-            "status: \(hop.status.map(String.init) ?? "no response")",
-        ]
+    /// The same lines, each followed by a newline, appended to `bytes` (JUnit's `<system-out>`:
+    /// written as bytes, without a `String` per line).
+    static func write(_ evidence: Evidence, redactor: Redactor, to bytes: inout ByteBuffer) {
+        var lines = Lines(redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: false)
+        render(evidence, into: &lines)
+        bytes = lines.bytes
+    }
+
+    /// The same lines, each followed by a newline, escaped as XML character data and appended
+    /// to `bytes` (JUnit's `<system-out>`). Without secrets, only the values are escaped, as
+    /// they are written (the runner's own words need none); with secrets each line is redacted
+    /// whole first, so the text is escaped once written.
+    static func writeXMLText(_ evidence: Evidence, redactor: Redactor, to bytes: inout ByteBuffer) {
+        guard redactor.forms.isEmpty else {
+            var plain = ByteBuffer(capacity: 1024)
+            write(evidence, redactor: redactor, to: &plain)
+            return plain.withUnsafeBytes { XMLWriter.escape($0, attribute: false, to: &bytes) }
+        }
+        var lines = Lines(redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: true)
+        render(evidence, into: &lines)
+        bytes = lines.bytes
+    }
+
+    private static func render(_ evidence: Evidence, into out: inout Lines) {
+        // Each value is redacted first (a secret may contain characters that escaping changes),
+        // then its controls escaped so that each fact stays on its own line (`value`).
+        if evidence.insecure {
+            out.text(insecureLine)
+            out.endLine()
+        }
+        out.literal("strategy: ")
+        out.value(evidence.strategy.rawValue)
+        out.endLine()
+        out.literal("ip source: ")
+        out.value(evidence.ipSource)
+        out.endLine()
+        if evidence.hops.isEmpty {
+            out.literal("no request was sent")
+            out.endLine()
+        }
+        for (index, hop) in evidence.hops.enumerated() {
+            out.literal("hop ")
+            out.number(index + 1)
+            out.literal(": ")
+            out.value(hop.method)
+            out.literal(" ")
+            out.value(hop.originalURL)
+            out.endLine()
+            hopLines(hop, into: &out)
+        }
+        for note in evidence.notes {
+            out.literal("note: ")
+            out.value(note)
+            out.endLine()
+        }
+    }
+
+    /// A hop's facts, each on a line indented under the hop's.
+    private static func hopLines(_ hop: HopEvidence, into out: inout Lines) {
+        out.literal("  url sent: ")
+        out.value(hop.urlSent)
+        out.endLine()
+        out.literal("  host: ")
+        out.value(hop.hostHeader)
+        out.endLine()
+        out.literal("  sni: ")
+        out.value(hop.sni, or: "none")
+        out.endLine()
+        out.literal("  pinned ip: ")
+        out.value(hop.pinnedIP, or: "none (system resolver)")
+        out.endLine()
+        out.literal("  connected: ")
+        connected(hop, into: &out)
+        out.endLine()
+        out.literal("  http version: ")
+        out.value(hop.httpVersion, or: "none")
+        out.endLine()
+        out.literal("  status: ")
+        if let status = hop.status { out.number(status) } else { out.literal("no response") }
+        out.endLine()
         if let certificate = hop.certificate {
-            let expiry = certificate.notAfter.map(Format.timestamp) ?? "unknown"
-            lines.append(
-                "certificate: subject \(show(certificate.subject)); issuer \(show(certificate.issuer)); expires \(expiry)")
+            out.literal("  certificate: subject ")
+            out.value(certificate.subject)
+            out.literal("; issuer ")
+            out.value(certificate.issuer)
+            out.literal("; expires ")
+            if let notAfter = certificate.notAfter { out.text(Format.timestamp(notAfter)) } else { out.literal("unknown") }
+            out.endLine()
             if !certificate.subjectAltNames.isEmpty {
-                lines.append("certificate names: \(certificate.subjectAltNames.map(show).joined(separator: ", "))")
+                out.literal("  certificate names: ")
+                for (index, name) in certificate.subjectAltNames.enumerated() {
+                    if index > 0 { out.literal(", ") }
+                    out.value(name)
+                }
+                out.endLine()
             }
         } else {
-            lines.append("certificate: none")
+            out.literal("  certificate: none")
+            out.endLine()
         }
-        lines.append("timings: \(timings(hop.timings))")
-        lines.append("connection: \(hop.newConnection.map { $0 ? "new" : "reused" } ?? "unknown")")
+        out.literal("  timings: ")
+        timings(hop.timings, into: &out)
+        out.endLine()
+        out.literal("  connection: ")
+        out.literal(hop.newConnection.map { $0 ? "new" : "reused" } ?? "unknown")
+        out.endLine()
         if let length = hop.bodyLength {
-            lines.append("body: \(length) bytes, sha256 \(hop.bodySHA256.map(show) ?? "unknown")")
+            out.literal("  body: ")
+            out.number(length)
+            out.literal(" bytes, sha256 ")
+            out.value(hop.bodySHA256, or: "unknown")
         } else {
-            lines.append("body: none received")
+            out.literal("  body: none received")
         }
-        return lines
+        out.endLine()
     }
 
-    private static func connected(_ hop: HopEvidence, show: (String) -> String) -> String {
-        guard let ip = hop.connectedIP else { return "not connected" }
-        let host = ip.utf8.contains(UInt8(ascii: ":")) ? "[\(show(ip))]" : show(ip)
-        return hop.connectedPort.map { "\(host):\($0)" } ?? host
+    /// `[IP]:port` for IPv6, `IP:port` otherwise, or `not connected`.
+    private static func connected(_ hop: HopEvidence, into out: inout Lines) {
+        guard let ip = hop.connectedIP else { return out.literal("not connected") }
+        let bracketed = ip.utf8.contains(UInt8(ascii: ":"))
+        if bracketed { out.literal("[") }
+        out.value(ip)
+        if bracketed { out.literal("]") }
+        if let port = hop.connectedPort {
+            out.literal(":")
+            out.number(port)
+        }
     }
 
     /// `resolve 0.120 ms, connect 0.300 ms, …`; phases that did not happen are left out.
-    private static func timings(_ timings: Timings) -> String {
-        let phases: [(String, Double?)] = [
+    private static func timings(_ timings: Timings, into out: inout Lines) {
+        var shown = false
+        for (name, value) in [
             ("resolve", timings.resolve), ("connect", timings.connect), ("tls", timings.tls),
             ("first byte", timings.firstByte), ("total", timings.total),
-        ]
-        let shown = phases.compactMap { name, value in value.map { "\(name) \(Format.milliseconds($0)) ms" } }
-        return shown.isEmpty ? "none recorded" : shown.joined(separator: ", ")
+        ] as [(StaticString, Double?)] {
+            guard let value else { continue }
+            if shown { out.literal(", ") }
+            out.literal(name)
+            out.literal(" ")
+            out.milliseconds(value)
+            out.literal(" ms")
+            shown = true
+        }
+        if !shown { out.literal("none recorded") }
+    }
+
+    /// Lines written as bytes: each composed piece by piece, then (as a secret can also span
+    /// two values joined on it, an IP and a port say) redacted once more as a whole. With
+    /// `escapingXML` (no secrets only: a line is not redacted again), values are escaped as
+    /// XML text as they are written; the runner's own words and numbers need no escaping.
+    private struct Lines: ~Copyable {
+        let redactor: Redactor
+        let escapingXML: Bool
+        var bytes: ByteBuffer
+        /// Where the line being written starts.
+        private var lineStart: Int
+        /// Where each line written ends (before its newline), for `strings()`; nil when they
+        /// are not wanted.
+        private var lineEnds: [Int]?
+
+        init(redactor: Redactor, into bytes: consuming ByteBuffer, keepingLineEnds: Bool, escapingXML: Bool) {
+            self.redactor = redactor
+            self.escapingXML = escapingXML
+            lineStart = bytes.count
+            self.bytes = bytes
+            lineEnds = keepingLineEnds ? [] : nil
+        }
+
+        mutating func literal(_ text: StaticString) {
+            bytes.append(text)
+        }
+
+        /// Text of the runner's own, shown as it is (nothing in it to escape).
+        mutating func text(_ text: String) {
+            bytes.append(utf8: text)
+        }
+
+        mutating func number(_ value: Int) {
+            ByteText.decimal(value, to: &bytes)
+        }
+
+        mutating func milliseconds(_ seconds: Double) {
+            Format.milliseconds(seconds, to: &bytes)
+        }
+
+        /// A value from the run (a server's, a certificate's, the plan's): redacted, its
+        /// controls shown as escapes.
+        mutating func value(_ value: String) {
+            guard escapingXML else { return PlainText.appendSingleLine(redactor.redact(value), to: &bytes) }
+            let shown = PlainText.singleLine(redactor.redact(value))
+            ByteText.withUTF8(shown) { XMLWriter.escape($0, attribute: false, to: &bytes) }
+        }
+
+        mutating func value(_ value: String?, or absent: StaticString) {
+            guard let value else { return literal(absent) }
+            self.value(value)
+        }
+
+        mutating func endLine() {
+            if !redactor.forms.isEmpty {
+                let start = lineStart
+                let line = bytes.withUnsafeBytes { String(decoding: $0[start...], as: UTF8.self) }
+                let redacted = redactor.redact(line)
+                if redacted != line {
+                    bytes.truncate(to: start)
+                    bytes.append(utf8: redacted)
+                }
+            }
+            lineEnds?.append(bytes.count)
+            bytes.append(UInt8(ascii: "\n"))
+            lineStart = bytes.count
+        }
+
+        /// The lines written, as strings without their newlines.
+        func strings() -> [String] {
+            var start = 0
+            return (lineEnds ?? []).map { end in
+                defer { start = end + 1 }
+                return bytes.withUnsafeBytes { String(decoding: $0[start..<end], as: UTF8.self) }
+            }
+        }
     }
 }

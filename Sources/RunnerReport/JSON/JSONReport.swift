@@ -13,6 +13,8 @@ public final class JSONReport: StreamedReport {
     private let redactor: Redactor
     private let plans: [PlanRecord]
     private let spool: ReportSpool
+    /// Learns each record type's key order from its first record (see `JSONRecordEncoder`).
+    private let encoder = JSONRecordEncoder()
     private var flaky = 0
 
     /// A report to be written to `path` for a run of `plans`; fails at once when nothing can
@@ -37,10 +39,13 @@ public final class JSONReport: StreamedReport {
 
     private func add(_ result: ScenarioResult, at position: ResultPosition) {
         if result.isFlaky { flaky += 1 }
-        var writer = JSONWriter(fragmentDepth: Self.resultDepth)
-        writer.element()
-        JSONRecordEncoder.write(ResultRecord(result, plan: plans[position.suite], redactor: redactor), to: &writer)
-        spool.append(writer.take(), at: position)
+        let record = ResultRecord(result, plan: plans[position.suite], redactor: redactor)
+        spool.append(at: position) { bytes in
+            JSONWriter.appending(to: &bytes, fragmentDepth: Self.resultDepth) { writer in
+                writer.element()
+                encoder.write(record, to: &writer)
+            }
+        }
     }
 
     /// Writes the whole document atomically: pretty-printed, keys sorted, as JSONEncoder would.
@@ -49,20 +54,19 @@ public final class JSONReport: StreamedReport {
             var writer = JSONWriter()
             writer.open(.object)
             writer.key("runner")
-            JSONRecordEncoder.write(RunnerRecord(run), to: &writer)
+            encoder.write(RunnerRecord(run), to: &writer)
             writer.key("suites")
             writer.open(.array)
             for (index, suite) in run.suites.enumerated() {
                 writer.element()
                 try writeSuite(suite, index: index, with: &writer, into: &output)
             }
-            writer.close()
+            writer.close(.array)
             writer.key("summary")
-            JSONRecordEncoder.write(SummaryRecord(run, flaky: flaky), to: &writer)
-            writer.close()
-            var tail = writer.take()
-            tail.append(UInt8(ascii: "\n"))
-            output.write(tail)
+            encoder.write(SummaryRecord(run, flaky: flaky), to: &writer)
+            writer.close(.object)
+            writer.endDocument()
+            writer.drain(into: &output)
         }
     }
 
@@ -76,24 +80,27 @@ public final class JSONReport: StreamedReport {
         writer.key("file"); writer.string(header.file)
         writer.key("hostname"); writer.string(header.hostname)
         writer.key("name"); writer.string(header.name)
-        writer.key("properties"); JSONRecordEncoder.write(header.properties, to: &writer)
+        writer.key("properties"); encoder.write(header.properties, to: &writer)
         writer.key("results")
         writer.open(.array)
-        output.write(writer.take())
+        writer.drain(into: &output)
         if try spool.replay(suite: index, separator: [UInt8(ascii: ",")], into: &output) > 0 {
             writer.containsSplicedMembers()
         }
-        writer.close()
+        writer.close(.array)
         writer.key("timestamp"); writer.string(header.timestamp)
-        writer.close()
+        writer.close(.object)
     }
 }
 
 // The records below mirror RunnerResults in the report's own vocabulary. Each one's stored
-// properties (declared in key order, so nothing needs sorting) and CodingKeys are the only
-// description of its fields: `JSONRecordEncoder` writes
+// properties and CodingKeys are the only description of its fields: `JSONRecordEncoder` writes
 // them from its Codable conformance (an absent optional as `null`, so every documented key is
 // always present; keys sorted), and the tests read reports back through the same conformance.
+// CodingKeys (and the properties, for records without any) are declared in key order: the
+// synthesized `encode(to:)` gives the keys in that order, so each member is written straight
+// into place (a record declared out of order comes out the same, a little slower; a test holds
+// every record here to it).
 // A suite's record is the exception: `JSONReport.writeSuite` writes it around the spooled
 // results, with the same keys (JSONReportTests decode it).
 
@@ -130,12 +137,12 @@ struct RunnerRecord: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name
-        case formatVersion = "format_version"
-        case startedAt = "started_at"
         case durationMs = "duration_ms"
+        case formatVersion = "format_version"
         case interrupted
         case interruptedBy = "interrupted_by"
+        case name
+        case startedAt = "started_at"
     }
 
 }
@@ -161,9 +168,9 @@ struct SummaryRecord: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case passed, failed, errors, skipped, flaky
         case connectionsOpened = "connections_opened"
         case durationMs = "duration_ms"
+        case errors, failed, flaky, passed, skipped
     }
 }
 
@@ -177,9 +184,8 @@ struct SuiteRecord: Codable, Equatable {
     var timestamp: String
 
     enum CodingKeys: String, CodingKey {
-        case name, file, timestamp, hostname
         case durationMs = "duration_ms"
-        case properties, results
+        case file, hostname, name, properties, results, timestamp
     }
 
     init(_ suite: SuiteResult, results: [ScenarioResult], redactor: Redactor) {
@@ -230,15 +236,14 @@ struct ResultRecord: Codable, Equatable {
     var tags: [String]
 
     enum CodingKeys: String, CodingKey {
-        case name, plan, scenario, strategy, ip, tags, outcome, problems, error
-        case skippedReason = "skipped_reason"
-        case insecure, flaky
-        case earlierAttempts = "earlier_attempts"
         case durationMs = "duration_ms"
-        case evidence
+        case earlierAttempts = "earlier_attempts"
+        case error, evidence, flaky, insecure, ip, name, outcome, plan, problems, scenario
+        case skippedReason = "skipped_reason"
+        case strategy, tags
     }
 
-    init(_ result: ScenarioResult, plan: PlanRecord, redactor: Redactor) {
+    init(_ result: borrowing ScenarioResult, plan: PlanRecord, redactor: Redactor) {
         name = redactor.redact(result.displayName)
         self.plan = plan
         scenario = redactor.redact(result.scenario)
@@ -289,11 +294,11 @@ struct AttemptRecord: Codable, Equatable {
     var problems: [ProblemRecord]
 
     enum CodingKeys: String, CodingKey {
-        case outcome, problems, error
         case durationMs = "duration_ms"
+        case error, outcome, problems
     }
 
-    init(_ attempt: Attempt, redactor: Redactor) {
+    init(_ attempt: borrowing Attempt, redactor: Redactor) {
         (outcome, problems, error, _) = OutcomeFields.of(attempt.outcome, redactor: redactor)
         durationMs = Format.millisecondsValue(attempt.duration)
     }
@@ -312,7 +317,7 @@ struct ErrorRecord: Codable, Equatable {
     var type: String
 
     enum CodingKeys: String, CodingKey {
-        case type, message, diagnosis
+        case diagnosis, message, type
     }
 
 }
@@ -323,11 +328,12 @@ struct EvidenceRecord: Codable, Equatable {
     var notes: [String]
 
     enum CodingKeys: String, CodingKey {
+        case hops
         case ipSource = "ip_source"
-        case notes, hops
+        case notes
     }
 
-    init(_ evidence: Evidence, redactor: Redactor) {
+    init(_ evidence: borrowing Evidence, redactor: Redactor) {
         ipSource = redactor.redact(evidence.ipSource)
         notes = evidence.notes.map(redactor.redact)
         hops = evidence.hops.map { HopRecord($0, redactor: redactor) }
@@ -352,22 +358,22 @@ struct HopRecord: Codable, Equatable {
     var urlSent: String
 
     enum CodingKeys: String, CodingKey {
-        case method
-        case originalURL = "original_url"
-        case urlSent = "url_sent"
-        case hostHeader = "host_header"
-        case sni
-        case pinnedIP = "pinned_ip"
-        case connectedIP = "connected_ip"
-        case connectedPort = "connected_port"
-        case httpVersion = "http_version"
-        case status, certificate, timings
-        case newConnection = "new_connection"
         case bodyLength = "body_length"
         case bodySHA256 = "body_sha256"
+        case certificate
+        case connectedIP = "connected_ip"
+        case connectedPort = "connected_port"
+        case hostHeader = "host_header"
+        case httpVersion = "http_version"
+        case method
+        case newConnection = "new_connection"
+        case originalURL = "original_url"
+        case pinnedIP = "pinned_ip"
+        case sni, status, timings
+        case urlSent = "url_sent"
     }
 
-    init(_ hop: HopEvidence, redactor: Redactor) {
+    init(_ hop: borrowing HopEvidence, redactor: Redactor) {
         method = redactor.redact(hop.method)
         originalURL = redactor.redact(hop.originalURL)
         urlSent = redactor.redact(hop.urlSent)
@@ -394,12 +400,13 @@ struct CertificateRecord: Codable, Equatable {
     var subjectAltNames: [String]
 
     enum CodingKeys: String, CodingKey {
-        case subject, issuer
+        case issuer
         case notAfter = "not_after"
+        case subject
         case subjectAltNames = "subject_alt_names"
     }
 
-    init(_ certificate: CertificateSummary, redactor: Redactor) {
+    init(_ certificate: borrowing CertificateSummary, redactor: Redactor) {
         subject = redactor.redact(certificate.subject)
         issuer = redactor.redact(certificate.issuer)
         notAfter = certificate.notAfter.map(Format.timestamp)
@@ -416,10 +423,10 @@ struct TimingsRecord: Codable, Equatable {
     var totalMs: Double?
 
     enum CodingKeys: String, CodingKey {
-        case resolveMs = "resolve_ms"
         case connectMs = "connect_ms"
-        case tlsMs = "tls_ms"
         case firstByteMs = "first_byte_ms"
+        case resolveMs = "resolve_ms"
+        case tlsMs = "tls_ms"
         case totalMs = "total_ms"
     }
 

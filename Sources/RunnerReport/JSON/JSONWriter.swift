@@ -1,17 +1,13 @@
-import Foundation
-
 /// Writes pretty-printed JSON straight into bytes, as one pass over the values: no tree of the
 /// whole document in between. The layout is the one Foundation's JSONEncoder writes with
 /// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]` (two-space indent, `"key" : value`,
 /// empty containers on two lines), so a report keeps its look; keys are written in the order
 /// the caller gives, and `sortMembers` puts an object's in order when they were not.
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
-    private var depth = 0
+struct JSONWriter: ~Copyable {
+    private(set) var buffer = ByteBuffer()
+    private(set) var depth = 0
     /// Whether the innermost open container has no member yet.
     private var empty = true
-    /// The closing bracket of each container opened with `open(_:)` and not yet closed.
-    private var closers: [UInt8] = []
 
     init() {}
 
@@ -21,11 +17,27 @@ struct JSONWriter {
         self.depth = depth
     }
 
-    /// What has been written so far, handed over; open containers stay open (a document
-    /// written in pieces).
-    mutating func take() -> [UInt8] {
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return bytes
+    /// Writes a fragment (see `init(fragmentDepth:)`) at the end of `bytes`, which the writer
+    /// owns meanwhile (moved, not copied).
+    static func appending(to bytes: inout ByteBuffer, fragmentDepth depth: Int, _ body: (inout JSONWriter) -> Void) {
+        var writer = JSONWriter(buffer: bytes, depth: depth)
+        body(&writer)
+        bytes = writer.buffer
+    }
+
+    private init(buffer: consuming ByteBuffer, depth: Int) {
+        self.buffer = buffer
+        self.depth = depth
+    }
+
+    /// A copy of what has been written.
+    var bytes: [UInt8] { buffer.array }
+
+    /// Writes what has been written so far to `output` and empties the writer; open
+    /// containers stay open (a document written in pieces).
+    mutating func drain(into output: inout FileOutput) {
+        buffer.withUnsafeBytes { output.write(UnsafeRawBufferPointer($0)) }
+        buffer.removeAll()
     }
 
     // MARK: Containers
@@ -34,42 +46,74 @@ struct JSONWriter {
     mutating func key(_ name: String) {
         nextMember()
         string(name)
-        bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+        keySeparator()
     }
 
-    private mutating func close(with bracket: UInt8) {
-        depth -= 1
-        // JSONEncoder writes an empty container as its brackets on two lines, a blank between.
-        if empty { bytes.append(newline) }
-        bytes.append(newline)
-        indent()
-        bytes.append(bracket)
+    /// As `key(_:)`, with what it writes worked out beforehand by `memberLine(_:depth:to:)`.
+    /// One copy, for the separator, the indent and the key.
+    mutating func key(line: UnsafeBufferPointer<UInt8>) {
+        // The line starts with the comma that all members but the first have.
+        buffer.append(empty ? UnsafeBufferPointer(rebasing: line.dropFirst()) : line)
         empty = false
+    }
+
+    /// Appends to `lines` what `key(name)` writes for a member of an object `depth` levels
+    /// deep that is not its first (for the first, `key(lines:_:)` leaves out the comma).
+    static func memberLine(_ name: String, depth: Int, to lines: inout [UInt8]) {
+        var writer = JSONWriter(fragmentDepth: depth)
+        writer.empty = false
+        writer.key(name)
+        lines += writer.bytes
+    }
+
+    /// Where each member of the innermost open object starts (before its separator), given
+    /// where the object's first member starts: found in the bytes, so that members written one
+    /// after another need not be tracked. A member's line is the only one at the object's
+    /// indent that starts with a quote (a nested value's lines are indented further, or start
+    /// with its closing bracket), and a newline is always layout (strings escape theirs).
+    func memberStarts(from start: Int) -> [Int] {
+        var starts: [Int] = []
+        let indent = depth * 2
+        var index = start
+        while index < buffer.count {
+            if buffer[index] == Self.newline, index + indent + 1 < buffer.count,
+               ((index + 1)..<(index + 1 + indent)).allSatisfy({ buffer[$0] == 0x20 }),
+               buffer[index + 1 + indent] == UInt8(ascii: "\"")
+            {
+                // Before the separator: the comma when there is one.
+                starts.append(index > start ? index - 1 : index)
+                index += indent + 1
+            } else {
+                index += 1
+            }
+        }
+        return starts
+    }
+
+    private mutating func keySeparator() {
+        buffer.append(" : ")
     }
 
     enum Container {
         case object, array
     }
 
-    /// Opens a container that `close()` ends, for a document written in pieces; members of
-    /// an array start with `element()`.
+    /// Opens a container that `close(_:)` ends, for a document written in pieces; members of
+    /// an array start with `element()`, of an object with `key(_:)`.
     mutating func open(_ container: Container) {
-        switch container {
-        case .object:
-            bytes.append(UInt8(ascii: "{"))
-            closers.append(UInt8(ascii: "}"))
-        case .array:
-            bytes.append(UInt8(ascii: "["))
-            closers.append(UInt8(ascii: "]"))
-        }
+        buffer.append(container == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         depth += 1
         empty = true
     }
 
-    /// Closes the innermost container opened with `open(_:)`.
-    mutating func close() {
-        guard let bracket = closers.popLast() else { return }
-        close(with: bracket)
+    /// Closes the innermost open container, which is a `container`.
+    mutating func close(_ container: Container) {
+        depth -= 1
+        // JSONEncoder writes an empty container as its brackets on two lines, a blank between.
+        if empty { buffer.append(Self.newline) }
+        newlineAndIndent()
+        buffer.append(container == .object ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        empty = false
     }
 
     /// Starts the next element of the innermost array; its value follows.
@@ -82,22 +126,24 @@ struct JSONWriter {
     mutating func sortMembers(_ members: [(key: String, start: Int)]) {
         guard members.count > 1, zip(members, members.dropFirst()).contains(where: { $0.key > $1.key }) else { return }
         let separator = 1 + depth * 2  // newline and indent; all but the first also have a comma
-        let end = bytes.count
+        let first = members[0].start
+        let written = buffer.withUnsafeBytes { Array($0[first...]) }
         var contents: [(key: String, bytes: ArraySlice<UInt8>)] = []
         for (index, member) in members.enumerated() {
-            let from = member.start + separator + (index == 0 ? 0 : 1)
-            let to = index + 1 < members.count ? members[index + 1].start : end
-            contents.append((member.key, bytes[from..<to]))
+            let from = member.start - first + separator + (index == 0 ? 0 : 1)
+            let to = index + 1 < members.count ? members[index + 1].start - first : written.count
+            contents.append((member.key, written[from..<to]))
         }
-        var sorted: [UInt8] = []
-        sorted.reserveCapacity(end - members[0].start)
+        buffer.truncate(to: first)
         for (index, member) in contents.sorted(by: { $0.key < $1.key }).enumerated() {
-            if index > 0 { sorted.append(UInt8(ascii: ",")) }
-            sorted.append(newline)
-            sorted.append(contentsOf: repeatElement(0x20, count: depth * 2))
-            sorted.append(contentsOf: member.bytes)
+            ByteText.lineBreak(comma: index > 0, indent: depth * 2, to: &buffer)
+            member.bytes.withUnsafeBufferPointer { buffer.append($0) }
         }
-        bytes.replaceSubrange(members[0].start..<end, with: sorted)
+    }
+
+    /// The newline that ends a document.
+    mutating func endDocument() {
+        buffer.append(Self.newline)
     }
 
     /// Members written elsewhere (spliced in by the caller) now sit in the innermost container.
@@ -106,46 +152,74 @@ struct JSONWriter {
     }
 
     private mutating func nextMember() {
-        if !empty { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(newline)
-        indent()
+        ByteText.lineBreak(comma: !empty, indent: depth * 2, to: &buffer)
         empty = false
     }
 
-    private mutating func indent() {
-        for _ in 0..<(depth * 2) { bytes.append(0x20) }
+    private mutating func newlineAndIndent() {
+        ByteText.lineBreak(comma: false, indent: depth * 2, to: &buffer)
     }
 
-    private let newline = UInt8(ascii: "\n")
+    private static let newline = UInt8(ascii: "\n")
 
     // MARK: Values
 
     mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = value
-        text.withUTF8 { utf8 in
-            var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+        ByteText.withUTF8(value) { string(utf8: $0) }
+    }
+
+    /// A string given as its UTF-8: quoted, with `"`, `\` and the C0 controls escaped as
+    /// JSONEncoder escapes them; every other byte (`/`, DEL, all of non-ASCII) is copied as is.
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        buffer.append(UInt8(ascii: "\""))
+        // Runs of bytes that need no escape (nearly every string is one run) are copied whole.
+        var start = 0
+        var index = Self.plainPrefix(utf8)
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                buffer.append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
                 escape(byte)
                 start = index + 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+            index += 1
         }
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// How many bytes at the start of `utf8` need no escape, looked at eight at a time (the
+    /// rest, fewer than eight or from the first that needs one, byte by byte).
+    static func plainPrefix(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        var index = 0
+        while index + 8 <= utf8.count, !needsEscape(ByteText.word(utf8, at: index)) {
+            index += 8
+        }
+        return index
+    }
+
+    /// Whether any of the eight bytes in `word` is below 0x20, a quote or a backslash.
+    @inline(__always)
+    static func needsEscape(_ word: UInt64) -> Bool {
+        ByteText.bytes(below: 0x20, in: word) | ByteText.bytes(equalTo: UInt8(ascii: "\""), in: word)
+            | ByteText.bytes(equalTo: UInt8(ascii: "\\"), in: word) != 0
     }
 
     private mutating func escape(_ byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+        buffer.append(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): buffer.append(byte)
+        case 0x08: buffer.append(UInt8(ascii: "b"))
+        case 0x0C: buffer.append(UInt8(ascii: "f"))
+        case 0x0A: buffer.append(UInt8(ascii: "n"))
+        case 0x0D: buffer.append(UInt8(ascii: "r"))
+        case 0x09: buffer.append(UInt8(ascii: "t"))
         default:
-            bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, Self.hex(byte >> 4), Self.hex(byte & 0x0F)])
+            buffer.append(UInt8(ascii: "u"))
+            buffer.append(0x30)
+            buffer.append(0x30)
+            buffer.append(Self.hex(byte >> 4))
+            buffer.append(Self.hex(byte & 0x0F))
         }
     }
 
@@ -158,8 +232,13 @@ struct JSONWriter {
         string(value)
     }
 
+    /// Any integer, in decimal (JSONEncoder writes every integer type so).
+    mutating func int<Value: BinaryInteger>(_ value: Value) {
+        ByteText.decimal(value, to: &buffer)
+    }
+
     mutating func int(_ value: Int) {
-        bytes.append(contentsOf: String(value).utf8)
+        ByteText.decimal(value, to: &buffer)
     }
 
     mutating func int(_ value: Int?) {
@@ -171,9 +250,47 @@ struct JSONWriter {
     /// numbers are made finite first; should one not be, it is written as `null`.
     mutating func double(_ value: Double) {
         guard value.isFinite else { return null() }
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        if Self.millesimal(value, to: &buffer) { return }
+        shortest(value.description)
+    }
+
+    /// Writes `value` and returns true when it is a whole number of thousandths (the report's
+    /// milliseconds are rounded to the microsecond) between 0 and 10^12: then its shortest
+    /// form, which `description` would work out digit by digit, is those thousandths with the
+    /// trailing zeros dropped. The decimal `n / 1000` reads back as `value` exactly when the
+    /// division (correctly rounded) gives `value`; below 10^12 two such decimals are further
+    /// apart than the doubles near them, so no shorter one reads back the same, and
+    /// `description` writes numbers this size without an exponent.
+    static func millesimal(_ value: Double, to bytes: inout ByteBuffer) -> Bool {
+        guard value >= 0, value < 1e12, value.sign == .plus else { return false }
+        let scaled = (value * 1000).rounded()
+        guard scaled / 1000 == value else { return false }
+        let thousandths = UInt64(scaled)
+        ByteText.digits(thousandths / 1000, to: &bytes)
+        var fraction = thousandths % 1000
+        guard fraction > 0 else { return true }
+        var width = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            width -= 1
+        }
+        bytes.append(UInt8(ascii: "."))
+        ByteText.padded(Int(fraction), width: width, to: &bytes)
+        return true
+    }
+
+    /// As JSONEncoder writes a Float: its own shortest form (not the Double's), without `.0`.
+    mutating func float(_ value: Float) {
+        guard value.isFinite else { return null() }
+        shortest(value.description)
+    }
+
+    private mutating func shortest(_ text: String) {
+        ByteText.withUTF8(text) { utf8 in
+            var count = utf8.count
+            if count >= 2, utf8[count - 2] == UInt8(ascii: "."), utf8[count - 1] == UInt8(ascii: "0") { count -= 2 }
+            buffer.append(UnsafeBufferPointer(rebasing: utf8[0..<count]))
+        }
     }
 
     mutating func double(_ value: Double?) {
@@ -182,7 +299,7 @@ struct JSONWriter {
     }
 
     mutating func bool(_ value: Bool) {
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        raw(value ? "true" : "false")
     }
 
     mutating func bool(_ value: Bool?) {
@@ -191,6 +308,10 @@ struct JSONWriter {
     }
 
     mutating func null() {
-        bytes.append(contentsOf: "null".utf8)
+        raw("null")
+    }
+
+    private mutating func raw(_ text: StaticString) {
+        buffer.append(text)
     }
 }

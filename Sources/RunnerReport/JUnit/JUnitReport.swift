@@ -32,9 +32,12 @@ public final class JUnitReport: StreamedReport {
     }
 
     private func add(_ result: ScenarioResult, at position: ResultPosition) {
-        var xml = XMLWriter(fragmentDepth: 2)
-        Self.render(result, classname: suiteNames[position.suite].classname, into: &xml, redactor: redactor)
-        spool.append(Array(xml.finish().utf8), at: position)
+        let classname = suiteNames[position.suite].classname
+        spool.append(at: position) { bytes in
+            XMLWriter.appending(to: &bytes, fragmentDepth: 2) { xml in
+                render(result, classname: classname, into: &xml)
+            }
+        }
     }
 
     /// Writes the whole document, `<testsuites>` with one `<testsuite>` per plan, atomically.
@@ -52,11 +55,12 @@ public final class JUnitReport: StreamedReport {
             ])
             for (index, suite) in run.suites.enumerated() {
                 startSuite(suite, name: suiteNames[index].name, into: &xml)
-                output.write(xml.take())
+                xml.drain(into: &output)
                 _ = try spool.replay(suite: index, separator: [], into: &output)
-                xml.end()
+                xml.end("testsuite")
             }
-            output.write(xml.finish())
+            xml.end("testsuites")
+            xml.drain(into: &output)
         }
     }
 
@@ -78,23 +82,23 @@ public final class JUnitReport: StreamedReport {
             for property in suite.properties {
                 xml.leaf("property", [("name", redactor.redact(property.name)), ("value", redactor.redact(property.value))])
             }
-            xml.end()
+            xml.end("properties")
         }
     }
 
-    private static func render(
-        _ result: ScenarioResult, classname: String, into xml: inout XMLWriter, redactor: Redactor
-    ) {
-        xml.start("testcase", [
-            ("name", redactor.redact(result.displayName)),
-            ("classname", classname),
-            ("time", Format.seconds(result.duration)),
-        ])
+    /// A result's `<testcase>`, written piece by piece into the spool's buffer: this runs once
+    /// per result, so no array of attributes and no string per evidence line is made.
+    private func render(_ result: ScenarioResult, classname: String, into xml: inout XMLWriter) {
+        xml.openTag("testcase")
+        xml.attribute("name", redactor.redact(result.displayName))
+        xml.attribute("classname", classname)
+        xml.attribute("time") { Format.seconds(result.duration, to: &$0) }
+        xml.closeTag()
         switch result.outcome {
         case .passed:
             break
         case .failed, .errored:
-            problemElement(result.outcome, names: ("failure", "error"), into: &xml, redactor: redactor)
+            Self.problemElement(result.outcome, names: ("failure", "error"), into: &xml, redactor: redactor)
         case .skipped(let reason):
             xml.leaf("skipped", [("message", redactor.redact(reason))])
         }
@@ -102,11 +106,11 @@ public final class JUnitReport: StreamedReport {
         // passed in the end, rerun* when it never did; the message says which attempt.
         let earlierNames = result.isFlaky ? ("flakyFailure", "flakyError") : ("rerunFailure", "rerunError")
         for (number, attempt) in zip(1..., result.earlierAttempts) {
-            problemElement(attempt.outcome, names: earlierNames, prefix: "attempt \(number): ", into: &xml, redactor: redactor)
+            Self.problemElement(attempt.outcome, names: earlierNames, prefix: "attempt \(number): ", into: &xml, redactor: redactor)
         }
-        let evidence = EvidenceText.lines(for: result.evidence, redactor: redactor)
-        xml.leaf("system-out", text: evidence.joined(separator: "\n") + "\n")
-        xml.end()
+        xml.openTag("system-out")
+        xml.closeTag(name: "system-out") { EvidenceText.writeXMLText(result.evidence, redactor: redactor, to: &$0) }
+        xml.end("testcase")
     }
 
     /// A failed or errored outcome as `names.failure` / `names.error` with its type and message.

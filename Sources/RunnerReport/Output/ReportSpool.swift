@@ -22,7 +22,7 @@ final class ReportSpool {
     private let fd: Int32
     /// The report's path, for errors.
     private let path: String
-    private var pending: [UInt8] = []
+    private var pending = ByteBuffer(capacity: ReportSpool.flushSize + 64 * 1024)
     private static let flushSize = 256 * 1024
     /// Bytes already in the file.
     private var flushed = 0
@@ -42,7 +42,6 @@ final class ReportSpool {
         unlink(temporary)
         self.fd = fd
         self.path = path
-        pending.reserveCapacity(Self.flushSize)
     }
 
     deinit {
@@ -51,11 +50,26 @@ final class ReportSpool {
 
     /// Keeps `fragment` as the result at `position`.
     func append(_ fragment: [UInt8], at position: ResultPosition) {
+        append(at: position) { $0.append(fragment) }
+    }
+
+    /// Keeps what `render` appends to the bytes it is given as the result at `position`:
+    /// written in place, not copied from a buffer of its own.
+    func append(at position: ResultPosition, _ render: (inout ByteBuffer) -> Void) {
         if let last = entries.last, position < last.position { inOrder = false }
-        entries.append(Entry(position: position, offset: flushed + pending.count, length: fragment.count))
-        pending.append(contentsOf: fragment)
+        let start = pending.count
+        render(&pending)
+        entries.append(Entry(position: position, offset: flushed + start, length: pending.count - start))
         if pending.count >= Self.flushSize { flush() }
     }
+
+    /// How much of the file one read brings back. Results that finish in plan order, or
+    /// nearly (the usual case), sit in the file in the order they are replayed, so one read
+    /// serves hundreds of them instead of a read per result.
+    private static let readSize = 1 << 20
+    /// How far before the result it is read for a read starts: results that finished a little
+    /// out of order (parallel transfers) are then still in the bytes read.
+    private static let readBehind = 64 * 1024
 
     /// Copies the fragments of plan `suite` into `output` in plan order, `separator` between
     /// two of them; returns how many there were. Suites are replayed in ascending order.
@@ -66,14 +80,23 @@ final class ReportSpool {
             inOrder = true
         }
         var index = firstEntry(ofSuiteAtLeast: suite)
-        var buffer: [UInt8] = []
+        // `buffer` holds the file's bytes from `bufferOffset`, `buffered` of them.
+        var buffer = [UInt8](repeating: 0, count: Self.readSize)
+        var bufferOffset = 0
+        var buffered = 0
         var count = 0
         while index < entries.count, entries[index].position.suite == suite, failure == nil {
             let entry = entries[index]
             if count > 0 { output.write(separator) }
-            if buffer.count < entry.length { buffer = [UInt8](repeating: 0, count: entry.length) }
-            buffer.withUnsafeMutableBytes { read(into: $0, count: entry.length, at: entry.offset) }
-            buffer.withUnsafeBytes { output.write(UnsafeRawBufferPointer(rebasing: $0.prefix(entry.length))) }
+            let inBuffer = entry.offset >= bufferOffset && entry.offset + entry.length <= bufferOffset + buffered
+            if !inBuffer {
+                bufferOffset = max(0, entry.offset - Self.readBehind)
+                buffered = min(max(Self.readSize, entry.offset + entry.length - bufferOffset), flushed - bufferOffset)
+                if buffer.count < buffered { buffer = [UInt8](repeating: 0, count: buffered) }
+                buffer.withUnsafeMutableBytes { read(into: $0, count: buffered, at: bufferOffset) }
+            }
+            let from = entry.offset - bufferOffset
+            buffer.withUnsafeBytes { output.write(UnsafeRawBufferPointer(rebasing: $0[from..<(from + entry.length)])) }
             count += 1
             index += 1
         }
@@ -94,9 +117,9 @@ final class ReportSpool {
 
     private func flush() {
         guard !pending.isEmpty else { return }
-        if failure == nil { failure = pending.withUnsafeBytes { AtomicFile.writeAll($0, to: fd) } }
+        if failure == nil { failure = pending.withUnsafeBytes { AtomicFile.writeAll(UnsafeRawBufferPointer($0), to: fd) } }
         flushed += pending.count
-        pending.removeAll(keepingCapacity: true)
+        pending.removeAll()
     }
 
     private func read(into buffer: UnsafeMutableRawBufferPointer, count: Int, at offset: Int) {

@@ -55,15 +55,28 @@ enum Format {
     /// infinite values become 0 (the JUnit time pattern has no sign) and huge ones are capped,
     /// so the integer arithmetic below cannot overflow.
     static func fixed(_ value: Double, decimals: Int) -> String {
+        var bytes = ByteBuffer(capacity: 32)
+        fixed(value, decimals: decimals, to: &bytes)
+        return bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// As `fixed(_:decimals:)`, appended to `bytes` (the reports' hot path: no `String` made).
+    static func fixed(_ value: Double, decimals: Int, to bytes: inout ByteBuffer) {
         let places = min(max(decimals, 0), 3)
         var scale = 1
         for _ in 0..<places { scale *= 10 }
         let units = Int((clamp(value) * Double(scale)).rounded())
-        let whole = units / scale
-        guard places > 0 else { return String(whole) }
-        let fraction = String(units % scale)
-        return "\(whole).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
+        ByteText.decimal(units / scale, to: &bytes)
+        guard places > 0 else { return }
+        bytes.append(UInt8(ascii: "."))
+        ByteText.padded(units % scale, width: places, to: &bytes)
     }
+
+    /// `seconds(_:)` appended to `bytes`.
+    static func seconds(_ value: Double, to bytes: inout ByteBuffer) { fixed(value, decimals: 3, to: &bytes) }
+
+    /// `milliseconds(_:)` appended to `bytes`.
+    static func milliseconds(_ seconds: Double, to bytes: inout ByteBuffer) { fixed(seconds * 1000, decimals: 3, to: &bytes) }
 
     private static func clamp(_ value: Double) -> Double {
         guard value.isFinite, value > 0 else { return 0 }

@@ -4,7 +4,7 @@ enum PlainText {
     /// can neither forge extra evidence lines nor drive a terminal with escape sequences.
     static func singleLine(_ text: String) -> String {
         // Printable ASCII, the usual case, needs nothing: checked on bytes, without decoding.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        if ByteText.withUTF8(text, isPrintableASCII) { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
@@ -20,6 +20,29 @@ enum PlainText {
             }
         }
         return out
+    }
+
+    /// `singleLine(text)` appended to `bytes`; printable ASCII, the usual case, is copied as is.
+    static func appendSingleLine(_ text: String, to bytes: inout ByteBuffer) {
+        let printable = ByteText.withUTF8(text) { utf8 in
+            guard isPrintableASCII(utf8) else { return false }
+            bytes.append(utf8)
+            return true
+        }
+        if !printable { bytes.append(utf8: singleLine(text)) }
+    }
+
+    /// Whether every byte is printable ASCII (0x20–0x7E): eight at a time, then the rest.
+    private static func isPrintableASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index + 8 <= utf8.count {
+            let word = ByteText.word(utf8, at: index)
+            let unprintable = ByteText.bytes(below: 0x20, in: word) | ByteText.nonASCII(in: word)
+                | ByteText.bytes(equalTo: 0x7F, in: word)
+            if unprintable != 0 { return false }
+            index += 8
+        }
+        return utf8[index...].allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// C0 and C1 controls, DEL, the line/paragraph separators and the XML non-characters.

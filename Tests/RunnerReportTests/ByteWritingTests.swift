@@ -1,0 +1,163 @@
+import Foundation
+import PlanFixtures
+import Testing
+
+@testable import RunnerReport
+import RunnerResults
+
+/// The byte-level writing behind the reports against the plain definitions it replaced: XML
+/// escaping on UTF-8 against escaping scalar by scalar, the evidence written as bytes against
+/// its lines, single-line escaping, numbers, and the buffer itself.
+@Suite struct ByteWritingTests {
+    /// Escaping as XMLWriter used to do it, one Unicode scalar at a time: the definition.
+    private static func referenceEscape(_ text: String, attribute: Bool) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard XMLWriter.isAllowed(scalar) else {
+                out.append(XMLWriter.replacement)
+                continue
+            }
+            let entity: String? = switch scalar {
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\r": "&#13;"
+            case "\"" where attribute: "&quot;"
+            case "'" where attribute: "&apos;"
+            case "\t" where attribute: "&#9;"
+            case "\n" where attribute: "&#10;"
+            default: nil
+            }
+            if let entity { out.append(contentsOf: entity.unicodeScalars) } else { out.append(scalar) }
+        }
+        return String(out)
+    }
+
+    /// Pieces that exercise every branch: markup, quotes, every C0 control, DEL and C1, the
+    /// scalars around U+FFFE/U+FFFF that share their first bytes, emoji, and plain runs.
+    private static let pieces: [String] =
+        (0..<0x20).map { String(UnicodeScalar(UInt8($0))) } + [
+            "&", "<", ">", "\"", "'", "\u{7F}", "\u{85}", "\u{9F}", "é", "\u{D7FF}", "\u{E000}", "\u{EFFF}", "\u{F000}",
+            "\u{FFEF}", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}", "😀", "👩‍💻", "]]>", "plain text ",
+            "a", "0123456789abcdef",
+        ]
+
+    @Test("XML escaping on bytes gives what escaping scalar by scalar gives, for text and attributes")
+    func xmlEscaping() {
+        var random = SeededGenerator(seed: 0x584D4C)
+        var strings = Self.pieces + ["", "nothing to escape at all, 48 bytes of plain text"]
+        for _ in 0..<3_000 {
+            strings.append((0..<Int.random(in: 1...12, using: &random)).map { _ in Self.pieces.randomElement(using: &random) ?? "" }.joined())
+        }
+        for string in strings {
+            #expect(XMLWriter.escapeText(string) == Self.referenceEscape(string, attribute: false), "\(Array(string.unicodeScalars))")
+            #expect(XMLWriter.escapeAttribute(string) == Self.referenceEscape(string, attribute: true), "\(Array(string.unicodeScalars))")
+        }
+    }
+
+    @Test("an element written attribute by attribute is the element written from an attribute list")
+    func elementsInPieces() {
+        var pieces = XMLWriter(fragmentDepth: 1)
+        pieces.openTag("case")
+        pieces.attribute("name", "a<b>\"c\"")
+        pieces.attribute("time") { Format.seconds(1.5, to: &$0) }
+        pieces.closeTag()
+        ByteText.withUTF8("out\r\n\u{0}") { pieces.openTag("out"); pieces.closeTag(text: $0, name: "out") }
+        pieces.openTag("empty")
+        pieces.closeTag(text: UnsafeBufferPointer(start: nil, count: 0), name: "empty")
+        pieces.end("case")
+
+        var whole = XMLWriter(fragmentDepth: 1)
+        whole.start("case", [("name", "a<b>\"c\""), ("time", "1.500")])
+        whole.leaf("out", text: "out\r\n\u{0}")
+        whole.leaf("empty", text: "")
+        whole.end("case")
+        #expect(pieces.buffer.array == whole.buffer.array)
+        #expect(String(decoding: whole.buffer.array, as: UTF8.self) == """
+              <case name="a&lt;b&gt;&quot;c&quot;" time="1.500">
+                <out>out&#13;
+            \u{FFFD}</out>
+                <empty/>
+              </case>
+
+            """)
+    }
+
+    @Test("the evidence written as bytes is its lines, each with a newline, secrets masked across values")
+    func evidenceBytes() {
+        let secretAcrossValues = Redactor(secrets: ["203.0.113.11:80", Fixture.secret, Fixture.markupSecret])
+        for redactor in [Fixture.redactor, Redactor(secrets: []), secretAcrossValues] {
+            for result in Fixture.run().suites.flatMap(\.results) {
+                var bytes = ByteBuffer(capacity: 16)
+                bytes.append("before|")
+                EvidenceText.write(result.evidence, redactor: redactor, to: &bytes)
+                let lines = EvidenceText.lines(for: result.evidence, redactor: redactor)
+                #expect(String(decoding: bytes.array, as: UTF8.self) == "before|" + lines.map { $0 + "\n" }.joined())
+            }
+        }
+        let lines = EvidenceText.lines(for: Fixture.failed.evidence, redactor: secretAcrossValues)
+        #expect(lines.contains("  connected: ***"))
+    }
+
+    @Test("the evidence escaped for <system-out> as it is written is the escaped text of its lines")
+    func evidenceXMLText() {
+        for redactor in [Fixture.redactor, Redactor(secrets: [])] {
+            for result in Fixture.run().suites.flatMap(\.results) {
+                var bytes = ByteBuffer(capacity: 16)
+                bytes.append("<out>")
+                EvidenceText.writeXMLText(result.evidence, redactor: redactor, to: &bytes)
+                let text = EvidenceText.lines(for: result.evidence, redactor: redactor).map { $0 + "\n" }.joined()
+                #expect(String(decoding: bytes.array, as: UTF8.self) == "<out>" + XMLWriter.escapeText(text))
+            }
+        }
+    }
+
+    @Test("single lines on bytes are the single lines of strings")
+    func singleLines() {
+        for piece in Self.pieces + ["plain", "", "tab\there", "🚀 ok"] {
+            var bytes = ByteBuffer()
+            PlainText.appendSingleLine(piece, to: &bytes)
+            #expect(String(decoding: bytes.array, as: UTF8.self) == PlainText.singleLine(piece))
+        }
+    }
+
+    @Test("numbers on bytes: every integer width's extremes, padding, fixed decimals")
+    func numbers() {
+        var bytes = ByteBuffer(capacity: 16)
+        for value in [0, 1, -1, 9, 10, 99, 100, Int.max, Int.min] {
+            bytes.removeAll()
+            ByteText.decimal(value, to: &bytes)
+            #expect(String(decoding: bytes.array, as: UTF8.self) == String(value))
+        }
+        bytes.removeAll()
+        ByteText.decimal(UInt64.max, to: &bytes)
+        #expect(String(decoding: bytes.array, as: UTF8.self) == String(UInt64.max))
+        for (value, width, expected) in [(0, 3, "000"), (7, 3, "007"), (42, 3, "042"), (123, 3, "123"), (1234, 3, "1234")] {
+            bytes.removeAll()
+            ByteText.padded(value, width: width, to: &bytes)
+            #expect(String(decoding: bytes.array, as: UTF8.self) == expected)
+        }
+        for value in [0.0, 0.0004, 0.0005, 1.5, 12.3456, 3600, -1, .nan, .infinity, 1e20] {
+            #expect(Format.fixed(value, decimals: 3) == String(format: "%.3f", min(max(value.isFinite ? value : 0, 0), 1e12)), "\(value)")
+        }
+    }
+
+    @Test("the buffer grows across its capacity and keeps every byte")
+    func bufferGrowth() {
+        var buffer = ByteBuffer(capacity: 1)
+        var expected: [UInt8] = []
+        for round in 0..<200 {
+            let piece = (0..<(round % 37)).map { UInt8(truncatingIfNeeded: $0 &+ round) }
+            piece.withUnsafeBufferPointer { buffer.append($0) }
+            buffer.append(UInt8(truncatingIfNeeded: round))
+            buffer.append(repeating: 0x20, count: round % 5)
+            expected += piece + [UInt8(truncatingIfNeeded: round)] + [UInt8](repeating: 0x20, count: round % 5)
+        }
+        #expect(buffer.array == expected)
+        #expect(buffer.count == expected.count)
+        buffer.truncate(to: 10)
+        #expect(buffer.array == Array(expected[..<10]))
+        buffer.removeAll()
+        #expect(buffer.count == 0)
+    }
+}
