@@ -23,7 +23,8 @@ import RunnerResults
 ///
 /// Unchecked Sendable: the reports are touched only on `queue` (or the engine's thread, one
 /// call at a time, when rendering there) until `finish`, which writes each on one thread; the
-/// batch and the count of results in flight only under `lock`.
+/// batch only under `lock`; the backlog is a counting semaphore (a permit per result waiting),
+/// which cannot lose a wakeup.
 public final class ReportWorker: ResultSink, @unchecked Sendable {
     /// Where results are rendered.
     public enum Threading: Sendable {
@@ -50,13 +51,12 @@ public final class ReportWorker: ResultSink, @unchecked Sendable {
     private let queue = DispatchQueue(label: "runner.reports")
     private let backlog: Int
     private let batchSize: Int
-    private let lock = NSCondition()
+    private let lock = NSLock()
     /// Results handed over and not yet put on `queue`.
     private var batch: [Item] = []
-    /// Results handed over and not yet rendered (`batch` included).
-    private var inFlight = 0
-    /// Whether the engine waits for `inFlight` to come below `backlog`.
-    private var engineWaits = false
+    /// A permit per result that may wait to be rendered (`backlog` in all): taken as a result is
+    /// handed over, given back once it is rendered.
+    private let permits = DispatchSemaphore(value: 0)
 
     public init(
         _ reports: [any StreamedReport], threading: Threading = .forThisMachine, backlog: Int = 4096,
@@ -67,6 +67,9 @@ public final class ReportWorker: ResultSink, @unchecked Sendable {
         self.backlog = max(backlog, 1)
         self.batchSize = min(max(batchSize, 1), self.backlog)
         if threading == .own { batch.reserveCapacity(self.batchSize) }
+        // Made with 0 and raised: libdispatch traps when a semaphore is freed below its initial
+        // value, as it would be after a run that ended without `finish`.
+        for _ in 0..<self.backlog { permits.signal() }
     }
 
     public func finished(_ result: ScenarioResult, at position: ResultPosition) {
@@ -79,13 +82,9 @@ public final class ReportWorker: ResultSink, @unchecked Sendable {
 
     private func hand(_ item: Item) {
         guard threading == .own else { return render(item) }
+        permits.wait()
         lock.lock()
-        while inFlight >= backlog {
-            engineWaits = true
-            lock.wait()
-        }
         batch.append(item)
-        inFlight += 1
         let full = batch.count >= batchSize ? takeBatch() : nil
         lock.unlock()
         if let full { queue.async { [self] in render(full) } }
@@ -101,14 +100,10 @@ public final class ReportWorker: ResultSink, @unchecked Sendable {
 
     /// On `queue`.
     private func render(_ items: [Item]) {
-        for item in items { render(item) }
-        lock.lock()
-        inFlight -= items.count
-        if engineWaits {
-            engineWaits = false
-            lock.broadcast()
+        for item in items {
+            render(item)
+            permits.signal()
         }
-        lock.unlock()
     }
 
     private func render(_ item: Item) {
