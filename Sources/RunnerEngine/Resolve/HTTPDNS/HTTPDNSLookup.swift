@@ -22,14 +22,17 @@ struct HTTPDNSLookup {
             template: service.urlTemplate, host: host, format: service.format, ipVersion: ipVersion)
         var answers: [(url: String, result: Result<HTTPDNSAnswer, TransferError>)?] = Array(repeating: nil, count: urls.count)
         var remaining = urls.count
+        let settle = { (index: Int, url: String, result: Result<HTTPDNSAnswer, TransferError>) in
+            answers[index] = (url, result)
+            remaining -= 1
+            if remaining == 0 { completion(merge(answers.compactMap { $0 })) }
+        }
         for (index, url) in urls.enumerated() {
             let sent: String
             do throws(HTTPDNSAuthProblem) {
                 sent = try service.auth?.authorizedURL(url, now: Date()) ?? url
             } catch {
-                answers[index] = (url, .failure(TransferError(kind: .resolve, message: "\(label) at \(url): \(error)")))
-                remaining -= 1
-                if remaining == 0 { completion(merge(answers.compactMap { $0 })) }
+                settle(index, url, .failure(TransferError(kind: .resolve, message: "\(label) at \(url): \(error)")))
                 continue
             }
             // The signed or encrypted URL is sent and never shown: texts name `url`, as the plan wrote it.
@@ -37,11 +40,7 @@ struct HTTPDNSLookup {
                 url: sent, tls: TransferSpec.TLSSettings(caFile: caFile), httpVersion: .http1_1,
                 timeout: service.timeout, connectTimeout: service.timeout,
                 poolKey: PoolKey(["httpdns", mapName, caFile ?? "system"]), bodyCaptureLimit: Self.bodyLimit)
-            engine.submit(spec) { outcome in
-                answers[index] = (url, answer(of: outcome, url: url))
-                remaining -= 1
-                if remaining == 0 { completion(merge(answers.compactMap { $0 })) }
-            }
+            engine.submit(spec) { outcome in settle(index, url, answer(of: outcome, url: url)) }
         }
     }
 
