@@ -99,6 +99,15 @@ struct HTTPDNSJSONFormatTests {
         #expect(Self.read(many, #"{"a":["1.1.1.1"],"t":[99999999999]}"#).description.contains("not a TTL"))
     }
 
+    /// Fuzz regression (json/control-characters-in-path): a plan's path may hold control
+    /// characters (YAML escapes), and texts must stay printable.
+    @Test("a path is shown escaped in texts")
+    func pathEscaped() {
+        let odd = HTTPDNSSpec.Format.json(JSONAnswerMapping(
+            ips: JSONPath(components: [.member("an\u{01}")], text: "$.an\u{01}")))
+        #expect(Self.read(odd, #"{"answer":1}"#) == .noAnswer(#"no answer (no address at $.an\x01)"#))
+    }
+
     @Test("not JSON, and a status other than 2xx, are errors quoting the body")
     func notJSON() {
         #expect(Self.read(Self.volc, "<html>oops</html>") == .garbage("not a JSON answer: '<html>oops</html>' (17 bytes)"))

@@ -59,14 +59,14 @@ struct JSONFormat: HTTPDNSWireFormat {
             }
             for text in texts {
                 guard case .string(let string) = text else {
-                    throw HTTPDNSMalformed("\(path) holds \(quote(text)), not an IP address string")
+                    throw HTTPDNSMalformed("\(shown(path)) holds \(quote(text)), not an IP address string")
                 }
                 guard let address = HTTPDNSFields.literal(string) else {
-                    throw HTTPDNSMalformed("\(path) holds \(HTTPDNSBodyQuote.quoteText(string)), not an IP address")
+                    throw HTTPDNSMalformed("\(shown(path)) holds \(HTTPDNSBodyQuote.quoteText(string)), not an IP address")
                 }
                 if let family, address.family != family {
                     throw HTTPDNSMalformed(
-                        "\(path) holds the \(HTTPDNSFields.familyName(address.family)) address \(HTTPDNSBodyQuote.quoteText(string))")
+                        "\(shown(path)) holds the \(HTTPDNSFields.familyName(address.family)) address \(HTTPDNSBodyQuote.quoteText(string))")
                 }
                 addresses.append(address)
             }
@@ -79,19 +79,25 @@ struct JSONFormat: HTTPDNSWireFormat {
     private static func ttl(at path: JSONPath, in document: JSONDocument) throws(HTTPDNSMalformed) -> Int? {
         let values = document.select(path).filter { $0 != .null }
         guard let value = values.first else { return nil }
-        guard values.count == 1 else { throw HTTPDNSMalformed("\(path) selects \(values.count) values for the TTL, not one") }
+        guard values.count == 1 else { throw HTTPDNSMalformed("\(shown(path)) selects \(values.count) values for the TTL, not one") }
         guard case .number(let seconds) = value, seconds.isFinite, seconds >= 0,
               seconds <= Double(HTTPDNSFields.maxTTL) else {
-            throw HTTPDNSMalformed("\(path) holds \(quote(value)), not a TTL (seconds from 0 to a year)")
+            throw HTTPDNSMalformed("\(shown(path)) holds \(quote(value)), not a TTL (seconds from 0 to a year)")
         }
         return Int(seconds)
     }
 
     /// The paths an answer of `family` is read from, for "no answer" texts.
     private static func paths(_ mapping: JSONAnswerMapping, family: IPAddress.Family?) -> String {
-        var paths = [mapping.ips.text]
-        if let ipv6 = mapping.ipv6, family != .v4 { paths.append(ipv6.text) }
+        var paths = [shown(mapping.ips)]
+        if let ipv6 = mapping.ipv6, family != .v4 { paths.append(shown(ipv6)) }
         return paths.joined(separator: " or ")
+    }
+
+    /// A path as the plan wrote it, escaped like a body's bytes: a plan's path may hold any
+    /// character, and texts stay printable.
+    private static func shown(_ path: JSONPath) -> String {
+        HTTPDNSBodyQuote.escapeText(path.text, limit: 80)
     }
 
     /// A JSON value as compact JSON text, quoted and cut short for a reason.
