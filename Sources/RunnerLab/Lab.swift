@@ -113,7 +113,7 @@ public final class Lab: Sendable {
         httpdnsLedger.lookups(of: host, format: nil)
     }
 
-    /// HTTPDNS lookups of `host` in one format ("dnspod", "alibaba" or "doh") since start; 0 for other formats.
+    /// HTTPDNS lookups of `host` in one format (a `LabDNS.Format` raw value: "dnspod", "alibaba", "doh-json") since start; 0 for other formats.
     public func httpdnsLookups(format: String, host: String) -> Int {
         guard let format = LabDNS.Format(rawValue: format) else { return 0 }
         return httpdnsLookups(format: format, host: host)

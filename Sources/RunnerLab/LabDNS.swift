@@ -46,14 +46,14 @@ public enum LabDNS {
         /// Alibaba Cloud EMAS JSON: `/httpdns/alibaba/{account}/d?host=HOST[&query=4|6|4,6]`.
         case alibaba
         /// DNS-over-HTTPS JSON (application/dns-json): `/httpdns/doh/resolve?name=HOST[&type=A|AAAA|1|28]`.
-        case doh
+        case dohJSON = "doh-json"
 
         /// The path and query of a lookup, with `{host}` where the name goes (a plan's URL template).
         public var pathTemplate: String {
             switch self {
             case .dnspod: "/httpdns/dnspod/d?dn={host}&ttl=1"
             case .alibaba: "/httpdns/alibaba/\(LabDNS.account)/d?host={host}"
-            case .doh: "/httpdns/doh/resolve?name={host}"
+            case .dohJSON: "/httpdns/doh/resolve?name={host}"
             }
         }
     }

@@ -101,7 +101,7 @@ func httpdnsURL(_ format: LabDNS.Format, _ host: String, lab: Lab, address: Stri
             let emptyBodies: [LabDNS.Format: String] = [
                 .dnspod: "",
                 .alibaba: #"{"host":"empty.lab.test","ips":[],"ttl":60,"origin_ttl":60}"#,
-                .doh: #"{"Status":0}"#,
+                .dohJSON: #"{"Status":0}"#,
             ]
             #expect(empty.errorOutput.hasPrefix("HTTP/1.1 200 "), "\(empty.errorOutput)")
             #expect(empty.text == emptyBodies[format])
@@ -143,7 +143,7 @@ func httpdnsURL(_ format: LabDNS.Format, _ host: String, lab: Lab, address: Stri
                 "the slow lookup never reached the lab")
             #expect(!slowAnswered.isSet, "the lookup was counted only once it was answered")
             // The wait holds up no thread: other lookups answer meanwhile.
-            let quick = try await Command.curl([httpdnsURL(.doh, "api.lab.test", lab: lab)])
+            let quick = try await Command.curl([httpdnsURL(.dohJSON, "api.lab.test", lab: lab)])
             #expect(quick.text.hasPrefix(#"{"Status":0,"Answer":"#), "\(quick.text)")
             #expect(!slowAnswered.isSet, "the quick lookup answered only after the slow one")
 
@@ -165,7 +165,7 @@ func httpdnsURL(_ format: LabDNS.Format, _ host: String, lab: Lab, address: Stri
                 [httpdnsURL(.dnspod, "api.lab.test,sni.lab.test", lab: lab)],
                 [httpdnsURL(.alibaba, "API.lab.test", lab: lab, address: LabAddress.expired)],
                 ["http://\(LabAddress.primary):\(lab.httpPort)/httpdns/alibaba/bad/d?host=api.lab.test"],
-                [httpdnsURL(.doh, "api.lab.test.", lab: lab) + "&type=A"],
+                [httpdnsURL(.dohJSON, "api.lab.test.", lab: lab) + "&type=A"],
                 // Any address and either port: the service is just paths.
                 https + ["https://api.lab.test:\(lab.httpsPort)/httpdns/doh/resolve?name=api.lab.test&type=AAAA"],
             ]
@@ -177,7 +177,7 @@ func httpdnsURL(_ format: LabDNS.Format, _ host: String, lab: Lab, address: Stri
             #expect(lab.httpdnsLookups(host: "API.LAB.TEST.") == 5)
             #expect(lab.httpdnsLookups(format: "dnspod", host: "api.lab.test") == 1)
             #expect(lab.httpdnsLookups(format: "alibaba", host: "api.lab.test") == 2)
-            #expect(lab.httpdnsLookups(format: "doh", host: "api.lab.test") == 2)
+            #expect(lab.httpdnsLookups(format: "doh-json", host: "api.lab.test") == 2)
             #expect(lab.httpdnsLookups(format: .dnspod, host: "sni.lab.test") == 1)
             #expect(lab.httpdnsLookups(host: "sni.lab.test") == 1)
             #expect(lab.httpdnsLookups(host: "nowhere.lab.test") == 0)

@@ -34,7 +34,7 @@ struct Router: Sendable {
             Route(pattern: .prefix("/flaky/"), endpoint: FlakyEndpoint(ledger: flaky)),
             Route(pattern: .exact("/httpdns/dnspod/d"), endpoint: DNSPodEndpoint(service: .init(.dnspod, httpdns))),
             Route(pattern: .prefix("/httpdns/alibaba/"), endpoint: AlibabaEndpoint(service: .init(.alibaba, httpdns))),
-            Route(pattern: .exact("/httpdns/doh/resolve"), endpoint: DoHEndpoint(service: .init(.doh, httpdns))),
+            Route(pattern: .exact("/httpdns/doh/resolve"), endpoint: DoHJSONEndpoint(service: .init(.dohJSON, httpdns))),
         ])
     }
 

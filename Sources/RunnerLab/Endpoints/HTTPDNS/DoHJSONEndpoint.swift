@@ -4,7 +4,7 @@ import NIOCore
 ///
 /// `{"Status":0,"Answer":[{"name":"HOST.","type":1,"TTL":T,"data":"…"}]}`; an alias starts with its
 /// CNAME record (type 5). No record of the type asked: Status 0 without Answer; unknown name: Status 3.
-struct DoHEndpoint: Endpoint {
+struct DoHJSONEndpoint: Endpoint {
     /// The DNS record types the lab answers, by number.
     enum RecordType: Int {
         case a = 1
