@@ -41,7 +41,8 @@ public enum LabDNS {
 
     /// One of the HTTPDNS dialects the lab speaks.
     public enum Format: String, Sendable, CaseIterable {
-        /// DNSPod / Tencent D+ text: `/httpdns/dnspod/d?dn=HOST[,HOST…][&ttl=1][&type=aaaa|addrs][&clientip=1]`.
+        /// DNSPod / Tencent D+ text: `/httpdns/dnspod/d?dn=HOST[,HOST…][&ttl=1][&type=aaaa|addrs][&clientip=1]`;
+        /// with `alg=des|aes`, the enterprise interface: `dn`, `ip` and the answer encrypted under `dnspodKey`.
         case dnspod
         /// Alibaba Cloud EMAS JSON: `/httpdns/alibaba/{account}/d?host=HOST[&query=4|6|4,6]`.
         case alibaba
@@ -100,6 +101,11 @@ public enum LabDNS {
     public static let alibabaSecret = "lab-alibaba-secret"
     /// How far ahead a signature's expiry `t` may be, as the real service bounds it.
     public static let alibabaMaxValidity = 24 * 3600
+    /// The key of DNSPod D+'s encrypted interface (`alg=des|aes` on `Format.dnspod`'s path, any `id`).
+    /// DES uses its first 8 bytes ("lab-dnsp"); AES-128 the key right-padded with "0" to 16 bytes
+    /// ("lab-dnspod-key00"), as the vendor's SDK pads a short key. A query encrypted under another
+    /// key gets 200 with an empty body.
+    public static let dnspodKey = "lab-dnspod-key"
 
     /// A lookup URL template for `format` on the lab, e.g. `http://127.0.0.2:18080/httpdns/dnspod/d?dn={host}&ttl=1`.
     public static func urlTemplate(_ format: Format, port: Int, address: String = LabAddress.primary) -> String {
