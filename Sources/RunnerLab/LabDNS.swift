@@ -48,6 +48,10 @@ public enum LabDNS {
         case alibaba
         /// DNS-over-HTTPS JSON (application/dns-json): `/httpdns/doh/resolve?name=HOST[&type=A|AAAA|1|28]`.
         case dohJSON = "doh-json"
+        /// Volcengine HTTPDNS, signed: `/httpdns/volcengine/resolve?domain=HOST&account_id=ID&timestamp=TS&sign=S[&type=A|AAAA][&ip=IP]`
+        /// → `{"data":{"ipv4":[…],"ipv6":[…],"ttl":T}}`; the template has no `timestamp` and `sign`,
+        /// which a plan's `auth: {scheme: volcengine-sign}` appends (secret `volcengineSecret`).
+        case volcengine
 
         /// The path and query of a lookup, with `{host}` where the name goes (a plan's URL template).
         public var pathTemplate: String {
@@ -55,6 +59,7 @@ public enum LabDNS {
             case .dnspod: "/httpdns/dnspod/d?dn={host}&ttl=1"
             case .alibaba: "/httpdns/alibaba/\(LabDNS.account)/d?host={host}"
             case .dohJSON: "/httpdns/doh/resolve?name={host}"
+            case .volcengine: "/httpdns/volcengine/resolve?domain={host}&account_id=\(LabDNS.volcengineAccount)"
             }
         }
     }
@@ -106,6 +111,13 @@ public enum LabDNS {
     /// ("lab-dnspod-key00"), as the vendor's SDK pads a short key. A query encrypted under another
     /// key gets 200 with an empty body.
     public static let dnspodKey = "lab-dnspod-key"
+    /// The secret Volcengine's signed interface (`Format.volcengine`) checks `sign` with (any account).
+    public static let volcengineSecret = "lab-volcengine-secret"
+    /// The `account_id` in `Format.volcengine.pathTemplate`; the lab accepts any.
+    public static let volcengineAccount = "2100000000"
+    /// How far ahead a Volcengine `timestamp` (the query's expiry, Unix milliseconds) may be: 24 hours,
+    /// as Alibaba bounds its expiry (Volcengine does not document a bound; the lab's choice).
+    public static let volcengineMaxValidity: Int64 = 24 * 3600 * 1000
 
     /// A lookup URL template for `format` on the lab, e.g. `http://127.0.0.2:18080/httpdns/dnspod/d?dn={host}&ttl=1`.
     public static func urlTemplate(_ format: Format, port: Int, address: String = LabAddress.primary) -> String {

@@ -35,6 +35,9 @@ struct Router: Sendable {
             Route(pattern: .exact("/httpdns/dnspod/d"), endpoint: DNSPodEndpoint(service: .init(.dnspod, httpdns))),
             Route(pattern: .prefix("/httpdns/alibaba/"), endpoint: AlibabaEndpoint(service: .init(.alibaba, httpdns))),
             Route(pattern: .exact("/httpdns/doh/resolve"), endpoint: DoHJSONEndpoint(service: .init(.dohJSON, httpdns))),
+            Route(
+                pattern: .exact("/httpdns/volcengine/resolve"),
+                endpoint: VolcengineEndpoint(service: .init(.volcengine, httpdns))),
         ])
     }
 
