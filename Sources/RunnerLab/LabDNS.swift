@@ -52,6 +52,10 @@ public enum LabDNS {
         /// → `{"data":{"ipv4":[…],"ipv6":[…],"ttl":T}}`; the template has no `timestamp` and `sign`,
         /// which a plan's `auth: {scheme: volcengine-sign}` appends (secret `volcengineSecret`).
         case volcengine
+        /// In-house JSON (read by a plan's `format: json` with `answer:` paths):
+        /// `/httpdns/json/v1/resolve?name=HOST` → `{"answer":{"v4":[…],"v6":[…],"ttl":T}}`; it alone also
+        /// serves `jsonOnlyRecords`.
+        case json
 
         /// The path and query of a lookup, with `{host}` where the name goes (a plan's URL template).
         public var pathTemplate: String {
@@ -60,6 +64,7 @@ public enum LabDNS {
             case .alibaba: "/httpdns/alibaba/\(LabDNS.account)/d?host={host}"
             case .dohJSON: "/httpdns/doh/resolve?name={host}"
             case .volcengine: "/httpdns/volcengine/resolve?domain={host}&account_id=\(LabDNS.volcengineAccount)"
+            case .json: "/httpdns/json/v1/resolve?name={host}"
             }
         }
     }
@@ -74,6 +79,14 @@ public enum LabDNS {
         "v6only.lab.test": Record(ipv6: [LabAddress.ipv6]),
         "shortttl.lab.test": Record(ipv4: [LabAddress.primary], ttl: 1),
         "cname.lab.test": Record(ipv4: [LabAddress.primary], canonicalName: "api.lab.test"),
+    ]
+
+    /// Names only `Format.json` knows, keyed like `records`: well-formed JSON that a strict client must
+    /// refuse. `badjson.lab.test` answers a `v4` entry that is not an address; `negttl.lab.test` a
+    /// TTL of -5. Every other format answers them as names it does not know.
+    public static let jsonOnlyRecords: [String: Record] = [
+        "badjson.lab.test": Record(ipv4: [LabAddress.primary, "not-an-address"]),
+        "negttl.lab.test": Record(ipv4: [LabAddress.primary], ttl: -5),
     ]
 
     /// Names that misbehave, keyed like `records`.

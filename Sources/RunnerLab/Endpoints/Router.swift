@@ -38,6 +38,7 @@ struct Router: Sendable {
             Route(
                 pattern: .exact("/httpdns/volcengine/resolve"),
                 endpoint: VolcengineEndpoint(service: .init(.volcengine, httpdns))),
+            Route(pattern: .exact("/httpdns/json/v1/resolve"), endpoint: InHouseJSONEndpoint(service: .init(.json, httpdns))),
         ])
     }
 
