@@ -2,7 +2,9 @@
 ///
 /// Every format (`Format`) serves the same table on every lab address and both ports; names are
 /// matched without regard to case or a trailing dot. Names that are in neither `records` nor `faults`
-/// get each format's "no such name" (DNSPod: empty body; Alibaba: empty lists; DoH: Status 3).
+/// get each format's "no such name" (DNSPod: empty body; Alibaba, Volcengine, JSON: empty lists;
+/// DoH JSON: Status 3; DoH wire: NXDOMAIN), except for the few names one format alone knows
+/// (`jsonOnlyRecords`, `dohOnlyNames`). Lookups are counted per format and name (`Lab.httpdnsLookups`).
 public enum LabDNS {
     /// What the service answers for one name.
     public struct Record: Sendable, Equatable {
@@ -13,7 +15,9 @@ public enum LabDNS {
         /// Seconds, as every format reports it.
         public let ttl: Int
         /// DoH only: the name is an alias, answered as a CNAME record (type 5) to this name before the
-        /// addresses; the other formats have no place for it and answer just the addresses.
+        /// addresses; the other formats have no place for it and answer just the addresses. DoH JSON
+        /// gives this record's addresses to the target; DoH wire format follows the alias in the
+        /// table and answers the target's own records.
         public let canonicalName: String?
 
         public init(ipv4: [String] = [], ipv6: [String] = [], ttl: Int = 60, canonicalName: String? = nil) {
@@ -56,6 +60,10 @@ public enum LabDNS {
         /// `/httpdns/json/v1/resolve?name=HOST` → `{"answer":{"v4":[…],"v6":[…],"ttl":T}}`; it alone also
         /// serves `jsonOnlyRecords`.
         case json
+        /// RFC 8484 DNS over HTTPS, wire format: `/dns-query`, GET `?dns=BASE64URL` or POST
+        /// `application/dns-message`; the name travels inside the DNS message, so the template has no
+        /// `{host}`. It alone also answers `dohOnlyNames`.
+        case doh
 
         /// The path and query of a lookup, with `{host}` where the name goes (a plan's URL template).
         public var pathTemplate: String {
@@ -65,6 +73,7 @@ public enum LabDNS {
             case .dohJSON: "/httpdns/doh/resolve?name={host}"
             case .volcengine: "/httpdns/volcengine/resolve?domain={host}&account_id=\(LabDNS.volcengineAccount)"
             case .json: "/httpdns/json/v1/resolve?name={host}"
+            case .doh: "/dns-query"
             }
         }
     }
@@ -87,6 +96,29 @@ public enum LabDNS {
     public static let jsonOnlyRecords: [String: Record] = [
         "badjson.lab.test": Record(ipv4: [LabAddress.primary, "not-an-address"]),
         "negttl.lab.test": Record(ipv4: [LabAddress.primary], ttl: -5),
+    ]
+
+    /// What a name only `Format.doh` knows answers; every other format answers it as a name it does
+    /// not know.
+    public enum DoHOnlyAnswer: Sendable, Equatable {
+        /// RCODE SERVFAIL, no answers.
+        case serverFailure
+        /// RCODE REFUSED, no answers.
+        case refused
+        /// NOERROR with TC set and no answers, as a UDP answer that did not fit.
+        case truncated
+        /// `record`, with the HTTP header `Age: age`: a cached answer, `age` seconds old.
+        case aged(Record, age: Int)
+    }
+
+    /// Names only `Format.doh` knows, keyed like `records`: the DNS-level failures a wire-format
+    /// client must tell apart from "no answer", and an answer whose TTL the HTTP `Age` shortens
+    /// (`aged.lab.test`: one A record with TTL 100, `Age: 30`).
+    public static let dohOnlyNames: [String: DoHOnlyAnswer] = [
+        "servfail.lab.test": .serverFailure,
+        "refused.lab.test": .refused,
+        "truncated.lab.test": .truncated,
+        "aged.lab.test": .aged(Record(ipv4: [LabAddress.primary], ttl: 100), age: 30),
     ]
 
     /// Names that misbehave, keyed like `records`.

@@ -39,6 +39,7 @@ struct Router: Sendable {
                 pattern: .exact("/httpdns/volcengine/resolve"),
                 endpoint: VolcengineEndpoint(service: .init(.volcengine, httpdns))),
             Route(pattern: .exact("/httpdns/json/v1/resolve"), endpoint: InHouseJSONEndpoint(service: .init(.json, httpdns))),
+            Route(pattern: .exact("/dns-query"), endpoint: DoHEndpoint(service: .init(.doh, httpdns))),
         ])
     }
 
