@@ -25,6 +25,8 @@ let package = Package(
         .target(
             name: "CCurlShim", dependencies: ["CCurl"],
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        // DNS messages for the lab's RFC 8484 endpoint (Debian's libldns-dev names its pkg-config file ldns.pc).
+        .systemLibrary(name: "CLDNS", pkgConfig: "ldns", providers: [.apt(["libldns-dev"])]),
         // OpenSSL's MD5, DES-EDE3 and AES-128-CBC for the HTTPDNS auth schemes (plain C types only).
         .target(name: "CCryptoShim", linkerSettings: [.linkedLibrary("crypto")]),
 
@@ -62,6 +64,9 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // DNSPod D+'s encrypted interface: DES-EDE3-ECB and AES-128-CBC (swift-crypto has no DES).
+                "CCryptoShim",
+                "CLDNS",
             ]),
         .executableTarget(
             name: "runner-lab",

@@ -11,7 +11,7 @@ import NIOPosix
 /// HTTP/2: `/echo`, `/status/{code}`, `/delay/{ms}`, `/bytes/{n}`, `/json`, `/headers`; redirects
 /// (`/redirect/{code}?to=…[&set-cookie=…]`, `/redirect-chain/{n}`, `/redirect-loop`, all with the body
 /// "redirect body — must not be reported"); cookies (`/cookies/set?name=value&…[&attrs=…]`, `/cookies`);
-/// and an HTTPDNS service in three formats under `/httpdns/` (see `LabDNS`).
+/// and an HTTPDNS service in six formats under `/httpdns/` and at `/dns-query` (see `LabDNS`).
 ///
 /// Over HTTP/1.x (plain HTTP, or TLS where ALPN chose http/1.1) it also misbehaves on request, to prove
 /// clients survive broken servers: `/hostile/silent` (never answers), `/hostile/stall` (10 of 1000 promised
@@ -113,7 +113,8 @@ public final class Lab: Sendable {
         httpdnsLedger.lookups(of: host, format: nil)
     }
 
-    /// HTTPDNS lookups of `host` in one format ("dnspod", "alibaba" or "doh") since start; 0 for other formats.
+    /// HTTPDNS lookups of `host` in one format since start, the format named by its `LabDNS.Format` raw value
+    /// ("dnspod", "alibaba", "doh-json", "volcengine", "json", "doh"); 0 for other names.
     public func httpdnsLookups(format: String, host: String) -> Int {
         guard let format = LabDNS.Format(rawValue: format) else { return 0 }
         return httpdnsLookups(format: format, host: host)

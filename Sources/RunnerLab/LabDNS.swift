@@ -2,7 +2,9 @@
 ///
 /// Every format (`Format`) serves the same table on every lab address and both ports; names are
 /// matched without regard to case or a trailing dot. Names that are in neither `records` nor `faults`
-/// get each format's "no such name" (DNSPod: empty body; Alibaba: empty lists; DoH: Status 3).
+/// get each format's "no such name" (DNSPod: empty body; Alibaba, Volcengine, JSON: empty lists;
+/// DoH JSON: Status 3; DoH wire: NXDOMAIN), except for the few names one format alone knows
+/// (`jsonOnlyRecords`, `dohOnlyNames`). Lookups are counted per format and name (`Lab.httpdnsLookups`).
 public enum LabDNS {
     /// What the service answers for one name.
     public struct Record: Sendable, Equatable {
@@ -13,7 +15,9 @@ public enum LabDNS {
         /// Seconds, as every format reports it.
         public let ttl: Int
         /// DoH only: the name is an alias, answered as a CNAME record (type 5) to this name before the
-        /// addresses; the other formats have no place for it and answer just the addresses.
+        /// addresses; the other formats have no place for it and answer just the addresses. DoH JSON
+        /// gives this record's addresses to the target; DoH wire format follows the alias in the
+        /// table and answers the target's own records.
         public let canonicalName: String?
 
         public init(ipv4: [String] = [], ipv6: [String] = [], ttl: Int = 60, canonicalName: String? = nil) {
@@ -41,11 +45,24 @@ public enum LabDNS {
 
     /// One of the HTTPDNS dialects the lab speaks.
     public enum Format: String, Sendable, CaseIterable {
-        /// DNSPod / Tencent D+ text: `/httpdns/dnspod/d?dn=HOST[,HOST…][&ttl=1][&type=aaaa|addrs][&clientip=1]`.
+        /// DNSPod / Tencent D+ text: `/httpdns/dnspod/d?dn=HOST[,HOST…][&ttl=1][&type=aaaa|addrs][&clientip=1]`;
+        /// with `alg=des|aes`, the enterprise interface: `dn`, `ip` and the answer encrypted under `dnspodKey`.
         case dnspod
         /// Alibaba Cloud EMAS JSON: `/httpdns/alibaba/{account}/d?host=HOST[&query=4|6|4,6]`.
         case alibaba
         /// DNS-over-HTTPS JSON (application/dns-json): `/httpdns/doh/resolve?name=HOST[&type=A|AAAA|1|28]`.
+        case dohJSON = "doh-json"
+        /// Volcengine HTTPDNS, signed: `/httpdns/volcengine/resolve?domain=HOST&account_id=ID&timestamp=TS&sign=S[&type=A|AAAA][&ip=IP]`
+        /// → `{"data":{"ipv4":[…],"ipv6":[…],"ttl":T}}`; the template has no `timestamp` and `sign`,
+        /// which a plan's `auth: {scheme: volcengine-sign}` appends (secret `volcengineSecret`).
+        case volcengine
+        /// In-house JSON (read by a plan's `format: json` with `answer:` paths):
+        /// `/httpdns/json/v1/resolve?name=HOST` → `{"answer":{"v4":[…],"v6":[…],"ttl":T}}`; it alone also
+        /// serves `jsonOnlyRecords`.
+        case json
+        /// RFC 8484 DNS over HTTPS, wire format: `/dns-query`, GET `?dns=BASE64URL` or POST
+        /// `application/dns-message`; the name travels inside the DNS message, so the template has no
+        /// `{host}`. It alone also answers `dohOnlyNames`.
         case doh
 
         /// The path and query of a lookup, with `{host}` where the name goes (a plan's URL template).
@@ -53,7 +70,10 @@ public enum LabDNS {
             switch self {
             case .dnspod: "/httpdns/dnspod/d?dn={host}&ttl=1"
             case .alibaba: "/httpdns/alibaba/\(LabDNS.account)/d?host={host}"
-            case .doh: "/httpdns/doh/resolve?name={host}"
+            case .dohJSON: "/httpdns/doh/resolve?name={host}"
+            case .volcengine: "/httpdns/volcengine/resolve?domain={host}&account_id=\(LabDNS.volcengineAccount)"
+            case .json: "/httpdns/json/v1/resolve?name={host}"
+            case .doh: "/dns-query"
             }
         }
     }
@@ -68,6 +88,37 @@ public enum LabDNS {
         "v6only.lab.test": Record(ipv6: [LabAddress.ipv6]),
         "shortttl.lab.test": Record(ipv4: [LabAddress.primary], ttl: 1),
         "cname.lab.test": Record(ipv4: [LabAddress.primary], canonicalName: "api.lab.test"),
+    ]
+
+    /// Names only `Format.json` knows, keyed like `records`: well-formed JSON that a strict client must
+    /// refuse. `badjson.lab.test` answers a `v4` entry that is not an address; `negttl.lab.test` a
+    /// TTL of -5. Every other format answers them as names it does not know.
+    public static let jsonOnlyRecords: [String: Record] = [
+        "badjson.lab.test": Record(ipv4: [LabAddress.primary, "not-an-address"]),
+        "negttl.lab.test": Record(ipv4: [LabAddress.primary], ttl: -5),
+    ]
+
+    /// What a name only `Format.doh` knows answers; every other format answers it as a name it does
+    /// not know.
+    public enum DoHOnlyAnswer: Sendable, Equatable {
+        /// RCODE SERVFAIL, no answers.
+        case serverFailure
+        /// RCODE REFUSED, no answers.
+        case refused
+        /// NOERROR with TC set and no answers, as a UDP answer that did not fit.
+        case truncated
+        /// `record`, with the HTTP header `Age: age`: a cached answer, `age` seconds old.
+        case aged(Record, age: Int)
+    }
+
+    /// Names only `Format.doh` knows, keyed like `records`: the DNS-level failures a wire-format
+    /// client must tell apart from "no answer", and an answer whose TTL the HTTP `Age` shortens
+    /// (`aged.lab.test`: one A record with TTL 100, `Age: 30`).
+    public static let dohOnlyNames: [String: DoHOnlyAnswer] = [
+        "servfail.lab.test": .serverFailure,
+        "refused.lab.test": .refused,
+        "truncated.lab.test": .truncated,
+        "aged.lab.test": .aged(Record(ipv4: [LabAddress.primary], ttl: 100), age: 30),
     ]
 
     /// Names that misbehave, keyed like `records`.
@@ -100,6 +151,18 @@ public enum LabDNS {
     public static let alibabaSecret = "lab-alibaba-secret"
     /// How far ahead a signature's expiry `t` may be, as the real service bounds it.
     public static let alibabaMaxValidity = 24 * 3600
+    /// The key of DNSPod D+'s encrypted interface (`alg=des|aes` on `Format.dnspod`'s path, any `id`).
+    /// DES uses its first 8 bytes ("lab-dnsp"); AES-128 the key right-padded with "0" to 16 bytes
+    /// ("lab-dnspod-key00"), as the vendor's SDK pads a short key. A query encrypted under another
+    /// key gets 200 with an empty body.
+    public static let dnspodKey = "lab-dnspod-key"
+    /// The secret Volcengine's signed interface (`Format.volcengine`) checks `sign` with (any account).
+    public static let volcengineSecret = "lab-volcengine-secret"
+    /// The `account_id` in `Format.volcengine.pathTemplate`; the lab accepts any.
+    public static let volcengineAccount = "2100000000"
+    /// How far ahead a Volcengine `timestamp` (the query's expiry, Unix milliseconds) may be: 24 hours,
+    /// as Alibaba bounds its expiry (Volcengine does not document a bound; the lab's choice).
+    public static let volcengineMaxValidity: Int64 = 24 * 3600 * 1000
 
     /// A lookup URL template for `format` on the lab, e.g. `http://127.0.0.2:18080/httpdns/dnspod/d?dn={host}&ttl=1`.
     public static func urlTemplate(_ format: Format, port: Int, address: String = LabAddress.primary) -> String {

@@ -25,8 +25,10 @@ enum Banner {
         text += HostileEndpoints.names.map { "/hostile/\($0)" }.joined(separator: " ") + "\n"
         text += "httpdns (any address or port; names in LabDNS, faults empty/garbage/error/slow/hang.lab.test):\n"
         for format in LabDNS.Format.allCases {
-            text += "  " + pad(format.rawValue, 9) + LabDNS.urlTemplate(format, port: lab.httpPort) + "\n"
+            text += "  " + pad(format.rawValue, 11) + LabDNS.urlTemplate(format, port: lab.httpPort) + "\n"
         }
+        text += "  signed and encrypted: volcengine secret \(LabDNS.volcengineSecret), alibaba /sign_d secret "
+        text += "\(LabDNS.alibabaSecret), dnspod alg=des|aes key \(LabDNS.dnspodKey)\n"
         text += "try: curl --cacert \(stateDir)/ca.pem --resolve sni.lab.test:\(lab.httpsPort):\(LabAddress.sniOnly) "
         text += "https://sni.lab.test:\(lab.httpsPort)/echo\n"
         text += "ready: \(stateDir)/ready; stop with Ctrl-C\n"

@@ -51,6 +51,31 @@ struct HTTPDNSCase: CustomTestStringConvertible, Sendable {
         .init(
             lookup: "alibaba/bad/d?host=api.lab.test", status: 403, contentType: json,
             body: #"{"code":"InvalidAccount"}"#),
+        // In-house JSON.
+        .init(
+            lookup: "json/v1/resolve?name=api.lab.test", status: 200, contentType: json,
+            body: #"{"answer":{"v4":["127.0.0.2","127.0.0.5"],"v6":["::1"],"ttl":60}}"#),
+        .init(
+            lookup: "json/v1/resolve?name=V6ONLY.lab.test.", status: 200, contentType: json,
+            body: #"{"answer":{"v4":[],"v6":["::1"],"ttl":60}}"#),
+        .init(
+            lookup: "json/v1/resolve?name=shortttl.lab.test", status: 200, contentType: json,
+            body: #"{"answer":{"v4":["127.0.0.2"],"v6":[],"ttl":1}}"#),
+        .init(
+            lookup: "json/v1/resolve?name=nowhere.lab.test", status: 200, contentType: json,
+            body: #"{"answer":{"v4":[],"v6":[],"ttl":60}}"#),
+        .init(
+            lookup: "json/v1/resolve?name=badjson.lab.test", status: 200, contentType: json,
+            body: #"{"answer":{"v4":["127.0.0.2","not-an-address"],"v6":[],"ttl":60}}"#),
+        .init(
+            lookup: "json/v1/resolve?name=negttl.lab.test", status: 200, contentType: json,
+            body: #"{"answer":{"v4":["127.0.0.2"],"v6":[],"ttl":-5}}"#),
+        .init(lookup: "json/v1/resolve?host=api.lab.test", status: 400, contentType: text, body: "bad request: json wants name=HOST\n"),
+        // The strictness names belong to the JSON format alone.
+        .init(lookup: "dnspod/d?dn=badjson.lab.test&ttl=1", status: 200, contentType: text, body: ""),
+        .init(
+            lookup: "alibaba/lab/d?host=negttl.lab.test", status: 200, contentType: json,
+            body: #"{"host":"negttl.lab.test","ips":[],"ttl":60,"origin_ttl":60}"#),
         // DoH JSON.
         .init(
             lookup: "doh/resolve?name=api.lab.test&type=A", status: 200, contentType: dnsJSON,
@@ -93,7 +118,10 @@ func httpdnsURL(_ format: LabDNS.Format, _ host: String, lab: Lab, address: Stri
         }
     }
 
-    @Test(arguments: LabDNS.Format.allCases)
+    /// Formats whose URL template is the whole query (signed and wire formats have their own fault tests).
+    static let templateFormats: [LabDNS.Format] = [.dnspod, .alibaba, .dohJSON, .json]
+
+    @Test(arguments: templateFormats)
     func faultHostsMisbehaveTheSameInEveryFormat(_ format: LabDNS.Format) async throws {
         try await withLab { lab in
             let headers = ["--dump-header", "/dev/stderr"]
@@ -101,7 +129,8 @@ func httpdnsURL(_ format: LabDNS.Format, _ host: String, lab: Lab, address: Stri
             let emptyBodies: [LabDNS.Format: String] = [
                 .dnspod: "",
                 .alibaba: #"{"host":"empty.lab.test","ips":[],"ttl":60,"origin_ttl":60}"#,
-                .doh: #"{"Status":0}"#,
+                .dohJSON: #"{"Status":0}"#,
+                .json: #"{"answer":{"v4":[],"v6":[],"ttl":60}}"#,
             ]
             #expect(empty.errorOutput.hasPrefix("HTTP/1.1 200 "), "\(empty.errorOutput)")
             #expect(empty.text == emptyBodies[format])
@@ -143,7 +172,7 @@ func httpdnsURL(_ format: LabDNS.Format, _ host: String, lab: Lab, address: Stri
                 "the slow lookup never reached the lab")
             #expect(!slowAnswered.isSet, "the lookup was counted only once it was answered")
             // The wait holds up no thread: other lookups answer meanwhile.
-            let quick = try await Command.curl([httpdnsURL(.doh, "api.lab.test", lab: lab)])
+            let quick = try await Command.curl([httpdnsURL(.dohJSON, "api.lab.test", lab: lab)])
             #expect(quick.text.hasPrefix(#"{"Status":0,"Answer":"#), "\(quick.text)")
             #expect(!slowAnswered.isSet, "the quick lookup answered only after the slow one")
 
@@ -165,7 +194,7 @@ func httpdnsURL(_ format: LabDNS.Format, _ host: String, lab: Lab, address: Stri
                 [httpdnsURL(.dnspod, "api.lab.test,sni.lab.test", lab: lab)],
                 [httpdnsURL(.alibaba, "API.lab.test", lab: lab, address: LabAddress.expired)],
                 ["http://\(LabAddress.primary):\(lab.httpPort)/httpdns/alibaba/bad/d?host=api.lab.test"],
-                [httpdnsURL(.doh, "api.lab.test.", lab: lab) + "&type=A"],
+                [httpdnsURL(.dohJSON, "api.lab.test.", lab: lab) + "&type=A"],
                 // Any address and either port: the service is just paths.
                 https + ["https://api.lab.test:\(lab.httpsPort)/httpdns/doh/resolve?name=api.lab.test&type=AAAA"],
             ]
@@ -177,11 +206,18 @@ func httpdnsURL(_ format: LabDNS.Format, _ host: String, lab: Lab, address: Stri
             #expect(lab.httpdnsLookups(host: "API.LAB.TEST.") == 5)
             #expect(lab.httpdnsLookups(format: "dnspod", host: "api.lab.test") == 1)
             #expect(lab.httpdnsLookups(format: "alibaba", host: "api.lab.test") == 2)
-            #expect(lab.httpdnsLookups(format: "doh", host: "api.lab.test") == 2)
+            #expect(lab.httpdnsLookups(format: "doh-json", host: "api.lab.test") == 2)
             #expect(lab.httpdnsLookups(format: .dnspod, host: "sni.lab.test") == 1)
             #expect(lab.httpdnsLookups(host: "sni.lab.test") == 1)
             #expect(lab.httpdnsLookups(host: "nowhere.lab.test") == 0)
             #expect(lab.httpdnsLookups(format: "bogus", host: "api.lab.test") == 0)
+            // A format counts apart from the others.
+            let json = try await Command.curl([httpdnsURL(.json, "api.lab.test", lab: lab)])
+            #expect(json.exitCode == 0, "\(json.errorOutput)")
+            #expect(lab.httpdnsLookups(format: .json, host: "api.lab.test") == 1)
+            #expect(lab.httpdnsLookups(format: "json", host: "api.lab.test") == 1)
+            #expect(lab.httpdnsLookups(format: .dnspod, host: "api.lab.test") == 1)
+            #expect(lab.httpdnsLookups(host: "api.lab.test") == 6)
         }
     }
 }

@@ -38,7 +38,7 @@ import Testing
         // A request still waiting when the lab stops must end, not hang the client.
         async let pending = Command.curl(["http://\(LabAddress.primary):\(httpPort)/delay/60000"])
         // So must a lookup that never gets an answer.
-        async let hanging = Command.curl([LabDNS.urlTemplate(.doh, port: httpPort, address: LabAddress.replica)
+        async let hanging = Command.curl([LabDNS.urlTemplate(.dohJSON, port: httpPort, address: LabAddress.replica)
             .replacingOccurrences(of: "{host}", with: "hang.lab.test")])
         try #require(
             await eventually { lab.requestsReceived(path: "/delay/60000") == 1 && lab.httpdnsLookups(host: "hang.lab.test") == 1 },

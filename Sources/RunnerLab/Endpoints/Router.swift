@@ -34,7 +34,12 @@ struct Router: Sendable {
             Route(pattern: .prefix("/flaky/"), endpoint: FlakyEndpoint(ledger: flaky)),
             Route(pattern: .exact("/httpdns/dnspod/d"), endpoint: DNSPodEndpoint(service: .init(.dnspod, httpdns))),
             Route(pattern: .prefix("/httpdns/alibaba/"), endpoint: AlibabaEndpoint(service: .init(.alibaba, httpdns))),
-            Route(pattern: .exact("/httpdns/doh/resolve"), endpoint: DoHEndpoint(service: .init(.doh, httpdns))),
+            Route(pattern: .exact("/httpdns/doh/resolve"), endpoint: DoHJSONEndpoint(service: .init(.dohJSON, httpdns))),
+            Route(
+                pattern: .exact("/httpdns/volcengine/resolve"),
+                endpoint: VolcengineEndpoint(service: .init(.volcengine, httpdns))),
+            Route(pattern: .exact("/httpdns/json/v1/resolve"), endpoint: InHouseJSONEndpoint(service: .init(.json, httpdns))),
+            Route(pattern: .exact("/dns-query"), endpoint: DoHEndpoint(service: .init(.doh, httpdns))),
         ])
     }
 

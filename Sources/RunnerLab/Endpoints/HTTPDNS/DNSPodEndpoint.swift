@@ -1,11 +1,20 @@
 import NIOCore
 
-/// `/httpdns/dnspod/d?dn=HOST[,HOST…][&ttl=1][&type=aaaa|addrs][&clientip=1]`: DNSPod / Tencent D+ text.
+/// `/httpdns/dnspod/d?dn=HOST[,HOST…][&ttl=1][&type=aaaa|addrs][&clientip=1][&alg=des|aes&id=ID]`:
+/// DNSPod / Tencent D+ text, plain or encrypted (the enterprise interface).
 ///
 /// One name: `ip;ip` (`,ttl` with `ttl=1`), or an empty body when there is no answer (still 200).
 /// `type=aaaa` answers the IPv6 list; `type=addrs` both, as `v4s,ttl-v6s,ttl` with `0` for an empty side.
 /// `clientip=1` appends `|` and the requester's address. Several names: one line `host.:ANSWER` each,
 /// `0` standing for no answer.
+///
+/// With `alg=des` or `alg=aes`, `dn` (and `ip` when present) are hex ciphertexts under
+/// `LabDNS.dnspodKey` (see `DNSPodCipher`); `id` is accepted whatever it is. The lab decrypts them,
+/// answers the plain query as above, and sends the whole answer body encrypted the same way (hex;
+/// AES with a fresh IV); an empty answer stays an empty body. A `dn` or `ip` that does not decrypt
+/// under the key (the client has the wrong key) gets 200 with an empty body, which is what the
+/// service does, though its documentation does not say so: the lab's choice. Such a lookup names
+/// no host, so the ledger does not count it. Any other `alg` is a 400.
 struct DNSPodEndpoint: Endpoint {
     enum RecordType: String {
         case a, aaaa, addrs
@@ -17,8 +26,7 @@ struct DNSPodEndpoint: Endpoint {
         let type: RecordType
         let withClientIP: Bool
 
-        init(_ query: String?) throws(HTTPDNSBadQuery) {
-            let pairs = try HTTPDNSService.pairs(query)
+        init(_ pairs: [(name: String, value: String)]) throws(HTTPDNSBadQuery) {
             let names = HTTPDNSService.parameter("dn", in: pairs)?.split(separator: ",").map(String.init) ?? []
             guard !names.isEmpty else { throw HTTPDNSBadQuery(description: "dnspod wants dn=HOST[,HOST...]") }
             let typeText = HTTPDNSService.parameter("type", in: pairs)?.lowercased() ?? "a"
@@ -35,15 +43,37 @@ struct DNSPodEndpoint: Endpoint {
     let service: HTTPDNSService
 
     func respond(to request: LabRequest, on eventLoop: any EventLoop) -> EventLoopFuture<LabResponse> {
+        var pairs: [(name: String, value: String)]
+        let cipher: DNSPodCipher?
+        do throws(HTTPDNSBadQuery) {
+            pairs = try HTTPDNSService.pairs(request.query)
+            cipher = try Self.cipher(HTTPDNSService.parameter("alg", in: pairs))
+        } catch {
+            return eventLoop.makeSucceededFuture(.badRequest(error.description))
+        }
+        if let cipher {
+            do {
+                pairs = try Self.decrypted(pairs, with: cipher)
+            } catch {
+                // The wrong key: the service answers nothing, and says nothing about why.
+                return eventLoop.makeSucceededFuture(.text(""))
+            }
+        }
         let query: Query
         do {
-            query = try Query(request.query)
+            query = try Query(pairs)
         } catch {
             return eventLoop.makeSucceededFuture(.badRequest(error.description))
         }
         let clientIP = query.withClientIP ? request.connection.remoteAddress : nil
         return service.answer(hosts: query.hosts, to: request, on: eventLoop) { resolutions in
-            .text(Self.body(query: query, resolutions: resolutions, clientIP: clientIP))
+            let body = Self.body(query: query, resolutions: resolutions, clientIP: clientIP)
+            guard let cipher, !body.isEmpty else { return .text(body) }
+            do {
+                return .text(try cipher.encrypt(body))
+            } catch {
+                return .text("\(error)\n", status: .internalServerError)
+            }
         }
     }
 

@@ -1,73 +1,42 @@
 import NIOCore
+import NIOHTTP1
 
-/// `/httpdns/doh/resolve?name=HOST[&type=A|AAAA|1|28]`: DNS-over-HTTPS JSON (application/dns-json).
+/// `/dns-query`: RFC 8484 DNS over HTTPS, wire format. GET `?dns=` (the query, unpadded
+/// base64url) or POST with `Content-Type: application/dns-message`; the reply is
+/// `application/dns-message`, read and written by ldns (`LDNSCodec`).
 ///
-/// `{"Status":0,"Answer":[{"name":"HOST.","type":1,"TTL":T,"data":"…"}]}`; an alias starts with its
-/// CNAME record (type 5). No record of the type asked: Status 0 without Answer; unknown name: Status 3.
+/// The reply echoes the query's ID and question, sets QR and RA and copies RD. A and AAAA come
+/// from the `LabDNS` table; an alias (`cname.lab.test`) answers its CNAME record and then the
+/// target's own records of the type asked (`api.lab.test`'s, from the table). An unknown name is
+/// NXDOMAIN, the fault `empty` NOERROR without answers, a type other than A or AAAA NOERROR
+/// without answers, a class other than IN NOTIMP; the faults garbage, serverError, slow and hang
+/// act at the HTTP level as in every format. `LabDNS.dohOnlyNames` answer SERVFAIL, REFUSED, TC
+/// without answers, or an A record with an HTTP `Age` header. What is not a DNS query (no or
+/// malformed `dns=`, a message ldns cannot read, QR set, an opcode other than QUERY, not exactly
+/// one question) is a 400; POST with another content type a 415; another method a 405.
 struct DoHEndpoint: Endpoint {
-    /// The DNS record types the lab answers, by number.
-    enum RecordType: Int {
-        case a = 1
-        case aaaa = 28
-
-        /// `A`, `AAAA` (any case) or their numbers; absent means A, as public resolvers do.
-        init(parameter: String?) throws(HTTPDNSBadQuery) {
-            switch parameter?.uppercased() {
-            case nil, "A", "1": self = .a
-            case "AAAA", "28": self = .aaaa
-            case let other?: throw HTTPDNSBadQuery(description: "doh type must be A, AAAA, 1 or 28, got \"\(other)\"")
-            }
-        }
-    }
-
-    static let cnameType = 5
-    static let contentType = "application/dns-json"
+    static let contentType = "application/dns-message"
 
     let service: HTTPDNSService
 
     func respond(to request: LabRequest, on eventLoop: any EventLoop) -> EventLoopFuture<LabResponse> {
-        let host: String
-        let type: RecordType
-        do throws(HTTPDNSBadQuery) {
-            let pairs = try HTTPDNSService.pairs(request.query)
-            guard let name = HTTPDNSService.parameter("name", in: pairs), !name.isEmpty else {
-                throw HTTPDNSBadQuery(description: "doh wants name=HOST")
-            }
-            host = name
-            type = try RecordType(parameter: HTTPDNSService.parameter("type", in: pairs))
+        let query: DNSQuery
+        do throws(DoHRefusal) {
+            query = try Self.query(in: request)
         } catch {
-            return eventLoop.makeSucceededFuture(.badRequest(error.description))
+            return eventLoop.makeSucceededFuture(error.response)
         }
-        return service.answer(hosts: [host], to: request, on: eventLoop) { resolutions in
-            var response = LabResponse.json(Self.document(host: host, resolution: resolutions[0], type: type))
-            response.headers.replaceOrAdd(name: "content-type", value: Self.contentType)
+        return service.answer(hosts: [query.name], to: request, on: eventLoop) { resolutions in
+            let (reply, age) = Self.reply(to: query, resolution: resolutions[0])
+            let wire: [UInt8]
+            do {
+                wire = try LDNSCodec.wire(of: reply, answering: query)
+            } catch {
+                return .text("lab: cannot write the DNS reply: \(error)\n", status: .internalServerError)
+            }
+            var response = LabResponse(contentType: Self.contentType, body: ByteBuffer(bytes: wire))
+            if let age { response.headers.add(name: "age", value: String(age)) }
             return response
         }
-    }
-
-    static func document(host: String, resolution: HTTPDNSResolution, type: RecordType) -> JSONValue {
-        switch resolution {
-        case .noSuchName:
-            return .object([("Status", .int(3))])
-        case .empty:
-            return .object([("Status", .int(0))])
-        case .records(let record):
-            var owner = LabDNS.canonicalName(host) + "."
-            var answers: [JSONValue] = []
-            if let alias = record.canonicalName {
-                let target = LabDNS.canonicalName(alias) + "."
-                answers.append(Self.record(name: owner, type: Self.cnameType, ttl: record.ttl, data: target))
-                owner = target
-            }
-            for address in type == .a ? record.ipv4 : record.ipv6 {
-                answers.append(Self.record(name: owner, type: type.rawValue, ttl: record.ttl, data: address))
-            }
-            guard !answers.isEmpty else { return .object([("Status", .int(0))]) }
-            return .object([("Status", .int(0)), ("Answer", .array(answers))])
-        }
-    }
-
-    private static func record(name: String, type: Int, ttl: Int, data: String) -> JSONValue {
-        .object([("name", .string(name)), ("type", .int(type)), ("TTL", .int(ttl)), ("data", .string(data))])
     }
 }

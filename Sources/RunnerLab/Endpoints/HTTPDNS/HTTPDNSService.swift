@@ -45,7 +45,7 @@ struct HTTPDNSService: Sendable {
     ) -> EventLoopFuture<LabResponse> {
         // Counted on arrival, so a lookup that never gets an answer still shows up.
         countLookups(hosts)
-        let resolutions = hosts.map(Self.resolution)
+        let resolutions = hosts.map(resolution(of:))
         switch Self.delivery(for: hosts) {
         case .now:
             return eventLoop.makeSucceededFuture(render(resolutions))
@@ -68,10 +68,11 @@ struct HTTPDNSService: Sendable {
         ledger.record(format, hosts: hosts)
     }
 
-    /// The table's answer for `host`, fault hosts included.
-    static func resolution(of host: String) -> HTTPDNSResolution {
+    /// The table's answer for `host` in this format, fault hosts and the format's own names included.
+    func resolution(of host: String) -> HTTPDNSResolution {
         let name = LabDNS.canonicalName(host)
         if let record = LabDNS.records[name] { return .records(record) }
+        if format == .json, let record = LabDNS.jsonOnlyRecords[name] { return .records(record) }
         switch LabDNS.faults[name] {
         case .slow?: return .records(LabDNS.slowAnswer)
         case nil: return .noSuchName
