@@ -9,18 +9,28 @@ import Testing
 /// and without a fallback, deduplication, TTL caching, fan-out and IPv6.
 @Suite("HTTPDNS maps against the lab", .timeLimit(.minutes(3)))
 struct HTTPDNSLabTests {
+    /// One HTTPDNS service of the lab, as a map names it.
+    struct Service: Sendable, CustomTestStringConvertible {
+        var format: String
+        var url: String
+        /// Keys the format needs beside `format` and `url`.
+        var extra: String? = nil
+
+        var testDescription: String { extra.map { "\(format), \($0)" } ?? format }
+    }
+
     static let services = [
-        ("dnspod", "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ttl=1"),
-        ("alibaba", "http://127.0.0.2:{{http}}/httpdns/alibaba/100000/d?host={host}"),
-        ("doh-json", "http://127.0.0.2:{{http}}/httpdns/doh/resolve?name={host}"),
-        // Any JSON: here the Alibaba answer, mapped by JSONPath (both families asked in the URL).
-        ("json", "http://127.0.0.2:{{http}}/httpdns/alibaba/100000/d?host={host}&query=4,6"),
+        Service(format: "dnspod", url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ttl=1"),
+        Service(format: "alibaba", url: "http://127.0.0.2:{{http}}/httpdns/alibaba/100000/d?host={host}"),
+        Service(format: "doh-json", url: "http://127.0.0.2:{{http}}/httpdns/doh/resolve?name={host}"),
+        Service(
+            format: "json", url: "http://127.0.0.2:{{http}}/httpdns/json/v1/resolve?name={host}",
+            extra: #"answer: {ips: "$.answer.v4", ipv6: "$.answer.v6[*]", ttl: "$.answer.ttl"}"#),
+        Service(format: "doh", url: "http://127.0.0.2:{{http}}/dns-query"),
+        Service(format: "doh", url: "http://127.0.0.2:{{http}}/dns-query", extra: "method: POST"),
     ]
 
-    /// What a format needs beside `format` and `url`.
-    static let formatKeys = ["json": #"answer: {ips: "$.ips[*]", ipv6: "$.ipsv6[*]", ttl: "$.ttl"}"#]
-
-    static func plan(format: String, url: String, timeout: String = "2s", fallback: String? = nil, scenarios: String) -> String {
+    static func plan(_ service: Service, timeout: String = "2s", fallback: String? = nil, scenarios: String) -> String {
         """
         version: 1
         name: httpdns
@@ -31,9 +41,9 @@ struct HTTPDNSLabTests {
         domains:
           dns:
             httpdns:
-              format: \(format)
-              url: "\(url)"
-        \(formatKeys[format].map { "      \($0)\n" } ?? "")      timeout: \(timeout)
+              format: \(service.format)
+              url: "\(service.url)"
+        \(service.extra.map { "      \($0)\n" } ?? "")      timeout: \(timeout)
         \(fallback.map { "      fallback: \($0)\n" } ?? "")  backup:
             static:
               empty.lab.test: [127.0.0.2]
@@ -49,8 +59,9 @@ struct HTTPDNSLabTests {
 
     /// Each format: the request really reaches every IP the service returned, IPv4 first.
     @Test(arguments: services)
-    func eachFormatReachesTheIPsTheServiceReturned(format: String, url: String) async throws {
-        let run = try await LabRun.make().run(Self.plan(format: format, url: url, scenarios: """
+    func eachFormatReachesTheIPsTheServiceReturned(service: Service) async throws {
+        let format = service.format
+        let run = try await LabRun.make().run(Self.plan(service, scenarios: """
               - name: api
                 strategy: sni-resolve
                 ips: all
@@ -71,8 +82,8 @@ struct HTTPDNSLabTests {
     }
 
     @Test(arguments: services)
-    func ipVersionSixAsksForAAAAAndReachesItOverIPv6(format: String, url: String) async throws {
-        let run = try await LabRun.make().run(Self.plan(format: format, url: url, scenarios: """
+    func ipVersionSixAsksForAAAAAndReachesItOverIPv6(service: Service) async throws {
+        let run = try await LabRun.make().run(Self.plan(service, scenarios: """
               - name: v6
                 strategy: [header-only]
                 ip_version: 6
@@ -95,9 +106,10 @@ struct HTTPDNSLabTests {
     ])
     func aFaultWithoutFallbackIsAResolveError(host: String, fragment: String) async throws {
         let labRun = try await LabRun.make()
-        for (format, url) in Self.services {
+        for service in Self.services {
+            let format = service.format
             // 2 s: room for a loaded machine to answer the faults that do answer.
-            let run = try await labRun.run(Self.plan(format: format, url: url, timeout: "2s", scenarios: """
+            let run = try await labRun.run(Self.plan(service, timeout: "2s", scenarios: """
                   - name: fault
                     strategy: header-only
                     request: {url: "http://\(host):{{http}}/echo"}
@@ -114,9 +126,9 @@ struct HTTPDNSLabTests {
 
     /// The timeout is the map's own, honoured to within half a second.
     @Test func aSlowServiceTimesOutAtTheMapsTimeout() async throws {
-        let (format, url) = Self.services[0]
+        let service = Self.services[0]
         let labRun = try await LabRun.make()
-        let run = try await labRun.run(Self.plan(format: format, url: url, timeout: "1s", scenarios: """
+        let run = try await labRun.run(Self.plan(service, timeout: "1s", scenarios: """
               - name: slow
                 strategy: header-only
                 request: {url: "http://slow.lab.test:{{http}}/echo"}
@@ -129,9 +141,9 @@ struct HTTPDNSLabTests {
 
     /// With a fallback the request still runs — and its evidence says resolution was degraded.
     @Test(arguments: ["empty.lab.test", "garbage.lab.test", "error.lab.test", "hang.lab.test", "nosuch.lab.test"], services)
-    func aFaultWithAFallbackPassesAndSaysSo(host: String, service: (String, String)) async throws {
-        let (format, url) = service
-        let run = try await LabRun.make().run(Self.plan(format: format, url: url, timeout: "2s", fallback: "backup", scenarios: """
+    func aFaultWithAFallbackPassesAndSaysSo(host: String, service: Service) async throws {
+        let format = service.format
+        let run = try await LabRun.make().run(Self.plan(service, timeout: "2s", fallback: "backup", scenarios: """
               - name: degraded
                 strategy: header-only
                 request: {url: "http://\(host):{{http}}/echo"}
@@ -150,8 +162,8 @@ struct HTTPDNSLabTests {
     /// `fallback: system`: the IP pinned is the one the machine's resolver gives for the host
     /// (getaddrinfo), and the evidence says the resolution was degraded.
     @Test func theSystemFallbackUsesTheMachineResolver() async throws {
-        let (format, url) = Self.services[2]
-        let run = try await LabRun.make().run(Self.plan(format: format, url: url, fallback: "system", scenarios: """
+        let service = Self.services[2]
+        let run = try await LabRun.make().run(Self.plan(service, fallback: "system", scenarios: """
               - name: localhost
                 strategy: header-only
                 connect_timeout: 1s
@@ -165,10 +177,11 @@ struct HTTPDNSLabTests {
         #expect(result.evidence.hops.first?.pinnedIP == pinned.text)
     }
 
-    /// N scenarios on one host at --jobs 8 make one lookup.
-    @Test func concurrentAsksShareOneLookup() async throws {
+    /// N scenarios on one host at --jobs 8 make one lookup, in every format (a lookup of a
+    /// format that asks one family per query is its A and AAAA queries).
+    @Test(arguments: services)
+    func concurrentAsksShareOneLookup(service: Service) async throws {
         let labRun = try await LabRun.dedicated()
-        let (format, url) = Self.services[0]
         let scenarios = (0..<8).map { index in
             """
               - name: ask \(index)
@@ -176,10 +189,11 @@ struct HTTPDNSLabTests {
                 request: {url: "https://api.lab.test:{{https}}/echo"}
             """
         }.joined(separator: "\n")
-        let run = try await labRun.run(Self.plan(format: format, url: url, scenarios: scenarios), jobs: 8)
+        let run = try await labRun.run(Self.plan(service, scenarios: scenarios), jobs: 8)
         #expect(run.all.count == 8)
         #expect(run.all.allSatisfy { $0.passed }, "\(run.all.map(\.summary))")
-        #expect(labRun.lab.httpdnsLookups(host: "api.lab.test") == 1)
+        let queries = ["doh", "doh-json"].contains(service.format) ? 2 : 1
+        #expect(labRun.lab.httpdnsLookups(host: "api.lab.test") == queries)
         try await labRun.lab.shutdown()
     }
 
@@ -188,7 +202,7 @@ struct HTTPDNSLabTests {
     /// comes 1.5 s later on that clock, without waiting.
     @Test func answersAreCachedForTheirTTL() async throws {
         let labRun = try await LabRun.dedicated()
-        let (format, url) = Self.services[1]
+        let service = Self.services[1]
         let scenarios = ["shortttl.lab.test", "api.lab.test"].flatMap { host in
             [
                 """
@@ -205,7 +219,7 @@ struct HTTPDNSLabTests {
         }.joined(separator: "\n")
         let manual = ManualClock()
         let run = try await labRun.run(
-            Self.plan(format: format, url: url, scenarios: scenarios), jobs: 1, clock: manual.clock,
+            Self.plan(service, scenarios: scenarios), jobs: 1, clock: manual.clock,
             afterEachResult: { manual.advance(by: .milliseconds(1500)) })
         #expect(run.all.allSatisfy { $0.passed }, "\(run.all.map(\.summary))")
         #expect(labRun.lab.httpdnsLookups(host: "shortttl.lab.test") == 2, "ttl 1 s: asked again 1.5 s later")
@@ -215,8 +229,8 @@ struct HTTPDNSLabTests {
 
     /// `ips: all` over two IPs where one passes and one fails: one result each.
     @Test func fanOutReportsEachIP() async throws {
-        let (format, url) = Self.services[2]
-        let run = try await LabRun.make().run(Self.plan(format: format, url: url, scenarios: """
+        let service = Self.services[2]
+        let run = try await LabRun.make().run(Self.plan(service, scenarios: """
               - name: split
                 strategy: header-only
                 ips: all

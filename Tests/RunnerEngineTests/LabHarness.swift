@@ -22,9 +22,11 @@ struct LabRun {
     /// - Parameters:
     ///   - clock: the engine's clock (TTLs, timeouts); `afterEachResult` runs as each result is
     ///     handed over, on the engine's thread, e.g. to move a `ManualClock`.
+    ///   - wallClock: the time signed HTTPDNS queries are signed at.
     func run(
         _ yaml: String, jobs: Int = 8, retries: Int? = nil, environment: [String: String] = [:],
-        clock: MonotonicClock = .system, afterEachResult: @escaping @Sendable () -> Void = {}
+        clock: MonotonicClock = .system, wallClock: WallClock = .system,
+        afterEachResult: @escaping @Sendable () -> Void = {}
     ) async throws -> CollectedRun {
         let path = try LabPlans.write(yaml, lab: lab)
         let plan = try PlanLoader.load(path: path, environment: environment)
@@ -34,7 +36,7 @@ struct LabRun {
         let chosen = options
         return try await offPool {
             let collector = ResultCollector(afterEach: afterEachResult)
-            let run = try PlanRunner(options: chosen, sink: collector, clock: clock).run([plan])
+            let run = try PlanRunner(options: chosen, sink: collector, clock: clock, wallClock: wallClock).run([plan])
             return CollectedRun(result: run, all: collector.inPlanOrder)
         }
     }

@@ -22,15 +22,17 @@ final class DomainResolver {
     private let plan: Plan
     private let engine: TransferEngine
     private let clock: MonotonicClock
+    private let wallClock: WallClock
     private var cache = ResolutionCache<Completion>()
     /// Every lookup's answer, in the order they came.
     private(set) var records: [Record] = []
     private typealias Key = ResolutionCache<Completion>.Key
 
-    init(plan: Plan, engine: TransferEngine, clock: MonotonicClock = .system) {
+    init(plan: Plan, engine: TransferEngine, clock: MonotonicClock = .system, wallClock: WallClock = .system) {
         self.plan = plan
         self.engine = engine
         self.clock = clock
+        self.wallClock = wallClock
     }
 
     /// Answers `host` through map `mapName`; `completion` runs on the engine's thread (at once
@@ -67,7 +69,9 @@ final class DomainResolver {
             }
         case .httpdns(let service):
             answer(Key(map: mapName, host: host, family: ipVersion), completion: completion) { [self] done in
-                HTTPDNSLookup(mapName: mapName, service: service, host: host, ipVersion: ipVersion, caFile: caFile)
+                HTTPDNSLookup(
+                    mapName: mapName, service: service, host: host, ipVersion: ipVersion, caFile: caFile,
+                    wallClock: wallClock)
                     .run(on: engine) { [self] result in
                         switch result {
                         case .success(let resolution):

@@ -11,6 +11,7 @@ public final class PlanRunner {
     private let options: RunOptions
     private let sink: any ResultSink
     private let clock: MonotonicClock
+    private let wallClock: WallClock
     /// Stops the run from another thread (SIGINT/SIGTERM).
     public let interrupter = RunInterrupter()
     /// The last run's bookkeeping (every planned result), kept as long as the runner: freeing
@@ -21,14 +22,17 @@ public final class PlanRunner {
     /// - Parameter sink: takes every result as it finishes, then, when the run was interrupted,
     ///   each planned result that never finished.
     public convenience init(options: RunOptions, sink: any ResultSink) {
-        self.init(options: options, sink: sink, clock: .system)
+        self.init(options: options, sink: sink, clock: .system, wallClock: .system)
     }
 
-    /// - Parameter clock: what TTLs and each result's timeout are measured on (tests move it).
-    init(options: RunOptions, sink: any ResultSink, clock: MonotonicClock) {
+    /// - Parameters:
+    ///   - clock: what TTLs and each result's timeout are measured on (tests move it).
+    ///   - wallClock: the time signed HTTPDNS queries are signed at (tests shift it).
+    init(options: RunOptions, sink: any ResultSink, clock: MonotonicClock, wallClock: WallClock) {
         self.options = options
         self.sink = sink
         self.clock = clock
+        self.wallClock = wallClock
     }
 
     /// Runs `plans` to completion and returns one suite per plan (its counts, not its results).
@@ -38,7 +42,8 @@ public final class PlanRunner {
         let started = DispatchTime.now()
         let suites = plans.enumerated().map {
             SuiteRun(
-                plan: $1, index: $0, options: options, engine: engine, interrupter: interrupter, sink: sink, clock: clock)
+                plan: $1, index: $0, options: options, engine: engine, interrupter: interrupter, sink: sink, clock: clock,
+                wallClock: wallClock)
         }
         let scheduler = ScenarioScheduler(
             limit: max(1, options.jobs), interrupter: interrupter, suites: suites.map { ($0, $0.scenarios.indices) })
@@ -122,7 +127,7 @@ final class SuiteRun {
 
     fileprivate init(
         plan: Plan, index: Int, options: RunOptions, engine: TransferEngine, interrupter: RunInterrupter,
-        sink: any ResultSink, clock: MonotonicClock
+        sink: any ResultSink, clock: MonotonicClock, wallClock: WallClock
     ) {
         self.plan = plan
         self.index = index
@@ -131,7 +136,7 @@ final class SuiteRun {
         self.interrupter = interrupter
         self.sink = sink
         self.clock = clock
-        self.resolver = DomainResolver(plan: plan, engine: engine, clock: clock)
+        self.resolver = DomainResolver(plan: plan, engine: engine, clock: clock, wallClock: wallClock)
         // Shared with the plan when every scenario runs (a filter copies each one).
         self.scenarios = options.selectsAll ? plan.scenarios : plan.scenarios.filter(options.selects)
         self.planned = Array(repeating: nil, count: scenarios.count)

@@ -15,6 +15,8 @@ struct HTTPDNSLookup {
     var host: String
     var ipVersion: IPVersionPreference
     var caFile: String?
+    /// The time a signed query is signed at.
+    var wallClock: WallClock
 
     /// Answers of HTTPDNS bodies are small; anything past this is not an answer anyway.
     private static let bodyLimit = 64 * 1024
@@ -41,7 +43,7 @@ struct HTTPDNSLookup {
         for (index, query) in queries.enumerated() {
             let sent: String
             do throws(HTTPDNSAuthProblem) {
-                sent = try service.auth?.authorizedURL(query.url, now: Date()) ?? query.url
+                sent = try service.auth?.authorizedURL(query.url, now: wallClock.now()) ?? query.url
             } catch {
                 settle(index, .failure(TransferError(kind: .resolve, message: "\(label) at \(query.label): \(error)")))
                 continue
@@ -124,6 +126,12 @@ struct HTTPDNSLookup {
             let reply = HTTPDNSReply(status: response.status, headers: response.headers, body: body)
             do throws(HTTPDNSProblem) {
                 return .success(try wire.answer(to: query, host: host, reply: reply))
+            } catch where error.kind == .noAnswer && body.isEmpty && service.auth?.scheme.signs == false {
+                // DNSPod answers an empty body both for "no record" and for a query it could not decrypt.
+                return .failure(TransferError(
+                    kind: .resolve,
+                    message: "\(asked) answered HTTP \(response.status): \(error); the service also answers "
+                        + "an empty body when it cannot decrypt the query: is the key right?"))
             } catch where error.kind == .serviceError {
                 // The service's own error text already names its HTTP status.
                 return .failure(TransferError(kind: .resolve, message: "\(asked) answered \(error)"))
