@@ -295,3 +295,50 @@ struct HTTPDNSServiceIPsLabTests {
                 "\(result.error?.message ?? "")")
     }
 }
+
+/// What only one format can say, end to end: DoH's RCODEs, TC and `Age`; json's strictness.
+@Suite("HTTPDNS format-specific answers against the lab", .timeLimit(.minutes(2)))
+struct HTTPDNSFormatAnswersLabTests {
+    @Test(arguments: [
+        ("servfail.lab.test", "answered DNS error SERVFAIL (RCODE 2)"),
+        ("refused.lab.test", "answered DNS error REFUSED (RCODE 5)"),
+        ("truncated.lab.test", "answered truncated answer (TC set)"),
+    ])
+    func dohErrors(host: String, fragment: String) async throws {
+        let run = try await LabRun.make().run(HTTPDNSLabTests.plan(HTTPDNSLabTests.services[4], scenarios: """
+              - name: a
+                strategy: header-only
+                request: {url: "http://\(host):{{http}}/echo"}
+            """))
+        let error = try #require(run.all.first?.error, "\(run.all.map(\.summary))")
+        #expect(error.kind == .resolve)
+        #expect(error.message.contains(fragment), "\(error.message)")
+    }
+
+    @Test func dohTTLIsLessTheResponsesAge() async throws {
+        let run = try await LabRun.make().run(HTTPDNSLabTests.plan(HTTPDNSLabTests.services[5], scenarios: """
+              - name: aged
+                strategy: header-only
+                ip_version: 4
+                request: {url: "http://aged.lab.test:{{http}}/echo"}
+            """))
+        let result = try #require(run.all.first)
+        #expect(result.passed, "\(result.summary)")
+        #expect(result.evidence.ipSource.hasSuffix("/dns-query (A, POST), ttl 70s"), "\(result.evidence.ipSource)")
+    }
+
+    @Test(arguments: [
+        ("badjson.lab.test", "holds 'not-an-address', not an IP address"),
+        ("negttl.lab.test", "$.answer.ttl holds '-5', not a TTL"),
+    ])
+    func jsonIsStrict(host: String, fragment: String) async throws {
+        let run = try await LabRun.make().run(HTTPDNSLabTests.plan(HTTPDNSLabTests.services[3], scenarios: """
+              - name: a
+                strategy: header-only
+                request: {url: "http://\(host):{{http}}/echo"}
+            """))
+        let error = try #require(run.all.first?.error, "\(run.all.map(\.summary))")
+        #expect(error.message.contains("answered HTTP 200: not a JSON answer ("), "\(error.message)")
+        #expect(error.message.contains(fragment), "\(error.message)")
+    }
+}
