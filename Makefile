@@ -51,7 +51,7 @@ demo: build
 	lab=$$!; trap 'kill $$lab 2>/dev/null; wait $$lab 2>/dev/null' EXIT; \
 	for i in $$(seq 1 100); do [ -f $(LAB_DIR)/ready ] && break; sleep 0.1; done; \
 	[ -f $(LAB_DIR)/ready ] || { echo "the lab did not start:"; cat $(DEMO_DIR)/lab.log; exit 1; }; \
-	$(BIN)/runner plans/lab.yaml --var http_port=$(HTTP_PORT) --var https_port=$(HTTPS_PORT) \
+	LAB_ALIBABA_SECRET=lab-alibaba-secret $(BIN)/runner plans/lab.yaml --var http_port=$(HTTP_PORT) --var https_port=$(HTTPS_PORT) \
 	  --junit $(DEMO_DIR)/junit.xml --json $(DEMO_DIR)/report.json; status=$$?; \
 	echo; \
 	if [ $$status -ne 1 ]; then echo "demo: expected exit 1 (one scenario is meant to fail), got $$status"; exit 1; fi; \

@@ -7,8 +7,10 @@ import Testing
 /// The `runner` executable end to end: what it prints, what it writes, how it exits.
 @Suite("runner command line", .timeLimit(.minutes(3)))
 struct CLITests {
+    /// The runner, with the lab's signing secret in its environment (the demo plan's signed map reads it).
     func runner(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessOutput {
-        try await PackageExecutable.run("runner", arguments, environment: environment)
+        let lab = ["LAB_ALIBABA_SECRET": LabDNS.alibabaSecret]
+        return try await PackageExecutable.run("runner", arguments, environment: lab.merging(environment) { $1 })
     }
 
     /// `plans/lab.yaml` pointed at the in-process lab.
@@ -51,7 +53,7 @@ struct CLITests {
         let lab = try await SharedLab.get()
         let output = try await runner(["check"] + demoArguments(lab))
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.hasSuffix("lab.yaml: ok (9 scenarios)\n"))
+        #expect(output.stdout.hasSuffix("lab.yaml: ok (11 scenarios)\n"), "\(output.stdout)")
     }
 
     @Test func checkReportsEveryPlanErrorAndExitsTwo() async throws {
@@ -79,7 +81,7 @@ struct CLITests {
         #expect(output.status == 1, "\(output.stdout)\n\(output.stderr)")
         #expect(output.stderr.isEmpty, "\(output.stderr)")
         let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.dropLast().last == "13 passed, 0 failed, 1 errors", "\(output.stdout)")
+        #expect(lines.dropLast().last == "17 passed, 0 failed, 1 errors", "\(output.stdout)")
         #expect(output.stdout.contains("so this endpoint needs sni-resolve"))
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
@@ -158,7 +160,7 @@ struct CLITests {
         #expect(output.status == 1)
         #expect(!output.stdout.contains("PASS"))
         #expect(output.stdout.contains("ERROR SNI-only host without SNI"))
-        #expect(output.stdout.hasSuffix("13 passed, 0 failed, 1 errors\n"))
+        #expect(output.stdout.hasSuffix("17 passed, 0 failed, 1 errors\n"))
     }
 
     @Test func aFailedExpectationExitsOne() async throws {
