@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "CDNSShim", linkerSettings: [.linkedLibrary("resolv")]),
         // The HTTPDNS wire formats: query URLs, auth schemes and strict answer parsers, pure
         // functions of bytes (the fuzz targets build them alone).
-        .target(name: "RunnerHTTPDNS", dependencies: ["RunnerPlan", "CCryptoShim", "CDNSShim"]),
+        .target(name: "RunnerHTTPDNS", dependencies: ["RunnerVocabulary", "RunnerPlan", "CCryptoShim", "CDNSShim"]),
         .target(name: "RunnerEngine", dependencies: ["RunnerVocabulary", "RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults"]),
         .target(name: "RunnerReport", dependencies: ["RunnerVocabulary", "RunnerResults"]),
         .executableTarget(

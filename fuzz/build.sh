@@ -28,6 +28,7 @@ FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name
 # RunnerVocabulary, the types every layer shares (the plan names strategies, headers, bodies).
 mapfile -t vocabulary_sources < <(find Sources/RunnerVocabulary -name '*.swift' | sort)
 echo "fuzz/build.sh: RunnerVocabulary (${#vocabulary_sources[@]} files)"
+rm -f "$LIBS/libRunnerVocabulary.a"  # an archive keeps members of files since removed
 "$SWIFTC" "${FLAGS[@]}" -module-name RunnerVocabulary -emit-library -static -emit-module \
     -emit-module-path "$MODULES/RunnerVocabulary.swiftmodule" -o "$LIBS/libRunnerVocabulary.a" "${vocabulary_sources[@]}"
 
@@ -35,6 +36,7 @@ echo "fuzz/build.sh: RunnerVocabulary (${#vocabulary_sources[@]} files)"
 # the plan target compares the one-core path with the parallel one (`PlanParallelism`).
 mapfile -t plan_sources < <(find Sources/RunnerPlan -name '*.swift' | sort)
 echo "fuzz/build.sh: RunnerPlan (${#plan_sources[@]} files, $OPT)"
+rm -f "$LIBS/libRunnerPlan.a"  # an archive keeps members of files since removed
 "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name RunnerPlan -emit-library -static -emit-module \
     -emit-module-path "$MODULES/RunnerPlan.swiftmodule" -o "$LIBS/libRunnerPlan.a" "${plan_sources[@]}"
 
@@ -55,6 +57,7 @@ clang -fsanitize=fuzzer-no-link,address "$OPT" -g -c Sources/CDNSShim/shim.c -I 
 ar rcs "$LIBS/libCDNSShim.a" "$OUT/cdnsshim.o"
 mapfile -t httpdns_sources < <(find Sources/RunnerHTTPDNS -name '*.swift' | sort)
 echo "fuzz/build.sh: RunnerHTTPDNS (${#httpdns_sources[@]} files)"
+rm -f "$LIBS/libRunnerHTTPDNS.a"  # an archive keeps members of files since removed
 "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name RunnerHTTPDNS -emit-library -static -emit-module \
     -emit-module-path "$MODULES/RunnerHTTPDNS.swiftmodule" -o "$LIBS/libRunnerHTTPDNS.a" "${httpdns_sources[@]}"
 
@@ -68,7 +71,7 @@ build_target() {
     "$SWIFTC" "${FLAGS[@]}" -use-ld=lld -module-name "$module" -o "$BIN/$name" "$@" -L "$LIBS" -lyaml
 }
 build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerVocabulary
-for format in dnspod alibaba doh-json; do
+for format in dnspod alibaba doh-json json; do
     build_target "$format" "fuzz/targets/$format.swift" fuzz/targets/Support/HTTPDNSHarness.swift \
         -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lcrypto -lCDNSShim -lresolv
 done

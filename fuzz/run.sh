@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
 shift $(( $# > 0 ? 1 : 0 ))
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(plan dnspod alibaba doh-json doh)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(plan dnspod alibaba doh-json json doh)
 
 OUT=.build-fuzz
 COMMON=(-timeout=5 -rss_limit_mb=2048 -print_final_stats=1)

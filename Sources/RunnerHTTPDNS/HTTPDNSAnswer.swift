@@ -28,6 +28,8 @@ package struct HTTPDNSProblem: Error, Equatable, Sendable, CustomStringConvertib
         case garbage
         /// The service reported an error (HTTP status, error code, DNS RCODE).
         case serviceError
+        /// The host cannot be asked in this format (not a DNS name, for a DNS message).
+        case unaskable
     }
 
     package var kind: Kind

@@ -1,4 +1,5 @@
 import Foundation
+import RunnerPlan
 
 /// Strict reading of the JSON formats' fields: the parsers ask for a type and get it or a reason.
 enum HTTPDNSJSON {
@@ -17,7 +18,7 @@ enum HTTPDNSJSON {
     /// An integral JSON number (not a boolean), saturating at the ends of `Int` so range checks
     /// still reject it; nil for anything else.
     static func integer(_ value: Any) -> Int? {
-        guard let number = value as? NSNumber, !(value is String), !isBoolean(number) else { return nil }
+        guard let number = value as? NSNumber, !(value is String), !JSONDocument.isBoolean(number) else { return nil }
         let double = number.doubleValue
         guard double.isFinite, double == double.rounded(.towardZero) else { return nil }
         if let exact = Int(exactly: double) { return exact }
@@ -43,13 +44,5 @@ enum HTTPDNSJSON {
             strings.append(string)
         }
         return strings
-    }
-
-    /// Booleans are NSNumbers too, and on Linux `as? Bool` accepts `1`: only the boolean
-    /// NSNumber's own class tells them apart, on Linux and Darwin alike.
-    private static let booleanClass: AnyClass = type(of: NSNumber(value: true))
-
-    static func isBoolean(_ number: NSNumber) -> Bool {
-        type(of: number) == booleanClass
     }
 }

@@ -1,38 +1,32 @@
 import Foundation
 import RunnerPlan
 
-/// Builds the query URLs of the three formats from a plan's URL template.
+/// Query URLs from a plan's URL template: the host filled in, a format's parameters added.
 enum HTTPDNSQueryURL {
-    /// One URL per query to send, in order (doh-json under `.any`: A then AAAA).
-    static func urls(
-        template: String, host: String, format: HTTPDNSSpec.Format, ipVersion: IPVersionPreference
-    ) -> [String] {
-        let base = template.replacingOccurrences(of: "{host}", with: encode(host))
-        let parameters = familyParameters(format: format, ipVersion: ipVersion)
-        var urls: [String] = []
-        for parameter in parameters {
-            let url = appending(parameter, to: base)
-            // A template that fixes the parameter itself yields the same URL twice: ask once.
-            if !urls.contains(url) { urls.append(url) }
-        }
-        return urls
+    /// A parameter a format adds to ask for one family (`type=AAAA`), and the family it asks for.
+    struct FamilyParameter {
+        var name: String
+        var value: String
+        var family: IPAddress.Family?
     }
 
-    /// The family parameter per query, as `(name, value)`; nil means "add nothing" (the service default).
-    static func familyParameters(
-        format: HTTPDNSSpec.Format, ipVersion: IPVersionPreference
-    ) -> [(name: String, value: String)?] {
-        switch (format, ipVersion) {
-        case (.dnspod, .v4): [nil]
-        case (.dnspod, .v6): [("type", "aaaa")]
-        case (.dnspod, .any): [("type", "addrs")]
-        case (.alibaba, .v4): [nil]
-        case (.alibaba, .v6): [("query", "6")]
-        case (.alibaba, .any): [("query", "4,6")]
-        case (.dohJSON, .v4): [("type", "A")]
-        case (.dohJSON, .v6): [("type", "AAAA")]
-        case (.dohJSON, .any): [("type", "A"), ("type", "AAAA")]
+    /// `template` with `{host}` replaced by the URL-encoded host (RFC 3986 unreserved kept).
+    static func filled(_ template: String, host: String) -> String {
+        template.replacingOccurrences(of: "{host}", with: encode(host))
+    }
+
+    /// One GET query per parameter, in order; nil adds nothing (the service's default). A
+    /// template that fixes the parameter itself yields the same URL twice: it is asked once.
+    static func queries(template: String, host: String, parameters: [FamilyParameter?]) -> [HTTPDNSQuery] {
+        let base = filled(template, host: host)
+        var queries: [HTTPDNSQuery] = []
+        for parameter in parameters {
+            let url = appending(parameter.map { (name: $0.name, value: $0.value) }, to: base)
+            if !queries.contains(where: { $0.url == url }) {
+                queries.append(HTTPDNSQuery(url: url, family: parameter?.family))
+            }
         }
+        return queries
     }
 
     /// `url` with `name=value` added to its query, unless the query already sets `name`.

@@ -382,6 +382,17 @@ public let malformedPlans: [MalformedPlan] = [
         """,
         "{file}:7:16: error: invalid JSON path '$.user[id]' in expect.body.json of scenario 'a': expected an array index or a quoted name inside '[…]' at position 8"
     ),
+    MalformedPlan("[*] in expect.body.json, which compares one value", """
+        version: 1
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+            expect:
+              body:
+                json: {"$.ips[*]": 42}
+        """,
+        "{file}:7:16: error: invalid JSON path '$.ips[*]' in expect.body.json of scenario 'a': '[*]' at position 6 selects every element, and one value is compared here; give an index such as [0]"
+    ),
     MalformedPlan("sha256 that is not 64 hex digits", """
         version: 1
         scenarios:
@@ -564,7 +575,160 @@ public let malformedPlans: [MalformedPlan] = [
           - name: a
             request: {url: http://api.example.com/}
         """,
-        "{file}:7:22: error: scheme 'volcengine-sign' in httpdns.auth of domain map 'volc' needs 'format: json', but the map's format is 'doh-json'; this runner does not read format 'json' yet"
+        "{file}:7:22: error: scheme 'volcengine-sign' in httpdns.auth of domain map 'volc' needs 'format: json', but the map's format is 'doh-json'"
+    ),
+    MalformedPlan("doh url with {host}", """
+        version: 1
+        domains:
+          m:
+            httpdns:
+              format: doh
+              url: "https://dns.example/dns-query?name={host}"
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:6:12: error: expected a URL without '{host}' for 'url' in httpdns of domain map 'm' (with 'format: doh' the name travels inside the DNS message), got 'https://dns.example/dns-query?name={host}'"
+    ),
+    MalformedPlan("json without answer", """
+        version: 1
+        domains:
+          m:
+            httpdns:
+              format: json
+              url: "https://h.example/r?n={host}"
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:4:5: error: missing required key 'answer' in httpdns of domain map 'm': 'format: json' needs the JSONPath of the addresses, e.g. answer: {ips: \"$.data.ips[*]\"}"
+    ),
+    MalformedPlan("json answer without ips", """
+        version: 1
+        domains:
+          m:
+            httpdns:
+              format: json
+              url: "https://h.example/r?n={host}"
+              answer: {ttl: "$.ttl"}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:7: error: missing required key 'ips' in httpdns.answer of domain map 'm': the JSONPath of the addresses, e.g. \"$.data.ips[*]\""
+    ),
+    MalformedPlan("method on a format other than doh", """
+        version: 1
+        domains:
+          m:
+            httpdns:
+              format: dnspod
+              url: "http://119.29.29.29/d?dn={host}"
+              method: POST
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:7: error: 'method' in httpdns of domain map 'm' applies to 'format: doh' only (GET or POST); format 'dnspod' always asks with GET"
+    ),
+    MalformedPlan("answer on a format other than json", """
+        version: 1
+        domains:
+          m:
+            httpdns:
+              format: alibaba
+              url: "http://203.107.1.1/1/d?host={host}"
+              answer: {ips: "$.ips"}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:7: error: 'answer' in httpdns of domain map 'm' applies to 'format: json' only; format 'alibaba' has its own answer shape"
+    ),
+    MalformedPlan("doh method that is not GET or POST", """
+        version: 1
+        domains:
+          m:
+            httpdns:
+              format: doh
+              url: "https://dns.example/dns-query"
+              method: PUT
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:15: error: expected one of 'GET', 'POST' for 'method' in httpdns of domain map 'm', got 'PUT'"
+    ),
+    MalformedPlan("service_ips entry that is not an IP", """
+        version: 1
+        domains:
+          m:
+            httpdns:
+              format: doh
+              url: "https://dns.example/dns-query"
+              service_ips: [223.5.5.5, dns.example]
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:32: error: 'dns.example' is not an IP address ('service_ips' in httpdns of domain map 'm')"
+    ),
+    MalformedPlan("service_ips listing an address twice", """
+        version: 1
+        domains:
+          m:
+            httpdns:
+              format: doh
+              url: "https://dns.example/dns-query"
+              service_ips: [223.5.5.5, 223.5.5.5]
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:32: error: '223.5.5.5' is listed twice in 'service_ips' in httpdns of domain map 'm'"
+    ),
+    MalformedPlan("empty service_ips", """
+        version: 1
+        domains:
+          m:
+            httpdns:
+              format: doh
+              url: "https://dns.example/dns-query"
+              service_ips: []
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:20: error: expected at least one IP address for 'service_ips' in httpdns of domain map 'm', got an empty list"
+    ),
+    MalformedPlan("json answer path without $", """
+        version: 1
+        domains:
+          m:
+            httpdns:
+              format: json
+              url: "https://h.example/r?n={host}"
+              answer: {ips: "data.ips"}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:21: error: invalid JSON path 'data.ips' for 'ips' in httpdns.answer of domain map 'm': a path starts with '$' (the document root), as in '$.user.id'"
+    ),
+    MalformedPlan("answer key written directly in httpdns", """
+        version: 1
+        domains:
+          m:
+            httpdns:
+              format: json
+              url: "https://h.example/r?n={host}"
+              answer: {ips: "$.ips"}
+              ttl: "$.ttl"
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:8:7: error: unknown key 'ttl' in httpdns of domain map 'm'; 'ttl' is an answer key of 'format: json': move it under 'answer:' (line 7)"
     ),
     MalformedPlan("auth without its scheme", """
         version: 1

@@ -13,7 +13,12 @@ struct HTTPDNSLabTests {
         ("dnspod", "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ttl=1"),
         ("alibaba", "http://127.0.0.2:{{http}}/httpdns/alibaba/100000/d?host={host}"),
         ("doh-json", "http://127.0.0.2:{{http}}/httpdns/doh/resolve?name={host}"),
+        // Any JSON: here the Alibaba answer, mapped by JSONPath (both families asked in the URL).
+        ("json", "http://127.0.0.2:{{http}}/httpdns/alibaba/100000/d?host={host}&query=4,6"),
     ]
+
+    /// What a format needs beside `format` and `url`.
+    static let formatKeys = ["json": #"answer: {ips: "$.ips[*]", ipv6: "$.ipsv6[*]", ttl: "$.ttl"}"#]
 
     static func plan(format: String, url: String, timeout: String = "2s", fallback: String? = nil, scenarios: String) -> String {
         """
@@ -28,7 +33,7 @@ struct HTTPDNSLabTests {
             httpdns:
               format: \(format)
               url: "\(url)"
-              timeout: \(timeout)
+        \(formatKeys[format].map { "      \($0)\n" } ?? "")      timeout: \(timeout)
         \(fallback.map { "      fallback: \($0)\n" } ?? "")  backup:
             static:
               empty.lab.test: [127.0.0.2]
@@ -221,5 +226,58 @@ struct HTTPDNSLabTests {
         #expect(run.all.map(\.displayName) == ["split [header-only 127.0.0.2]", "split [header-only 127.0.0.9]"])
         #expect(run.all.first?.passed == true, "\(run.all.map(\.summary))")
         #expect(run.all.last?.error?.kind == .connect, "\(run.all.map(\.summary))")
+    }
+}
+
+/// `service_ips`: the service's own host reached at shipped addresses, in order, failing over.
+@Suite("HTTPDNS service addresses against the lab", .timeLimit(.minutes(2)))
+struct HTTPDNSServiceIPsLabTests {
+    /// The service's URL names `api.lab.test`, which no resolver knows: only `service_ips` can
+    /// reach it. Nothing listens on .9 (connect fails) and the expired host's certificate fails
+    /// the handshake, so the lookup moves on to the primary, verified as `api.lab.test`.
+    @Test func failsOverToTheNextAddressAndSaysWhichAnswered() async throws {
+        let serviceIPs = "[127.0.0.9, \(LabAddress.expired), \(LabAddress.primary)]"
+        let run = try await LabRun.make().run("""
+            version: 1
+            defaults: {timeout: 5s, connect_timeout: 1s, ca: {{ca}}, domains: dns}
+            domains:
+              dns:
+                httpdns:
+                  format: alibaba
+                  url: "https://api.lab.test:{{https}}/httpdns/alibaba/100000/d?host={host}"
+                  service_ips: \(serviceIPs)
+                  timeout: 2s
+            scenarios:
+              - name: api
+                strategy: header-only
+                request: {url: "http://api.lab.test:{{http}}/echo"}
+            """)
+        let result = try #require(run.all.first)
+        #expect(result.passed, "\(result.summary)")
+        let source = result.evidence.ipSource
+        #expect(source.contains("at \(LabAddress.primary) (after 127.0.0.9: "), "\(source)")
+        #expect(source.contains("; \(LabAddress.expired): "), "\(source)")
+    }
+
+    /// The first address that answers is the service's answer, even a refusal: no failover.
+    @Test func anAnswerFromTheFirstAddressIsFinal() async throws {
+        let run = try await LabRun.make().run("""
+            version: 1
+            defaults: {timeout: 5s, ca: {{ca}}, domains: dns}
+            domains:
+              dns:
+                httpdns:
+                  format: alibaba
+                  url: "https://api.lab.test:{{https}}/httpdns/alibaba/\(LabDNS.refusedAccount)/d?host={host}"
+                  service_ips: [\(LabAddress.primary), \(LabAddress.replica)]
+            scenarios:
+              - name: api
+                strategy: header-only
+                request: {url: "http://api.lab.test:{{http}}/echo"}
+            """)
+        let result = try #require(run.all.first)
+        #expect(result.error?.kind == .resolve, "\(result.summary)")
+        #expect(result.error?.message.contains("at \(LabAddress.primary) answered InvalidAccount (HTTP 403)") == true,
+                "\(result.error?.message ?? "")")
     }
 }

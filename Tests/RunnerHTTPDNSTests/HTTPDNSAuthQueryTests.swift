@@ -128,7 +128,7 @@ struct HTTPDNSAuthQueryTests {
     @Test("a decrypted dnspod-des answer reads as dnspod")
     func decryptedAnswerParses() throws {
         let plain = try Self.des.decryptAnswer(body: Data("9f10b8b430b0a10f1732ebd3f2a4fb0f98aaa9182bf154bf".utf8))
-        let answer = try HTTPDNSWire.parse(format: .dnspod, host: "api.example.com", status: 200, body: plain).get()
+        let answer = try parseReply(.dnspod, host: "api.example.com", status: 200, body: plain).get()
         #expect(answer.addresses.map(\.text) == ["1.2.3.4", "5.6.7.8"])
         #expect(answer.ttl == 120)
     }

@@ -138,8 +138,7 @@ struct HTTPDNSDNSPodTests {
 
     @Test("addresses keep their family")
     func families() throws {
-        let answer = try HTTPDNSWire.parse(
-            format: .dnspod, host: "api.example.com", status: 200, body: Data("1.1.1.1,60-::ffff:1.2.3.4,60".utf8)
+        let answer = try parseReply(.dnspod, host: "api.example.com", status: 200, body: Data("1.1.1.1,60-::ffff:1.2.3.4,60".utf8)
         ).get()
         #expect(answer.addresses.map(\.family) == [.v4, .v6])
         #expect(answer.addresses.map(\.text) == ["1.1.1.1", "::ffff:1.2.3.4"])
@@ -147,7 +146,7 @@ struct HTTPDNSDNSPodTests {
 
     @Test("a problem's description is its detail")
     func problemDescription() {
-        let result = HTTPDNSWire.parse(format: .dnspod, host: "api.example.com", status: 200, body: Data("0".utf8))
+        let result = parseReply(.dnspod, host: "api.example.com", status: 200, body: Data("0".utf8))
         guard case .failure(let problem) = result else {
             Issue.record("expected a problem, got \(result)")
             return

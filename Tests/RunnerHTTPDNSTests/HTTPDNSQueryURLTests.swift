@@ -93,9 +93,10 @@ struct HTTPDNSQueryURLTests {
     ]
 
     @Test("templates become query URLs", arguments: cases)
-    func builds(_ testCase: URLCase) {
-        let urls = HTTPDNSWire.queryURLs(
-            template: testCase.template, host: testCase.host, format: testCase.format, ipVersion: testCase.ipVersion)
-        #expect(urls == testCase.expected)
+    func builds(_ testCase: URLCase) throws {
+        let queries = try testCase.format.wire.queries(
+            template: testCase.template, host: testCase.host, ipVersion: testCase.ipVersion)
+        #expect(queries.map(\.url) == testCase.expected)
+        #expect(queries.allSatisfy { $0.method == "GET" && $0.body == nil && $0.label == $0.url })
     }
 }

@@ -9,7 +9,7 @@ import Testing
 @Suite("HTTPDNS parsers on random bodies")
 struct HTTPDNSRandomBodyTests {
     /// Bodies the parsers accept, mutated below so the random input reaches deep into each grammar.
-    static let recorded: [HTTPDNSSpec.Format: [String]] = [
+    static let recorded: [HTTPDNSSpec.Format.Name: [String]] = [
         .dnspod: [
             "1.1.1.1;2.2.2.2,120-240e::1;240e::2,120|10.0.0.1",
             "other.example.com.:9.9.9.9,60\napi.example.com.:1.2.3.4;5.6.7.8,120",
@@ -21,32 +21,57 @@ struct HTTPDNSRandomBodyTests {
         .dohJSON: [
             #"{"Status":0,"Question":[{"name":"api.example.com.","type":1}],"Answer":[{"name":"api.example.com.","type":5,"TTL":30,"data":"x.example.net."},{"name":"x.example.net.","type":1,"TTL":60,"data":"1.2.3.4"},{"name":"x.example.net.","type":28,"TTL":60,"data":"240e::1"}]}"#
         ],
+        .json: [
+            #"{"data":{"ipv4":["1.1.1.1","2.2.2.2"],"ipv6":["240e::1"],"ttl":60}}"#,
+            #"{"data":{"ipv4":[],"ipv6":null,"ttl":0}}"#,
+        ],
     ]
+
+    /// The formats whose bodies are text or JSON (DoH messages have their own tests and fuzz target).
+    static let formats: [HTTPDNSSpec.Format.Name] = [.dnspod, .alibaba, .dohJSON, .json]
+
+    /// The format under test, a json one mapped as the recordings are laid out.
+    static func format(_ name: HTTPDNSSpec.Format.Name) -> HTTPDNSSpec.Format {
+        switch name {
+        case .dnspod: .dnspod
+        case .alibaba: .alibaba
+        case .dohJSON: .dohJSON
+        case .json: .json(jsonMapping)
+        case .doh: .doh(method: .get)
+        }
+    }
+
+    static let jsonMapping = JSONAnswerMapping(
+        ips: JSONPath(components: [.member("data"), .member("ipv4"), .everyElement], text: "$.data.ipv4[*]"),
+        ipv6: JSONPath(components: [.member("data"), .member("ipv6")], text: "$.data.ipv6"),
+        ttl: JSONPath(components: [.member("data"), .member("ttl")], text: "$.data.ttl"))
 
     /// Bytes that matter to the grammars, so random strings are often almost valid.
     static let alphabet = Array("0123456789abcdef.:;,-|\n\r {}[]\":ipsv6ttlStatusAnswerTypedata".utf8) + [0, 0xC3, 0xFF]
 
-    static let garbagePrefix: [HTTPDNSSpec.Format: String] = [
+    static let garbagePrefix: [HTTPDNSSpec.Format.Name: String] = [
         .dnspod: "not a DNSPod answer",
         .alibaba: "not an Alibaba HTTPDNS answer",
         .dohJSON: "not a DoH JSON answer",
+        .json: "not a JSON answer",
     ]
 
     enum Source: String, CaseIterable, Sendable {
         case randomBytes, grammarBytes, mutatedRecordings
     }
 
-    @Test("every result is coherent", arguments: HTTPDNSSpec.Format.allCases, Source.allCases)
-    func coherent(format: HTTPDNSSpec.Format, source: Source) throws {
-        var generator = SeededGenerator(seed: 0x5EED_0000 + UInt64(source.rawValue.count * 31 + format.rawValue.count))
-        let prefix = try #require(Self.garbagePrefix[format])
+    @Test("every result is coherent", arguments: formats, Source.allCases)
+    func coherent(name: HTTPDNSSpec.Format.Name, source: Source) throws {
+        var generator = SeededGenerator(seed: 0x5EED_0000 + UInt64(source.rawValue.count * 31 + name.rawValue.count))
+        let prefix = try #require(Self.garbagePrefix[name])
+        let format = Self.format(name)
         var answers = 0
         var garbage = 0
         for _ in 0..<1500 {
-            let body = Self.body(source, format: format, using: &generator)
-            let result = HTTPDNSWire.parse(format: format, host: "api.example.com", status: 200, body: body)
+            let body = Self.body(source, format: name, using: &generator)
+            let result = parseReply(format, host: "api.example.com", status: 200, body: body)
             #expect(HTTPDNSOutcome(result) == HTTPDNSOutcome(
-                HTTPDNSWire.parse(format: format, host: "api.example.com", status: 200, body: body)))
+                parseReply(format, host: "api.example.com", status: 200, body: body)))
             switch result {
             case .success(let answer):
                 answers += 1
@@ -60,7 +85,7 @@ struct HTTPDNSRandomBodyTests {
                 #expect(!problem.detail.isEmpty)
             }
             // Whatever the body, a failed HTTP status is the service's error.
-            let failed = HTTPDNSWire.parse(format: format, host: "api.example.com", status: 502, body: body)
+            let failed = parseReply(format, host: "api.example.com", status: 502, body: body)
             guard case .failure(let problem) = failed, problem.kind == .serviceError else {
                 Issue.record("HTTP 502 gave \(failed) for \(Array(body))")
                 continue
@@ -72,7 +97,7 @@ struct HTTPDNSRandomBodyTests {
         }
     }
 
-    static func body(_ source: Source, format: HTTPDNSSpec.Format, using generator: inout SeededGenerator) -> Data {
+    static func body(_ source: Source, format: HTTPDNSSpec.Format.Name, using generator: inout SeededGenerator) -> Data {
         switch source {
         case .randomBytes:
             let count = Int.random(in: 0...200, using: &generator)
@@ -94,12 +119,13 @@ struct HTTPDNSRandomBodyTests {
         }
     }
 
-    @Test("deeply nested and huge bodies are refused, not a crash", arguments: HTTPDNSSpec.Format.allCases)
-    func hostileBodies(format: HTTPDNSSpec.Format) {
+    @Test("deeply nested and huge bodies are refused, not a crash", arguments: formats)
+    func hostileBodies(name: HTTPDNSSpec.Format.Name) {
+        let format = Self.format(name)
         let nested = Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8)
         let huge = Data(repeating: UInt8(ascii: "1"), count: 1 << 20)
         for body in [nested, huge] {
-            let result = HTTPDNSWire.parse(format: format, host: "api.example.com", status: 200, body: body)
+            let result = parseReply(format, host: "api.example.com", status: 200, body: body)
             guard case .failure(let problem) = result else {
                 Issue.record("accepted \(body.count) bytes: \(result)")
                 continue

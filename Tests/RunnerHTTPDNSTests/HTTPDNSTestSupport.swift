@@ -5,6 +5,18 @@ import Testing
 
 @testable import RunnerHTTPDNS
 
+/// One reply read by `format` as `HTTPDNSLookup` reads it, to a query that asks no family.
+func parseReply(
+    _ format: HTTPDNSSpec.Format, host: String, status: Int, body: Data
+) -> Result<HTTPDNSAnswer, HTTPDNSProblem> {
+    do throws(HTTPDNSProblem) {
+        let query = HTTPDNSQuery(url: "http://httpdns.example/q")
+        return .success(try format.wire.answer(to: query, host: host, reply: HTTPDNSReply(status: status, body: body)))
+    } catch {
+        return .failure(error)
+    }
+}
+
 /// What one parse must come to, in comparable terms (address texts rather than `IPAddress` values).
 enum HTTPDNSOutcome: Equatable, Sendable, CustomStringConvertible {
     case answer([String], ttl: Int?, clientIP: String?)
@@ -51,7 +63,7 @@ struct HTTPDNSCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     func run(_ format: HTTPDNSSpec.Format) -> HTTPDNSOutcome {
-        HTTPDNSOutcome(HTTPDNSWire.parse(format: format, host: host, status: status, body: body))
+        HTTPDNSOutcome(parseReply(format, host: host, status: status, body: body))
     }
 }
 

@@ -13,7 +13,69 @@ struct HTTPDNSAuthDecodingTests {
     static let environment = [
         "ALI_SECRET": "IAmASecret", "VOLC_SECRET": "QlgAuFMwNUwN", "DNSPOD_KEY": "dnspodpass",
         "SHORT_KEY": "seven77", "LONG_KEY": "seventeen-bytes!!", "EMPTY_SECRET": "",
+        "ALI_HTTPDNS_SECRET": "IAmASecret",
     ]
+
+    /// The production HTTPDNS example of the plan format's v1 additions, as a user would copy it.
+    static let productionExample = """
+        version: 1
+        domains:
+          ali:                                   # Alibaba EMAS, signed interface
+            httpdns:
+              format: alibaba
+              url: "https://203.107.1.1/139450/sign_d?host={host}"
+              auth: {scheme: alibaba-sign, secret: "${secret:ALI_HTTPDNS_SECRET}", valid_for: 10m}
+          tencent:                               # DNSPod D+ enterprise, encrypted
+            httpdns:
+              format: dnspod
+              url: "http://119.29.29.98/d?dn={host}&id=12345&ttl=1"
+              auth: {scheme: dnspod-des, key: "${secret:DNSPOD_KEY}"}        # or dnspod-aes
+          volc:                                  # Volcengine, signed; its answer mapped by JSONPath
+            httpdns:
+              format: json
+              url: "https://httpdns.volcengineapi.com/resolve?domain={host}&account_id=2100000000"
+              auth: {scheme: volcengine-sign, secret: "${secret:VOLC_SECRET}", valid_for: 10m}
+              answer: {ips: "$.data.ipv4[*]", ipv6: "$.data.ipv6[*]", ttl: "$.data.ttl"}
+          inhouse:                               # any JSON HTTPDNS (in-house services)
+            httpdns:
+              format: json
+              url: "https://httpdns.corp.example/v1/resolve?name={host}"
+              answer: {ips: "$.answer.v4", ttl: "$.answer.ttl"}
+          alidns:                                # RFC 8484 DNS-over-HTTPS (wire format)
+            httpdns:
+              format: doh
+              url: "https://dns.alidns.com/dns-query"
+              method: GET
+              service_ips: [223.5.5.5, 223.6.6.6]
+        scenarios:
+          - name: a
+            domains: alidns
+            request: {url: "https://api.example.com/"}
+        """
+
+    @Test("the plan format's production HTTPDNS example decodes to what it says")
+    func productionExampleDecodes() throws {
+        let plan = try load(Self.productionExample)
+        var specs: [String: HTTPDNSSpec] = [:]
+        for map in plan.domainMaps {
+            if case .httpdns(let spec) = map.source { specs[map.name] = spec }
+        }
+        #expect(specs["ali"]?.auth == .alibabaSign(secret: "IAmASecret", validFor: .seconds(600)))
+        #expect(specs["tencent"]?.auth == .dnspodDES(key: "dnspodpass"))
+        #expect(specs["volc"]?.auth == .volcengineSign(secret: "QlgAuFMwNUwN", validFor: .seconds(600)))
+        guard case .json(let volc)? = specs["volc"]?.format, case .json(let inhouse)? = specs["inhouse"]?.format else {
+            Issue.record("volc and inhouse are json maps: \(specs)")
+            return
+        }
+        #expect(volc.ips.components == [.member("data"), .member("ipv4"), .everyElement])
+        #expect(volc.ipv6?.text == "$.data.ipv6[*]")
+        #expect(volc.ttl?.components == [.member("data"), .member("ttl")])
+        #expect(inhouse.ipv6 == nil)
+        #expect(inhouse.ips.components == [.member("answer"), .member("v4")])
+        #expect(specs["alidns"]?.format == .doh(method: .get))
+        #expect(specs["alidns"]?.serviceIPs.map(\.text) == ["223.5.5.5", "223.6.6.6"])
+        #expect(specs["alidns"]?.urlTemplate == "https://dns.alidns.com/dns-query")
+    }
 
     static func plan(format: String, url: String, auth: String, vars: String = "") -> String {
         """
@@ -140,10 +202,10 @@ struct HTTPDNSAuthDecodingTests {
     @Test("with an unreadable format, only the format is reported, not the scheme that does not match it")
     func unreadableFormat() throws {
         let messages = try errors(Self.plan(
-            format: "json", url: "https://httpdns.volcengineapi.com/resolve?domain={host}",
+            format: "jsn", url: "https://httpdns.volcengineapi.com/resolve?domain={host}",
             auth: "{scheme: volcengine-sign, secret: '${secret:VOLC_SECRET}'}"))
         #expect(messages.count == 1)
-        #expect(messages.first?.hasPrefix("expected one of 'dnspod', 'alibaba', 'doh-json' for 'format'") == true)
+        #expect(messages.first?.hasPrefix("expected one of 'dnspod', 'alibaba', 'doh-json', 'json', 'doh' for 'format'") == true)
     }
 
     @Test("printing a spec or its auth shows no credential")

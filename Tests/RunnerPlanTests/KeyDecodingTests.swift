@@ -71,6 +71,16 @@ struct KeyDecodingTests {
         }
     }
 
+    static let dohMap = "domains: {m: {httpdns: {format: doh, url: 'https://dns.example/dns-query', %@}}}"
+
+    static func jsonMap(_ answer: String) -> String {
+        "domains: {m: {httpdns: {format: json, url: 'https://dns.example/r?n={host}', answer: {\(answer)}}}}"
+    }
+
+    static func path(_ text: String, _ components: [JSONPath.Component]) -> JSONPath {
+        JSONPath(components: components, text: text)
+    }
+
     static let httpdnsMap = "domains: {m: {httpdns: {format: dnspod, url: 'http://192.0.2.1/d?dn={host}', %@}}}"
 
     /// An alibaba map signing with `alibaba-sign`; `rest` follows the scheme inside `auth`.
@@ -175,6 +185,23 @@ struct KeyDecodingTests {
                 .replacingOccurrences(of: "%@", with: "format: alibaba")), check: httpdns { $0.format == .alibaba }),
             Row(section: .httpdns, key: "url", yaml: plan(top: httpdnsMap.replacingOccurrences(of: ", %@", with: "")),
                 check: httpdns { $0.urlTemplate == "http://192.0.2.1/d?dn={host}" }),
+            Row(section: .httpdns, key: "method", yaml: plan(top: dohMap.replacingOccurrences(of: "%@", with: "method: POST")),
+                check: httpdns { $0.format == .doh(method: .post) }),
+            Row(section: .httpdns, key: "service_ips", yaml: plan(top: dohMap.replacingOccurrences(of: "%@", with: "service_ips: [192.0.2.7, '2001:db8::7']")),
+                check: httpdns { $0.serviceIPs.map(\.text) == ["192.0.2.7", "2001:db8::7"] }),
+            Row(section: .httpdns, key: "answer", yaml: plan(top: jsonMap("ips: '$.a[*]'")),
+                check: httpdns { $0.format == .json(JSONAnswerMapping(ips: path("$.a[*]", [.member("a"), .everyElement]))) }),
+            Row(section: .httpdnsAnswer, key: "ips", yaml: plan(top: jsonMap("ips: '$.v4'")),
+                check: httpdns { $0.format == .json(JSONAnswerMapping(ips: path("$.v4", [.member("v4")]))) }),
+            Row(section: .httpdnsAnswer, key: "ipv6", yaml: plan(top: jsonMap("ips: '$.v4', ipv6: '$.v6[*]'")),
+                check: httpdns {
+                    $0.format == .json(JSONAnswerMapping(
+                        ips: path("$.v4", [.member("v4")]), ipv6: path("$.v6[*]", [.member("v6"), .everyElement])))
+                }),
+            Row(section: .httpdnsAnswer, key: "ttl", yaml: plan(top: jsonMap("ips: '$.v4', ttl: '$.t'")),
+                check: httpdns {
+                    $0.format == .json(JSONAnswerMapping(ips: path("$.v4", [.member("v4")]), ttl: path("$.t", [.member("t")])))
+                }),
             Row(section: .httpdns, key: "timeout", yaml: plan(top: httpdnsMap.replacingOccurrences(of: "%@", with: "timeout: 5s")),
                 check: httpdns { $0.timeout == .seconds(5) }),
             Row(section: .httpdns, key: "fallback", yaml: plan(top: httpdnsMap.replacingOccurrences(of: "%@", with: "fallback: system")),

@@ -83,6 +83,9 @@ struct PlanReferenceTests {
         case .httpdnsAuth:
             return "version: 1\ndomains: {m: {httpdns: {format: dnspod, url: 'http://192.0.2.1/d?dn={host}', auth: {\(item)}}}}\n"
                 + scenario("")
+        case .httpdnsAnswer:
+            return "version: 1\ndomains: {m: {httpdns: {format: json, url: 'http://192.0.2.1/r?n={host}', answer: {\(item)}}}}\n"
+                + scenario("")
         }
     }
 

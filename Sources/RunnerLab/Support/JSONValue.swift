@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON document built in code; objects keep their key order so bodies are byte-for-byte stable.
 enum JSONValue: Sendable {
     case null
@@ -45,21 +47,11 @@ enum JSONValue: Sendable {
         }
     }
 
+    /// A string as JSON, escaped by Foundation's encoder (`/` left as it is, as the bodies were).
     private static func writeString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // Encoding a String cannot fail; should it, an empty string keeps the document valid.
+        out += (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 }

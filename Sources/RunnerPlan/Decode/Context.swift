@@ -32,6 +32,7 @@ struct Context: Sendable, CustomStringConvertible {
         case `static`
         case httpdns
         case httpdnsAuth = "httpdns.auth"
+        case httpdnsAnswer = "httpdns.answer"
     }
 
     private final class SharedOwner: Sendable {

@@ -1,4 +1,5 @@
-/// Parses `$`, `$.a.b`, `$['a b'][0]`: member names and array indices from the root.
+/// Parses `$`, `$.a.b`, `$['a b'][0]`: member names and array indices from the root, and
+/// where the caller takes many values (an HTTPDNS `answer:` path) `[*]`.
 ///
 /// Works on UTF-8 bytes (every path of a large plan goes through here); positions in
 /// messages count bytes from 1, which is the character position for ASCII paths.
@@ -7,7 +8,9 @@ enum JSONPathParser {
         var message: String
     }
 
-    static func parse(_ text: String) -> Result<JSONPath, Problem> {
+    /// - Parameter allowingEveryElement: whether `[*]` may appear; where one value is compared
+    ///   (`expect.body.json`) it may not.
+    static func parse(_ text: String, allowingEveryElement: Bool = false) -> Result<JSONPath, Problem> {
         let bytes = Array(text.utf8)
         guard bytes.first == UInt8(ascii: "$") else {
             return .failure(Problem(message: "a path starts with '$' (the document root), as in '$.user.id'"))
@@ -30,7 +33,15 @@ enum JSONPathParser {
                     return .failure(Problem(message: "unclosed '[' at the end"))
                 }
                 let quote = bytes[index]
-                if quote == UInt8(ascii: "'") || quote == UInt8(ascii: "\"") {
+                if quote == UInt8(ascii: "*"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "]") {
+                    guard allowingEveryElement else {
+                        return .failure(Problem(
+                            message: "'[*]' at position \(index) selects every element, and one value is compared here; "
+                                + "give an index such as [0]"))
+                    }
+                    index += 2
+                    components.append(.everyElement)
+                } else if quote == UInt8(ascii: "'") || quote == UInt8(ascii: "\"") {
                     index += 1
                     var name: [UInt8] = []
                     var closed = false
@@ -64,7 +75,7 @@ enum JSONPathParser {
                     }
                     guard index > start, index < bytes.count, bytes[index] == UInt8(ascii: "]") else {
                         return .failure(Problem(
-                            message: "expected an array index or a quoted name inside '[…]' at position \(start + 1)"))
+                            message: "expected an array index\(allowingEveryElement ? ", '*'" : "") or a quoted name inside '[…]' at position \(start + 1)"))
                     }
                     index += 1
                     components.append(.index(number))

@@ -15,6 +15,7 @@ enum PlanKey: String, CaseIterable, Sendable {
     case total, connect, tls, firstByte = "first_byte"
     case `static`, httpdns, format, fallback
     case auth, scheme, secret, key, validFor = "valid_for"
+    case answer, ipv6, ttl, serviceIPs = "service_ips"
 
     fileprivate static let all = allCases
 
@@ -50,6 +51,8 @@ enum PlanSection: String, CaseIterable, Sendable {
     case httpdns
     /// `auth` of an `httpdns` map.
     case httpdnsAuth = "httpdns-auth"
+    /// `answer` of an `httpdns` map in `format: json`.
+    case httpdnsAnswer = "httpdns-answer"
 
     /// The keys this section accepts, in the order messages list them.
     var keys: KeySet {
@@ -67,6 +70,7 @@ enum PlanSection: String, CaseIterable, Sendable {
         case .domainMap: Keys.domainMap.keySet
         case .httpdns: Keys.httpdns.keySet
         case .httpdnsAuth: Keys.httpdnsAuth.keySet
+        case .httpdnsAnswer: Keys.httpdnsAnswer.keySet
         }
     }
 }
@@ -158,7 +162,12 @@ enum DomainMapKey: String, SectionKey {
 }
 
 enum HTTPDNSKey: String, SectionKey {
-    case format, url, timeout, fallback, auth
+    case format, url, method, serviceIPs = "service_ips", timeout, fallback, auth, answer
+}
+
+/// `answer` of a `format: json` map: JSONPath selections.
+enum HTTPDNSAnswerKey: String, SectionKey {
+    case ips, ipv6, ttl
 }
 
 /// `auth` of an `httpdns` map: `secret` for the signing schemes, `key` for the ciphers.
@@ -208,6 +217,7 @@ enum Keys {
     static let domainMap = SectionKeys<DomainMapKey>(.domainMap)
     static let httpdns = SectionKeys<HTTPDNSKey>(.httpdns)
     static let httpdnsAuth = SectionKeys<HTTPDNSAuthKey>(.httpdnsAuth)
+    static let httpdnsAnswer = SectionKeys<HTTPDNSAnswerKey>(.httpdnsAnswer)
 }
 
 /// The keys a mapping may hold.

@@ -20,6 +20,8 @@ struct MisplacedKey {
         case domainMap
         /// An `auth` key written directly in `httpdns`.
         case auth
+        /// An `answer` key (`ipv6`, `ttl`) written directly in `httpdns`.
+        case answer
     }
 
     let key: PlanKey
@@ -70,10 +72,12 @@ struct MisplacedKey {
                 home = .domainMap
             } else if Keys.httpdnsAuth.contains(key) {
                 home = .auth
+            } else if Keys.httpdnsAnswer.contains(key) {
+                home = .answer
             } else {
                 return nil
             }
-        case .headerMatcher, .valueMatcher, .body, .certificate, .time, .httpdnsAuth:
+        case .headerMatcher, .valueMatcher, .body, .certificate, .time, .httpdnsAuth, .httpdnsAnswer:
             return nil
         }
     }
@@ -110,6 +114,9 @@ struct MisplacedKey {
             return "\(name) is a domain map key: give the map either 'static' or 'httpdns', not both"
         case .auth:
             return "\(name) is an auth key: move it under " + Self.destination(.auth, in: siblings, owner: "httpdns mapping")
+        case .answer:
+            return "\(name) is an answer key of 'format: json': move it under "
+                + Self.destination(.answer, in: siblings, owner: "httpdns mapping")
         }
     }
 

@@ -27,36 +27,5 @@ public struct DomainMapSpec: Sendable, Equatable {
     }
 }
 
-/// An HTTPDNS service a map asks (issue: HTTPDNS maps; parsed and validated here already).
-public struct HTTPDNSSpec: Sendable, Equatable {
-    public enum Format: String, Sendable, Equatable, CaseIterable {
-        case dnspod
-        case alibaba
-        case dohJSON = "doh-json"
-    }
-
-    public enum Fallback: Sendable, Equatable {
-        case none
-        case system
-        case map(String)
-    }
-
-    public var format: Format
-    /// URL template; `{host}` is replaced by the URL-encoded host.
-    public var urlTemplate: String
-    public var timeout: Duration
-    public var fallback: Fallback
-    /// How queries are signed or encrypted; nil for a service that asks for neither.
-    public var auth: HTTPDNSAuth?
-
-    public init(format: Format, urlTemplate: String, timeout: Duration, fallback: Fallback, auth: HTTPDNSAuth? = nil) {
-        self.format = format
-        self.urlTemplate = urlTemplate
-        self.timeout = timeout
-        self.fallback = fallback
-        self.auth = auth
-    }
-}
-
 /// The name of the implicit map that asks the machine's own resolver.
 public let systemDomainMapName = "system"

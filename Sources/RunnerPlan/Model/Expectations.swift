@@ -59,11 +59,14 @@ public struct JSONExpectation: Sendable, Equatable {
     }
 }
 
-/// `$.a.b[0]`: member names and array indices from the root.
+/// `$.a.b[0]`: member names and array indices from the root; in an HTTPDNS `answer:` path
+/// also `[*]`, every element of an array.
 public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     public enum Component: Sendable, Equatable {
         case member(String)
         case index(Int)
+        /// `[*]`: each element of an array (only where many values make sense).
+        case everyElement
     }
 
     public var components: [Component]

@@ -20,14 +20,13 @@ public enum HTTPDNSAuth: Sendable, Equatable, CustomStringConvertible, CustomDeb
         case dnspodDES = "dnspod-des"
         case dnspodAES = "dnspod-aes"
 
-        /// The `format` a map must have to use this scheme, by its plan name: a scheme signs or
-        /// encrypts one service's queries. A name rather than an `HTTPDNSSpec.Format`, because
-        /// `volcengine-sign` needs `json`, which is not a format of this runner yet.
-        public var formatName: String {
+        /// The `format` a map must have to use this scheme: a scheme signs or encrypts one
+        /// service's queries.
+        public var format: HTTPDNSSpec.Format.Name {
             switch self {
-            case .alibabaSign: "alibaba"
-            case .volcengineSign: "json"
-            case .dnspodDES, .dnspodAES: "dnspod"
+            case .alibabaSign: .alibaba
+            case .volcengineSign: .json
+            case .dnspodDES, .dnspodAES: .dnspod
             }
         }
 

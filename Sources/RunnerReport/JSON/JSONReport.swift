@@ -70,25 +70,32 @@ public final class JSONReport: StreamedReport {
         }
     }
 
-    /// A suite's record, its results copied from the spool where `results` goes.
+    /// A suite's record, its results copied from the spool where `results` goes. The members
+    /// follow `SuiteRecord.CodingKeys` (declared in key order) through an exhaustive switch: a
+    /// field added to the record is a key the compiler sends here.
     private func writeSuite(
         _ suite: SuiteResult, index: Int, with writer: inout JSONWriter, into output: inout FileOutput
     ) throws(ReportWriteError) {
         let header = SuiteRecord(withoutResults: suite, redactor: redactor)
         writer.open(.object)
-        writer.key("duration_ms"); writer.double(header.durationMs)
-        writer.key("file"); writer.string(header.file)
-        writer.key("hostname"); writer.string(header.hostname)
-        writer.key("name"); writer.string(header.name)
-        writer.key("properties"); encoder.write(header.properties, to: &writer)
-        writer.key("results")
-        writer.open(.array)
-        writer.drain(into: &output)
-        if try spool.replay(suite: index, separator: [UInt8(ascii: ",")], into: &output) > 0 {
-            writer.containsSplicedMembers()
+        for key in SuiteRecord.CodingKeys.allCases {
+            writer.key(key.stringValue)
+            switch key {
+            case .durationMs: writer.double(header.durationMs)
+            case .file: writer.string(header.file)
+            case .hostname: writer.string(header.hostname)
+            case .name: writer.string(header.name)
+            case .properties: encoder.write(header.properties, to: &writer)
+            case .results:
+                writer.open(.array)
+                writer.drain(into: &output)
+                if try spool.replay(suite: index, separator: [UInt8(ascii: ",")], into: &output) > 0 {
+                    writer.containsSplicedMembers()
+                }
+                writer.close(.array)
+            case .timestamp: writer.string(header.timestamp)
+            }
         }
-        writer.close(.array)
-        writer.key("timestamp"); writer.string(header.timestamp)
         writer.close(.object)
     }
 }
@@ -102,7 +109,7 @@ public final class JSONReport: StreamedReport {
 // into place (a record declared out of order comes out the same, a little slower; a test holds
 // every record here to it).
 // A suite's record is the exception: `JSONReport.writeSuite` writes it around the spooled
-// results, with the same keys (JSONReportTests decode it).
+// results, member by member over its `CodingKeys` (JSONReportTests decode it).
 
 /// The whole report as one value, as the tests read it back.
 struct Document: Codable, Equatable {
@@ -183,7 +190,7 @@ struct SuiteRecord: Codable, Equatable {
     var results: [ResultRecord]
     var timestamp: String
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case durationMs = "duration_ms"
         case file, hostname, name, properties, results, timestamp
     }

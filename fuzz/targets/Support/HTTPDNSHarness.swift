@@ -17,15 +17,25 @@ import RunnerPlan
 @testable import RunnerHTTPDNS
 
 enum HTTPDNSHarness {
+    /// A body read by `format` as `HTTPDNSLookup` reads it, to a query that asks no family.
+    static func parse(_ format: HTTPDNSSpec.Format, host: String, status: Int, body: Data) -> Result<HTTPDNSAnswer, HTTPDNSProblem> {
+        do throws(HTTPDNSProblem) {
+            let query = HTTPDNSQuery(url: "http://httpdns.example/q")
+            return .success(try format.wire.answer(to: query, host: host, reply: HTTPDNSReply(status: status, body: body)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     static let host = "api.example.com"
     /// `FUZZ_PRINT=1 .build-fuzz/bin/TARGET FILE` shows what a parse gave, for triage.
     static let printResults = ProcessInfo.processInfo.environment["FUZZ_PRINT"] != nil
 
     static func run(_ format: HTTPDNSSpec.Format, _ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let body = data.map { Data(bytes: $0, count: size) } ?? Data()
-        let result = HTTPDNSWire.parse(format: format, host: host, status: 200, body: body)
+        let result = parse(format, host: host, status: 200, body: body)
         if printResults { print(HTTPDNSOutcome(result)) }
-        guard HTTPDNSOutcome(result) == HTTPDNSOutcome(HTTPDNSWire.parse(format: format, host: host, status: 200, body: body)) else {
+        guard HTTPDNSOutcome(result) == HTTPDNSOutcome(parse(format, host: host, status: 200, body: body)) else {
             fail("the same body parsed twice gave two results: \(HTTPDNSOutcome(result))")
         }
         switch result {
@@ -45,7 +55,7 @@ enum HTTPDNSHarness {
         }
         // Whatever the body, a failed status is the service's error (Alibaba reads its code first).
         for status in [403, 502] {
-            let failed = HTTPDNSWire.parse(format: format, host: host, status: status, body: body)
+            let failed = parse(format, host: host, status: status, body: body)
             guard case .failure(let problem) = failed, problem.kind == .serviceError else {
                 fail("HTTP \(status) gave \(HTTPDNSOutcome(failed))")
             }
@@ -59,6 +69,8 @@ enum HTTPDNSHarness {
         case .dnspod: DNSPodAnswerParser.formatName
         case .alibaba: AlibabaAnswerParser.formatName
         case .dohJSON: DoHJSONAnswerParser.formatName
+        case .json: JSONFormat.formatName
+        case .doh: DoHAnswerParser.formatName
         }
     }
 

@@ -5,8 +5,10 @@ import RunnerHTTPDNS
 import RunnerTransport
 import RunnerVocabulary
 
-/// One host asked of one HTTPDNS service: its queries (two for doh-json under `ip_version:
-/// any`) as transfers on the engine, their answers parsed strictly and merged.
+/// One host asked of one HTTPDNS service: the queries its format builds (two when a format
+/// asks one family per query under `ip_version: any`), signed or encrypted by its `auth`, sent
+/// as transfers on the engine (at each of its `service_ips` in turn until one connects), their
+/// replies read strictly by the format and merged.
 struct HTTPDNSLookup {
     var mapName: String
     var service: HTTPDNSSpec
@@ -17,78 +19,133 @@ struct HTTPDNSLookup {
     /// Answers of HTTPDNS bodies are small; anything past this is not an answer anyway.
     private static let bodyLimit = 64 * 1024
 
+    /// One query's answer and the service address it came from (nil: the URL's host, resolved).
+    private typealias Answered = (answer: HTTPDNSAnswer, at: String?)
+
     func run(on engine: TransferEngine, completion: @escaping (Result<Resolution, TransferError>) -> Void) {
-        let urls = HTTPDNSWire.queryURLs(
-            template: service.urlTemplate, host: host, format: service.format, ipVersion: ipVersion)
-        var answers: [(url: String, result: Result<HTTPDNSAnswer, TransferError>)?] = Array(repeating: nil, count: urls.count)
-        var remaining = urls.count
-        let settle = { (index: Int, url: String, result: Result<HTTPDNSAnswer, TransferError>) in
-            answers[index] = (url, result)
+        let wire = service.format.wire
+        let queries: [HTTPDNSQuery]
+        do throws(HTTPDNSProblem) {
+            queries = try wire.queries(template: service.urlTemplate, host: host, ipVersion: ipVersion)
+        } catch {
+            completion(.failure(TransferError(kind: .resolve, message: "\(label) cannot ask for '\(host)': \(error)")))
+            return
+        }
+        var answers: [(query: HTTPDNSQuery, result: Result<Answered, TransferError>)?] = Array(repeating: nil, count: queries.count)
+        var remaining = queries.count
+        let settle = { (index: Int, result: Result<Answered, TransferError>) in
+            answers[index] = (queries[index], result)
             remaining -= 1
             if remaining == 0 { completion(merge(answers.compactMap { $0 })) }
         }
-        for (index, url) in urls.enumerated() {
+        for (index, query) in queries.enumerated() {
             let sent: String
             do throws(HTTPDNSAuthProblem) {
-                sent = try service.auth?.authorizedURL(url, now: Date()) ?? url
+                sent = try service.auth?.authorizedURL(query.url, now: Date()) ?? query.url
             } catch {
-                settle(index, url, .failure(TransferError(kind: .resolve, message: "\(label) at \(url): \(error)")))
+                settle(index, .failure(TransferError(kind: .resolve, message: "\(label) at \(query.label): \(error)")))
                 continue
             }
-            // The signed or encrypted URL is sent and never shown: texts name `url`, as the plan wrote it.
-            let spec = TransferSpec(
-                url: sent, tls: TransferSpec.TLSSettings(caFile: caFile), httpVersion: .http1_1,
-                timeout: service.timeout, connectTimeout: service.timeout,
-                poolKey: PoolKey(["httpdns", mapName, caFile ?? "system"]), bodyCaptureLimit: Self.bodyLimit)
-            engine.submit(spec) { outcome in settle(index, url, answer(of: outcome, url: url)) }
+            // The signed or encrypted URL is sent and never shown: texts name the query's label.
+            send(query, url: sent, wire: wire, serviceIPIndex: 0, failedAt: [], on: engine) { settle(index, $0) }
         }
     }
 
     /// `HTTPDNS map 'ali' (alibaba, alibaba-sign)`: the format, and the auth scheme when there is one.
     private var label: String {
         let scheme = service.auth.map { ", \($0.scheme.rawValue)" } ?? ""
-        return "HTTPDNS map '\(mapName)' (\(service.format.rawValue)\(scheme))"
+        return "HTTPDNS map '\(mapName)' (\(service.format.name.rawValue)\(scheme))"
     }
 
-    private func answer(of outcome: TransferOutcome, url: String) -> Result<HTTPDNSAnswer, TransferError> {
+    /// Sends `query` to the service: at `service_ips[serviceIPIndex]` when the map ships
+    /// addresses (SNI and certificate name stay the URL's host), the next one when it fails to
+    /// connect or handshake, as the vendors' SDKs do with their bootstrap IPs.
+    private func send(
+        _ query: HTTPDNSQuery, url: String, wire: any HTTPDNSWireFormat, serviceIPIndex: Int,
+        failedAt: [String], on engine: TransferEngine, completion: @escaping (Result<Answered, TransferError>) -> Void
+    ) {
+        let serviceIP = service.serviceIPs.indices.contains(serviceIPIndex) ? service.serviceIPs[serviceIPIndex] : nil
+        let spec = TransferSpec(
+            url: url, method: query.method, headers: query.headers, body: query.body.map(RequestBody.bytes),
+            connectTo: serviceIP.flatMap { Self.connectTo(url, at: $0) },
+            tls: TransferSpec.TLSSettings(caFile: caFile),
+            // ALPN offers h2 over https (some DoH servers speak nothing else); http stays 1.1.
+            httpVersion: .auto, timeout: service.timeout, connectTimeout: service.timeout,
+            poolKey: PoolKey(["httpdns", mapName, caFile ?? "system", serviceIP?.text ?? "-"]),
+            bodyCaptureLimit: Self.bodyLimit)
+        engine.submit(spec) { outcome in
+            if case .failure(let failure) = outcome.result, let serviceIP,
+               serviceIPIndex + 1 < service.serviceIPs.count, Self.isUnreachable(failure, outcome.evidence) {
+                send(
+                    query, url: url, wire: wire, serviceIPIndex: serviceIPIndex + 1,
+                    failedAt: failedAt + ["\(serviceIP.text): \(failure.message)"], on: engine, completion: completion)
+                return
+            }
+            let tried = failedAt.isEmpty ? "" : " (after \(failedAt.joined(separator: "; ")))"
+            let at = serviceIP.map { " at \($0.text)" } ?? ""
+            completion(answer(of: outcome, query: query, wire: wire, via: at + tried).map { ($0, serviceIP.map { $0.text + tried }) })
+        }
+    }
+
+    /// Whether a failure means this address could not be reached (no connection, no
+    /// handshake), so the next service address may do better.
+    private static func isUnreachable(_ failure: TransferError, _ evidence: TransferEvidence) -> Bool {
+        switch failure.kind {
+        case .connect, .tls: true
+        case .timeout: evidence.connectedIP == nil
+        case .resolve, .http, .io: false
+        }
+    }
+
+    /// curl's `--connect-to` for reaching `url`'s host at `address` on the same port.
+    private static func connectTo(_ url: String, at address: IPAddress) -> String? {
+        guard let parsed = PlanURL.parse(url) else { return nil }
+        let host = parsed.host.utf8.contains(UInt8(ascii: ":")) ? "[\(parsed.host)]" : parsed.host
+        return "\(host):\(parsed.port):\(address.urlHost):\(parsed.port)"
+    }
+
+    private func answer(
+        of outcome: TransferOutcome, query: HTTPDNSQuery, wire: any HTTPDNSWireFormat, via: String
+    ) -> Result<HTTPDNSAnswer, TransferError> {
+        let asked = "\(label) at \(query.label)\(via)"
         switch outcome.result {
         case .failure(let failure):
             let what = failure.kind == .timeout ? "no answer within \(service.timeout.planNotation)" : failure.message
-            return .failure(TransferError(kind: .resolve, message: "\(label) at \(url): \(what)"))
+            return .failure(TransferError(kind: .resolve, message: "\(asked): \(what)"))
         case .success(let response):
             var body = response.body
             if let auth = service.auth, (200..<300).contains(response.status) {
                 do throws(HTTPDNSAuthProblem) {
                     body = try auth.decryptAnswer(body: body)
                 } catch {
-                    return .failure(TransferError(
-                        kind: .resolve, message: "\(label) at \(url) answered HTTP \(response.status): \(error)"))
+                    return .failure(TransferError(kind: .resolve, message: "\(asked) answered HTTP \(response.status): \(error)"))
                 }
             }
-            switch HTTPDNSWire.parse(format: service.format, host: host, status: response.status, body: body) {
-            case .success(let answer):
-                return .success(answer)
-            case .failure(let problem) where problem.kind == .serviceError:
+            let reply = HTTPDNSReply(status: response.status, headers: response.headers, body: body)
+            do throws(HTTPDNSProblem) {
+                return .success(try wire.answer(to: query, host: host, reply: reply))
+            } catch where error.kind == .serviceError {
                 // The service's own error text already names its HTTP status.
-                return .failure(TransferError(kind: .resolve, message: "\(label) at \(url) answered \(problem)"))
-            case .failure(let problem):
-                return .failure(TransferError(
-                    kind: .resolve, message: "\(label) at \(url) answered HTTP \(response.status): \(problem)"))
+                return .failure(TransferError(kind: .resolve, message: "\(asked) answered \(error)"))
+            } catch {
+                return .failure(TransferError(kind: .resolve, message: "\(asked) answered HTTP \(response.status): \(error)"))
             }
         }
     }
 
     /// One query's failure fails the lookup unless another query answered (an A query that
     /// answers while its AAAA twin has none is a good answer).
-    private func merge(_ answers: [(url: String, result: Result<HTTPDNSAnswer, TransferError>)]) -> Result<Resolution, TransferError> {
+    private func merge(_ answers: [(query: HTTPDNSQuery, result: Result<Answered, TransferError>)]) -> Result<Resolution, TransferError> {
         var addresses: [IPAddress] = []
         var ttl: Int?
         var firstError: TransferError?
+        var servedAt: [String] = []
         for (_, result) in answers {
             switch result {
-            case .success(let answer):
-                addresses += answer.addresses.filter { !addresses.contains($0) }
-                if let answerTTL = answer.ttl { ttl = min(ttl ?? answerTTL, answerTTL) }
+            case .success(let answered):
+                addresses += answered.answer.addresses.filter { !addresses.contains($0) }
+                if let answerTTL = answered.answer.ttl { ttl = min(ttl ?? answerTTL, answerTTL) }
+                if let at = answered.at, !servedAt.contains(at) { servedAt.append(at) }
             case .failure(let error):
                 firstError = firstError ?? error
             }
@@ -96,7 +153,8 @@ struct HTTPDNSLookup {
         guard !addresses.isEmpty else {
             return .failure(firstError ?? TransferError(kind: .resolve, message: "\(label) has no address for '\(host)'"))
         }
-        var source = "\(label) via \(answers.map(\.url).joined(separator: " + "))"
+        var source = "\(label) via \(answers.map(\.query.label).joined(separator: " + "))"
+        if !servedAt.isEmpty { source += " at \(servedAt.joined(separator: ", "))" }
         if let ttl { source += ", ttl \(ttl)s" }
         return .success(Resolution(addresses: addresses, source: source, lookupTime: 0, ttl: ttl))
     }

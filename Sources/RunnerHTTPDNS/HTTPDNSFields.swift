@@ -1,31 +1,6 @@
 import Foundation
 import RunnerPlan
 
-/// The HTTPDNS wire formats: query URLs out, answers in. Pure: no I/O.
-package enum HTTPDNSWire {
-    /// The URLs to ask for `host`: `{host}` in the template replaced by the URL-encoded host (RFC 3986 unreserved kept), plus the family parameter. One URL, or two for doh-json under `.any` (A then AAAA).
-    package static func queryURLs(
-        template: String, host: String, format: HTTPDNSSpec.Format, ipVersion: IPVersionPreference
-    ) -> [String] {
-        HTTPDNSQueryURL.urls(template: template, host: host, format: format, ipVersion: ipVersion)
-    }
-
-    /// Parses one answer. `status` is the HTTP status.
-    package static func parse(
-        format: HTTPDNSSpec.Format, host: String, status: Int, body: Data
-    ) -> Result<HTTPDNSAnswer, HTTPDNSProblem> {
-        do throws(HTTPDNSProblem) {
-            switch format {
-            case .dnspod: return .success(try DNSPodAnswerParser.parse(host: host, status: status, body: body))
-            case .alibaba: return .success(try AlibabaAnswerParser.parse(host: host, status: status, body: body))
-            case .dohJSON: return .success(try DoHJSONAnswerParser.parse(host: host, status: status, body: body))
-            }
-        } catch {
-            return .failure(error)
-        }
-    }
-}
-
 /// Why a body is not the expected format; a nil reason for "not this format at all" (the quote
 /// of the body says enough), a reason when the shape is right but a field is not.
 struct HTTPDNSMalformed: Error {

@@ -1,0 +1,82 @@
+/// An HTTPDNS service a map asks: where, in which format, how its queries are authorised,
+/// and what to do when it has no answer.
+public struct HTTPDNSSpec: Sendable, Equatable {
+    /// The answer format, with what it needs to read one (`json`'s paths, `doh`'s method).
+    public enum Format: Sendable, Equatable {
+        /// DNSPod / Tencent D+ text (`ip;ip,ttl`).
+        case dnspod
+        /// Alibaba Cloud EMAS JSON.
+        case alibaba
+        /// DNS-over-HTTPS JSON (`application/dns-json`, Google and Cloudflare style).
+        case dohJSON
+        /// Any JSON answer, its addresses and TTL picked by JSONPath.
+        case json(JSONAnswerMapping)
+        /// RFC 8484 DNS-over-HTTPS: DNS messages over GET or POST.
+        case doh(method: DoHMethod)
+
+        /// The formats by their plan names.
+        public enum Name: String, Sendable, Equatable, CaseIterable {
+            case dnspod
+            case alibaba
+            case dohJSON = "doh-json"
+            case json
+            case doh
+        }
+
+        public var name: Name {
+            switch self {
+            case .dnspod: .dnspod
+            case .alibaba: .alibaba
+            case .dohJSON: .dohJSON
+            case .json: .json
+            case .doh: .doh
+            }
+        }
+
+        /// Whether the URL names the host with `{host}`; a DoH query carries the name inside
+        /// its DNS message instead.
+        public var urlNamesHost: Bool {
+            switch self {
+            case .dnspod, .alibaba, .dohJSON, .json: true
+            case .doh: false
+            }
+        }
+    }
+
+    /// How an RFC 8484 query travels (`method:` of a `doh` map).
+    public enum DoHMethod: String, Sendable, Equatable, CaseIterable {
+        /// `?dns=` the message in base64url without padding.
+        case get = "GET"
+        /// The message as the body, `Content-Type: application/dns-message`.
+        case post = "POST"
+    }
+
+    public enum Fallback: Sendable, Equatable {
+        case none
+        case system
+        case map(String)
+    }
+
+    public var format: Format
+    /// URL template; `{host}` is replaced by the URL-encoded host (not in `doh` URLs).
+    public var urlTemplate: String
+    public var timeout: Duration
+    public var fallback: Fallback
+    /// How queries are signed or encrypted; nil for a service that asks for neither.
+    public var auth: HTTPDNSAuth?
+    /// The service's own addresses, tried in order (the SDKs' bootstrap IPs); empty: the URL's
+    /// host is resolved by the machine's resolver (an IP literal needs nothing).
+    public var serviceIPs: [IPAddress]
+
+    public init(
+        format: Format, urlTemplate: String, timeout: Duration, fallback: Fallback, auth: HTTPDNSAuth? = nil,
+        serviceIPs: [IPAddress] = []
+    ) {
+        self.format = format
+        self.urlTemplate = urlTemplate
+        self.timeout = timeout
+        self.fallback = fallback
+        self.auth = auth
+        self.serviceIPs = serviceIPs
+    }
+}

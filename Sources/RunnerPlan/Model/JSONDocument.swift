@@ -1,0 +1,81 @@
+import Foundation
+
+/// A response body parsed as JSON, in the plan's own `JSONValue` terms: what `expect.body.json`
+/// checks and what a `format: json` HTTPDNS answer is read from.
+package struct JSONDocument: Equatable, Sendable {
+    package var root: JSONValue
+
+    /// Parses `data` with JSONSerialization (top-level scalars allowed); nil when it is not JSON.
+    package init?(parsing data: Data) {
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return nil
+        }
+        root = Self.value(of: object)
+    }
+
+    package init(root: JSONValue) {
+        self.root = root
+    }
+
+    /// The value at `path`, or nil when a member is missing, an index is out of range, a step
+    /// goes into a value of the wrong kind, or the path has a `[*]` (it selects many).
+    package func value(at path: JSONPath) -> JSONValue? {
+        let selected = select(path)
+        return selected.count == 1 && !path.components.contains(.everyElement) ? selected[0] : nil
+    }
+
+    /// Every value `path` selects, in document order: `[*]` steps into each element of an
+    /// array; a missing member, an index out of range or a step into the wrong kind selects
+    /// nothing on that branch.
+    package func select(_ path: JSONPath) -> [JSONValue] {
+        var current = [root]
+        for component in path.components {
+            var next: [JSONValue] = []
+            for value in current {
+                switch (component, value) {
+                case (.member(let name), .object(let members)):
+                    if let member = members[name] { next.append(member) }
+                case (.index(let index), .array(let items)):
+                    if items.indices.contains(index) { next.append(items[index]) }
+                case (.everyElement, .array(let items)):
+                    next += items
+                case (.member, _), (.index, _), (.everyElement, _):
+                    continue
+                }
+            }
+            current = next
+        }
+        return current
+    }
+
+    /// Foundation's JSON objects as `JSONValue`.
+    ///
+    /// Booleans are the trap: JSONSerialization hands them out as NSNumber, and on Linux
+    /// `NSNumber(value: 1) is Bool` is true, so `as? Bool` cannot tell `1` from `true`. Only
+    /// the boolean NSNumber's own class (`__NSCFBoolean`, the class of `NSNumber(value: true)`)
+    /// does, on Linux and Darwin alike.
+    package static func value(of object: Any) -> JSONValue {
+        switch object {
+        case is NSNull:
+            return .null
+        case let text as String:
+            return .string(text)
+        case let number as NSNumber:
+            if isBoolean(number) { return .bool(number.boolValue) }
+            return .number(number.doubleValue)
+        case let items as [Any]:
+            return .array(items.map(value(of:)))
+        case let members as [String: Any]:
+            return .object(members.mapValues(value(of:)))
+        default:
+            // JSONSerialization produces nothing else; keep the evaluation total regardless.
+            return .string(String(describing: object))
+        }
+    }
+
+    private static let booleanClass: AnyClass = type(of: NSNumber(value: true))
+
+    package static func isBoolean(_ number: NSNumber) -> Bool {
+        type(of: number) == booleanClass
+    }
+}
