@@ -81,6 +81,11 @@ public final class UnboundDoH: Sendable {
     /// What unbound logged so far, with anything it wrote to stdout or stderr.
     public func log() -> String { process.log() }
 
+    /// How many queries for `name` (no trailing dot) of `type` ("A", "AAAA") unbound has logged.
+    public func queriesLogged(_ name: String, type: String) -> Int {
+        process.log().components(separatedBy: " \(name). \(type) IN").count - 1
+    }
+
     /// Writes a PEM bundle of this server's CA and `pem` (e.g. the lab's `caPEM`), for a client
     /// that talks to both; returns its path (inside `directory`).
     public func trustBundle(adding pem: String) throws -> String {
@@ -180,6 +185,9 @@ public final class UnboundDoH: Sendable {
         return """
             server:
               verbosity: 1
+              # "info: 127.0.0.1 api.lab.test. A IN" for every query: what a test reads to know
+              # that an answer came from here.
+              log-queries: yes
               interface: \(listenAddress)@\(port)
               https-port: \(port)
               http-endpoint: "/dns-query"

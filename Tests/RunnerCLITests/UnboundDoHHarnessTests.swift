@@ -94,6 +94,9 @@ struct UnboundDoHHarnessTests {
             try await check(UnboundDoH.Names.refused, DNSMessage.typeA, rcode: DNSMessage.refused, answers: 0)
             // Nothing else is looked up anywhere: a name outside the lab is refused, not resolved.
             try await check("www.example.com", DNSMessage.typeA, rcode: DNSMessage.refused, answers: 0)
+            // unbound logs each query it was asked (what the runner's tests read).
+            #expect(server.queriesLogged(UnboundDoH.Names.api, type: "A") == 1, "\(server.log())")
+            #expect(server.queriesLogged(UnboundDoH.Names.alias, type: "AAAA") == 1, "\(server.log())")
         }
     }
 
