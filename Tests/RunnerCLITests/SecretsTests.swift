@@ -14,6 +14,8 @@ struct SecretsTests {
     static let password = "p&ss<w>\"rd'9"
     /// A wrong Alibaba signing secret: the service refuses it, and it shows nowhere.
     static let wrongSigningSecret = "wr0ng-ali-5ecret"
+    /// A wrong DNSPod key: the service cannot decrypt the query, and the key shows nowhere.
+    static let wrongKey = "wr0ng-dnspod-k3y"
 
     static let plan = """
         version: 1
@@ -38,6 +40,32 @@ struct SecretsTests {
               format: alibaba
               url: "http://127.0.0.2:{{http}}/httpdns/alibaba/signed/sign_d?host={host}"
               auth: {scheme: alibaba-sign, secret: "${secret:ALI_WRONG}"}
+          encrypted:
+            httpdns:
+              format: dnspod
+              url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&id=1&ttl=1"
+              auth: {scheme: dnspod-des, key: "${secret:DNSPOD_KEY}"}
+          badlyencrypted:
+            httpdns:
+              format: dnspod
+              url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&id=1"
+              auth: {scheme: dnspod-aes, key: "${secret:DNSPOD_WRONG}"}
+          volc:
+            httpdns:
+              format: json
+              url: "http://127.0.0.2:{{http}}/httpdns/volcengine/resolve?domain={host}&account_id=\(LabDNS.volcengineAccount)"
+              auth: {scheme: volcengine-sign, secret: "${secret:VOLC_SECRET}"}
+              answer: {ips: "$.data.ipv4[*]", ipv6: "$.data.ipv6[*]", ttl: "$.data.ttl"}
+          inhouse:
+            httpdns:
+              format: json
+              url: "http://127.0.0.2:{{http}}/httpdns/json/v1/resolve?name={host}&token=${secret:TOKEN}"
+              answer: {ips: "$.answer.v4", ipv6: "$.answer.v6", ttl: "$.answer.ttl"}
+          doh:
+            httpdns:
+              format: doh
+              url: "https://api.lab.test:{{https}}/dns-query?token=${secret:TOKEN}"
+              service_ips: [127.0.0.2]
         scenarios:
           - name: passes over plain http
             strategy: header-only
@@ -93,6 +121,26 @@ struct SecretsTests {
             domains: badlysigned
             strategy: sni-resolve
             request: {url: "https://api.lab.test:{{https}}/echo"}
+          - name: resolves through an encrypted HTTPDNS map
+            domains: encrypted
+            strategy: sni-resolve
+            request: {url: "https://api.lab.test:{{https}}/echo"}
+          - name: errors when the encryption key is wrong
+            domains: badlyencrypted
+            strategy: sni-resolve
+            request: {url: "https://api.lab.test:{{https}}/echo"}
+          - name: resolves through a signed json map
+            domains: volc
+            strategy: sni-resolve
+            request: {url: "https://api.lab.test:{{https}}/echo"}
+          - name: resolves through a json map with a secret in its URL
+            domains: inhouse
+            strategy: sni-resolve
+            request: {url: "https://api.lab.test:{{https}}/echo"}
+          - name: resolves through DoH with a secret in its URL
+            domains: doh
+            strategy: sni-resolve
+            request: {url: "https://api.lab.test:{{https}}/echo"}
         """
 
     /// Every way a secret could show up in a file or on a terminal.
@@ -116,7 +164,8 @@ struct SecretsTests {
             "runner", [plan, verbosity, "--junit", junit, "--json", json],
             environment: [
                 "TOKEN": Self.token, "PASSWORD": Self.password, "ALI_SECRET": LabDNS.alibabaSecret,
-                "ALI_WRONG": Self.wrongSigningSecret,
+                "ALI_WRONG": Self.wrongSigningSecret, "DNSPOD_KEY": LabDNS.dnspodKey, "DNSPOD_WRONG": Self.wrongKey,
+                "VOLC_SECRET": LabDNS.volcengineSecret,
             ])
 
         // The run did what the plan says: the secrets did reach the server and the checks.
@@ -135,6 +184,11 @@ struct SecretsTests {
             "errors when the HTTPDNS service with a secret key fails=error",
             "resolves through a signed HTTPDNS map=passed",
             "errors when the signing secret is wrong=error",
+            "resolves through an encrypted HTTPDNS map=passed",
+            "errors when the encryption key is wrong=error",
+            "resolves through a signed json map=passed",
+            "resolves through a json map with a secret in its URL=passed",
+            "resolves through DoH with a secret in its URL=passed",
         ])
         #expect(output.stdout.contains("InvalidSignature (HTTP 403)"), "the service's refusal is shown")
         #expect(output.status == 1)
@@ -146,12 +200,18 @@ struct SecretsTests {
             ("JSON", try String(contentsOfFile: json, encoding: .utf8)),
         ]
         for (channel, text) in channels {
-            let secrets = [Self.token, Self.password, LabDNS.alibabaSecret, Self.wrongSigningSecret]
+            let secrets = [
+                Self.token, Self.password, LabDNS.alibabaSecret, Self.wrongSigningSecret, LabDNS.dnspodKey, Self.wrongKey,
+                LabDNS.volcengineSecret,
+            ]
             for form in secrets.flatMap(Self.forms) {
                 #expect(!text.contains(form), "\(channel) (\(verbosity)) shows a secret as \(form)")
             }
-            // A signed query URL (with its expiry and signature) is sent, never shown.
-            #expect(!text.contains("&s="), "\(channel) (\(verbosity)) shows a signature")
+            // A signed or encrypted query URL (expiry, signature, ciphertext) or a DNS message is
+            // sent, never shown.
+            for sent in ["&s=", "&sign=", "&timestamp=", "&alg=", "dns="] {
+                #expect(!text.contains(sent), "\(channel) (\(verbosity)) shows a query as sent: \(sent)")
+            }
         }
     }
 
