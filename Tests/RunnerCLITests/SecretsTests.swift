@@ -35,37 +35,44 @@ struct SecretsTests {
               format: alibaba
               url: "http://127.0.0.2:{{http}}/httpdns/alibaba/signed/sign_d?host={host}"
               auth: {scheme: alibaba-sign, secret: "${secret:ALI_SECRET}"}
+              timeout: 5s
           badlysigned:
             httpdns:
               format: alibaba
               url: "http://127.0.0.2:{{http}}/httpdns/alibaba/signed/sign_d?host={host}"
               auth: {scheme: alibaba-sign, secret: "${secret:ALI_WRONG}"}
+              timeout: 5s
           encrypted:
             httpdns:
               format: dnspod
               url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&id=1&ttl=1"
               auth: {scheme: dnspod-des, key: "${secret:DNSPOD_KEY}"}
+              timeout: 5s
           badlyencrypted:
             httpdns:
               format: dnspod
               url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&id=1"
               auth: {scheme: dnspod-aes, key: "${secret:DNSPOD_WRONG}"}
+              timeout: 5s
           volc:
             httpdns:
               format: json
               url: "http://127.0.0.2:{{http}}/httpdns/volcengine/resolve?domain={host}&account_id=\(LabDNS.volcengineAccount)"
               auth: {scheme: volcengine-sign, secret: "${secret:VOLC_SECRET}"}
+              timeout: 5s
               answer: {ips: "$.data.ipv4[*]", ipv6: "$.data.ipv6[*]", ttl: "$.data.ttl"}
           inhouse:
             httpdns:
               format: json
               url: "http://127.0.0.2:{{http}}/httpdns/json/v1/resolve?name={host}&token=${secret:TOKEN}"
               answer: {ips: "$.answer.v4", ipv6: "$.answer.v6", ttl: "$.answer.ttl"}
+              timeout: 5s
           doh:
             httpdns:
               format: doh
               url: "https://api.lab.test:{{https}}/dns-query?token=${secret:TOKEN}"
               service_ips: [127.0.0.2]
+              timeout: 5s
         scenarios:
           - name: passes over plain http
             strategy: header-only

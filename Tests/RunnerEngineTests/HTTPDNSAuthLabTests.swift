@@ -98,6 +98,7 @@ struct HTTPDNSVendorLabTests {
         domains:
           vendor:
             httpdns:
+              timeout: 5s
         \(map.split(separator: "\n").map { "      \($0)" }.joined(separator: "\n"))
         scenarios:
           - name: first

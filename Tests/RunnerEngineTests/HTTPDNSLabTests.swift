@@ -264,7 +264,7 @@ struct HTTPDNSServiceIPsLabTests {
                   format: alibaba
                   url: "https://api.lab.test:{{https}}/httpdns/alibaba/100000/d?host={host}"
                   service_ips: \(serviceIPs)
-                  timeout: 2s
+                  timeout: 5s
             scenarios:
               - name: api
                 strategy: header-only
