@@ -64,8 +64,9 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                // DNSPod D+'s encrypted interface: DES-EDE3-ECB and AES-128-CBC (swift-crypto has no DES).
-                "CCryptoShim",
+                // DNSPod D+'s encrypted interface: DES-EDE3-ECB and AES-128-CBC (swift-crypto has no
+                // DES) through the runner's own OpenSSL facade, and its hex.
+                "RunnerHTTPDNS",
                 "CLDNS",
             ]),
         .executableTarget(

@@ -1,7 +1,7 @@
-/// Lower-case hex, as the auth schemes write digests and ciphertext.
-enum Hex {
+/// Lower-case hex, as the auth schemes (and the lab's replicas of their services) write digests and ciphertext.
+package enum Hex {
     /// `bytes` as lower-case hex digits, two per byte.
-    static func lowercase(_ bytes: some Sequence<UInt8>) -> String {
+    package static func lowercase(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.underestimatedCount * 2)
@@ -12,7 +12,7 @@ enum Hex {
         return String(decoding: text, as: UTF8.self)
     }
 
-    enum Decoded: Equatable {
+    package enum Decoded: Equatable {
         case bytes([UInt8])
         /// The byte at this offset is not a hex digit.
         case notHex(offset: Int)
@@ -20,7 +20,7 @@ enum Hex {
     }
 
     /// The bytes hex text stands for; digits of either case.
-    static func decode(_ text: some Collection<UInt8>) -> Decoded {
+    package static func decode(_ text: some Collection<UInt8>) -> Decoded {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count / 2)
         var high: UInt8?

@@ -2,16 +2,16 @@ internal import CCryptoShim
 
 /// The one place RunnerHTTPDNS calls OpenSSL (through CCryptoShim): MD5, the two DNSPod
 /// ciphers and random bytes, as Swift values and a Swift error; no C type leaves this file.
-enum OpenSSLCrypto {
+package enum OpenSSLCrypto {
     /// The block ciphers DNSPod's encrypted queries use, both with PKCS padding.
-    enum Cipher: Sendable {
+    package enum Cipher: Sendable {
         /// DES-EDE3-ECB: a 24-byte key (DES's 8 bytes three times compute single DES), no IV.
         case desEDE3ECB
         /// AES-128-CBC: a 16-byte key and a 16-byte IV.
         case aes128CBC
 
         /// Bytes per block: ciphertext is a whole number of them.
-        var blockSize: Int {
+        package var blockSize: Int {
             switch self {
             case .desEDE3ECB: 8
             case .aes128CBC: 16
@@ -27,7 +27,7 @@ enum OpenSSLCrypto {
     }
 
     /// What OpenSSL reported, in words.
-    enum Failure: Error, Equatable, Sendable {
+    package enum Failure: Error, Equatable, Sendable {
         /// A key, IV or buffer of the wrong size: a bug in the caller.
         case badArgument
         /// OpenSSL does not provide the algorithm (a stripped build, a FIPS-only configuration).
@@ -39,7 +39,7 @@ enum OpenSSLCrypto {
     }
 
     /// The 16-byte MD5 digest of `bytes`.
-    static func md5(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+    package static func md5(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 16)
         let status = bytes.withUnsafeBufferPointer { input in
             digest.withUnsafeMutableBufferPointer { output in
@@ -52,17 +52,17 @@ enum OpenSSLCrypto {
     }
 
     /// `plaintext` encrypted, padded to a whole number of blocks.
-    static func encrypt(_ cipher: Cipher, key: [UInt8], iv: [UInt8] = [], _ plaintext: [UInt8]) throws(Failure) -> [UInt8] {
+    package static func encrypt(_ cipher: Cipher, key: [UInt8], iv: [UInt8] = [], _ plaintext: [UInt8]) throws(Failure) -> [UInt8] {
         try crypt(cipher, encrypt: true, key: key, iv: iv, plaintext)
     }
 
     /// `ciphertext` decrypted, its padding checked and removed.
-    static func decrypt(_ cipher: Cipher, key: [UInt8], iv: [UInt8] = [], _ ciphertext: [UInt8]) throws(Failure) -> [UInt8] {
+    package static func decrypt(_ cipher: Cipher, key: [UInt8], iv: [UInt8] = [], _ ciphertext: [UInt8]) throws(Failure) -> [UInt8] {
         try crypt(cipher, encrypt: false, key: key, iv: iv, ciphertext)
     }
 
     /// `count` bytes from OpenSSL's CSPRNG (IVs).
-    static func randomBytes(_ count: Int) throws(Failure) -> [UInt8] {
+    package static func randomBytes(_ count: Int) throws(Failure) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let status = bytes.withUnsafeMutableBufferPointer { buffer in
             ccrypto_random_bytes(buffer.baseAddress, buffer.count)

@@ -1,3 +1,4 @@
+import RunnerHTTPDNS
 /// DNSPod D+'s encrypted interface as the service applies it: lower-case hex on the wire both ways.
 ///
 /// `des`: DES-ECB with PKCS#5 padding under the key's first 8 bytes (computed as DES-EDE3 with
@@ -36,23 +37,23 @@ struct DNSPodCipher: Sendable {
         }
     }
 
-    private var kind: OpenSSLCipher.Kind { algorithm == .des ? .desEDE3ECB : .aes128CBC }
+    private var kind: OpenSSLCrypto.Cipher { algorithm == .des ? .desEDE3ECB : .aes128CBC }
     private var ivLength: Int { algorithm == .des ? 0 : 16 }
 
     /// `plaintext` as it goes on the wire: hex of the ciphertext (DES) or of a fresh IV ‖ ciphertext (AES).
     func encrypt(_ plaintext: String) throws(Failure) -> String {
-        do throws(OpenSSLCipher.Failure) {
-            let iv = try OpenSSLCipher.randomBytes(ivLength)
-            return Hex.lowercase(iv + (try OpenSSLCipher.encrypt(kind, key: key, iv: iv, Array(plaintext.utf8))))
+        do throws(OpenSSLCrypto.Failure) {
+            let iv = try OpenSSLCrypto.randomBytes(ivLength)
+            return Hex.lowercase(iv + (try OpenSSLCrypto.encrypt(kind, key: key, iv: iv, Array(plaintext.utf8))))
         } catch {
-            throw Failure(description: "dnspod \(algorithm.rawValue): \(error)")
+            throw Failure(description: "dnspod \(algorithm.rawValue): OpenSSL: \(error)")
         }
     }
 
     /// The text a wire value stands for; throws when it is not hex, not whole blocks, does not
     /// decrypt under the key (bad padding) or is not UTF-8.
     func decrypt(_ wire: String) throws(Failure) -> String {
-        guard let bytes = Hex.decode(wire) else {
+        guard case .bytes(let bytes) = Hex.decode(wire.utf8) else {
             throw Failure(description: "dnspod \(algorithm.rawValue): \"\(wire)\" is not hex")
         }
         let ciphertext = bytes.dropFirst(ivLength)
@@ -62,10 +63,10 @@ struct DNSPodCipher: Sendable {
                     + (ivLength > 0 ? "an IV and " : "") + "whole \(kind.blockSize)-byte blocks")
         }
         let plaintext: [UInt8]
-        do throws(OpenSSLCipher.Failure) {
-            plaintext = try OpenSSLCipher.decrypt(kind, key: key, iv: Array(bytes.prefix(ivLength)), Array(ciphertext))
+        do throws(OpenSSLCrypto.Failure) {
+            plaintext = try OpenSSLCrypto.decrypt(kind, key: key, iv: Array(bytes.prefix(ivLength)), Array(ciphertext))
         } catch {
-            throw Failure(description: "dnspod \(algorithm.rawValue): \(error)")
+            throw Failure(description: "dnspod \(algorithm.rawValue): OpenSSL: \(error)")
         }
         guard let text = String(validating: plaintext, as: UTF8.self) else {
             throw Failure(description: "dnspod \(algorithm.rawValue): the plaintext is not UTF-8")

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NIOHTTP1
+import RunnerHTTPDNS
 
 /// The check Volcengine HTTPDNS makes on a signed query, with the time passed in.
 ///
