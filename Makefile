@@ -2,7 +2,7 @@
 # Each installs the Debian packages it needs when they are missing.
 
 SWIFT        ?= swift
-DEB_PACKAGES := pkg-config libyaml-dev libcurl4-openssl-dev libssl-dev libldns-dev libxml2-utils curl time bc openssl unbound
+DEB_PACKAGES := pkg-config libyaml-dev libcurl4-openssl-dev libssl-dev libldns-dev libxml2-utils curl time bc openssl unbound python3-yaml systemd
 SCHEMA       := schemas/junit-10.xsd
 LAB_DIR      := .lab
 DEMO_DIR     := .demo
