@@ -5,6 +5,8 @@ import RunnerPlan
 import RunnerResults
 import Testing
 
+@testable import RunnerEngine
+
 /// Domain maps backed by the lab's HTTPDNS service: each format end to end, each fault with
 /// and without a fallback, deduplication, TTL caching, fan-out and IPv6.
 @Suite("HTTPDNS maps against the lab", .timeLimit(.minutes(3)))
@@ -228,6 +230,36 @@ struct HTTPDNSLabTests {
         #expect(run.all.allSatisfy { $0.passed }, "\(run.all.map(\.summary))")
         #expect(labRun.lab.httpdnsLookups(host: "shortttl.lab.test") == 2, "ttl 1 s: asked again 1.5 s later")
         #expect(labRun.lab.httpdnsLookups(host: "api.lab.test") == 1, "ttl 60 s: answered from the cache")
+        try await labRun.lab.shutdown()
+    }
+
+    /// Runs that share a `ResolutionMemory` (`runner serve`'s cycles) ask the service again only
+    /// when an answer's TTL has run out; a run without one asks afresh.
+    @Test func answersAreKeptAcrossRunsByTheirTTL() async throws {
+        let labRun = try await LabRun.dedicated()
+        let scenarios = ["api.lab.test", "shortttl.lab.test"].map { host in
+            """
+              - name: \(host)
+                strategy: header-only
+                request: {url: "http://\(host):{{http}}/echo"}
+            """
+        }.joined(separator: "\n")
+        let plan = Self.plan(Self.services[0], scenarios: scenarios)
+        // One plan file, as `serve` runs the same files cycle after cycle.
+        let path = try LabPlans.write(plan, lab: labRun.lab)
+        let memory = ResolutionMemory()
+        let manual = ManualClock()
+        let first = try await labRun.run(plan, jobs: 1, clock: manual.clock, memory: memory, planPath: path)
+        manual.advance(by: .milliseconds(1500))
+        let second = try await labRun.run(plan, jobs: 1, clock: manual.clock, memory: memory, planPath: path)
+        #expect((first.all + second.all).allSatisfy { $0.passed }, "\((first.all + second.all).map(\.summary))")
+        #expect(labRun.lab.httpdnsLookups(host: "api.lab.test") == 1, "ttl 60 s: the second run used the kept answer")
+        #expect(labRun.lab.httpdnsLookups(host: "shortttl.lab.test") == 2, "ttl 1 s: gone 1.5 s later")
+        let kept = try #require(second.all.first { $0.scenario == "api.lab.test" })
+        #expect(kept.evidence.ipSource.contains("(kept from an earlier run, 58s left)"), "\(kept.evidence.ipSource)")
+        #expect(memory.count == 2)
+        _ = try await labRun.run(plan, jobs: 1, clock: manual.clock)
+        #expect(labRun.lab.httpdnsLookups(host: "api.lab.test") == 2, "a run without the memory asks afresh")
         try await labRun.lab.shutdown()
     }
 

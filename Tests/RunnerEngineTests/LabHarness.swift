@@ -23,16 +23,19 @@ struct LabRun {
     ///   - clock: the engine's clock (TTLs, timeouts); `afterEachResult` runs as each result is
     ///     handed over, on the engine's thread, e.g. to move a `ManualClock`.
     ///   - wallClock: the time signed HTTPDNS queries are signed at.
+    ///   - memory: HTTPDNS answers kept from earlier runs (`runner serve`'s cycles).
+    ///   - planPath: run the plan already written there (runs of one file), not `yaml`.
     func run(
         _ yaml: String, jobs: Int = 8, retries: Int? = nil, environment: [String: String] = [:],
-        clock: MonotonicClock = .system, wallClock: WallClock = .system,
-        afterEachResult: @escaping @Sendable () -> Void = {}
+        clock: MonotonicClock = .system, wallClock: WallClock = .system, memory: ResolutionMemory? = nil,
+        planPath: String? = nil, afterEachResult: @escaping @Sendable () -> Void = {}
     ) async throws -> CollectedRun {
-        let path = try LabPlans.write(yaml, lab: lab)
+        let path = try planPath ?? LabPlans.write(yaml, lab: lab)
         let plan = try PlanLoader.load(path: path, environment: environment)
         var options = RunOptions()
         options.jobs = jobs
         options.retriesOverride = retries
+        options.resolutionMemory = memory
         let chosen = options
         return try await offPool {
             let collector = ResultCollector(afterEach: afterEachResult)

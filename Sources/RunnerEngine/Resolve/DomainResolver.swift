@@ -23,16 +23,21 @@ final class DomainResolver {
     private let engine: TransferEngine
     private let clock: MonotonicClock
     private let wallClock: WallClock
+    private let memory: ResolutionMemory?
     private var cache = ResolutionCache<Completion>()
     /// Every lookup's answer, in the order they came.
     private(set) var records: [Record] = []
     private typealias Key = ResolutionCache<Completion>.Key
 
-    init(plan: Plan, engine: TransferEngine, clock: MonotonicClock = .system, wallClock: WallClock = .system) {
+    init(
+        plan: Plan, engine: TransferEngine, clock: MonotonicClock = .system, wallClock: WallClock = .system,
+        memory: ResolutionMemory? = nil
+    ) {
         self.plan = plan
         self.engine = engine
         self.clock = clock
         self.wallClock = wallClock
+        self.memory = memory
     }
 
     /// Answers `host` through map `mapName`; `completion` runs on the engine's thread (at once
@@ -69,12 +74,18 @@ final class DomainResolver {
             }
         case .httpdns(let service):
             answer(Key(map: mapName, host: host, family: ipVersion), completion: completion) { [self] done in
+                let kept = ResolutionMemory.Key(plan: plan.path, map: mapName, host: host, family: ipVersion)
+                if let (resolution, ttl) = memory?.answer(for: kept, service: service, now: clock.now()) {
+                    done(.success(resolution), ttl)
+                    return
+                }
                 HTTPDNSLookup(
                     mapName: mapName, service: service, host: host, ipVersion: ipVersion, caFile: caFile,
                     wallClock: wallClock)
                     .run(on: engine) { [self] result in
                         switch result {
                         case .success(let resolution):
+                            memory?.remember(resolution, for: kept, service: service, now: clock.now())
                             done(.success(resolution), resolution.ttl)
                         case .failure(let error):
                             fallBack(

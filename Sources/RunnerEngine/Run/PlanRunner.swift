@@ -136,7 +136,8 @@ final class SuiteRun {
         self.interrupter = interrupter
         self.sink = sink
         self.clock = clock
-        self.resolver = DomainResolver(plan: plan, engine: engine, clock: clock, wallClock: wallClock)
+        self.resolver = DomainResolver(
+            plan: plan, engine: engine, clock: clock, wallClock: wallClock, memory: options.resolutionMemory)
         // Shared with the plan when every scenario runs (a filter copies each one).
         self.scenarios = options.selectsAll ? plan.scenarios : plan.scenarios.filter(options.selects)
         self.planned = Array(repeating: nil, count: scenarios.count)

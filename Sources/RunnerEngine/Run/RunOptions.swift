@@ -18,6 +18,8 @@ public struct RunOptions: Sendable {
     public var strategyOverride: StrategyKind? = nil
     /// Retries for every scenario instead of the plan's `retries` (`--retries`).
     public var retriesOverride: Int? = nil
+    /// HTTPDNS answers kept across runs by their TTL (`runner serve`); nil: each run asks afresh.
+    public var resolutionMemory: ResolutionMemory? = nil
 
     public init() {}
 
