@@ -12,26 +12,7 @@ struct RunPlans: ParsableCommand {
 
     @OptionGroup var planOptions: PlanOptions
 
-    @Option(name: [.customShort("j"), .long], help: "Transfers in flight at once.")
-    var jobs: Int = 8
-
-    @Option(help: ArgumentHelp("Write the JUnit XML report.", valueName: "FILE"))
-    var junit: String?
-
-    @Option(help: ArgumentHelp("Write the JSON report.", valueName: "FILE"))
-    var json: String?
-
-    @Option(name: .customLong("tag"), help: ArgumentHelp("Only scenarios tagged T (repeatable: any of them).", valueName: "T"))
-    var tags: [String] = []
-
-    @Option(help: ArgumentHelp("Only scenarios whose name contains TEXT.", valueName: "TEXT"))
-    var filter: String?
-
-    @Option(help: ArgumentHelp("Run every scenario with strategy S.", valueName: "S"))
-    var strategy: String?
-
-    @Option(help: ArgumentHelp("Re-run a failing result up to N times, whatever the plan says.", valueName: "N"))
-    var retries: Int?
+    @OptionGroup var selection: RunSelection
 
     @Flag(name: .shortAndLong, help: "Print only problems and the summary.")
     var quiet = false
@@ -50,39 +31,15 @@ struct RunPlans: ParsableCommand {
     }
 
     func validate() throws {
-        guard (1...1024).contains(jobs) else { throw ValidationError("--jobs takes a number from 1 to 1024, got \(jobs)") }
-        if let retries, !(0...TransferSettings.maxRetries).contains(retries) {
-            throw ValidationError("--retries takes a number from 0 to \(TransferSettings.maxRetries), got \(retries)")
-        }
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other") }
-        if let strategy, StrategyKind(rawValue: strategy) == nil {
-            let names = StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("--strategy takes one of \(names), got '\(strategy)'")
-        }
-        for path in [junit, json].compactMap({ $0 }) {
-            let directory = (path as NSString).deletingLastPathComponent
-            var isDirectory: ObjCBool = false
-            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
-                throw ValidationError("cannot write report '\(path)': directory '\(directory)' does not exist")
-            }
-        }
     }
 
     func run() throws {
         let plans = try PlanFiles.load(planOptions)
-        var options = RunOptions()
-        options.jobs = jobs
-        options.tags = tags
-        options.filter = filter
-        options.strategyOverride = strategy.flatMap(StrategyKind.init(rawValue:))
-        options.retriesOverride = retries
-        let conflicts = options.strategyConflicts(in: plans)
-        guard conflicts.isEmpty else {
-            conflicts.forEach { Console.error("error: \($0)") }
-            throw ExitCode(ExitStatus.invalidInput)
-        }
-        guard plans.contains(where: { $0.scenarios.contains(where: options.selects) }) else {
-            Console.error("error: no scenario matches the --tag/--filter given")
+        let options = selection.runOptions
+        let problems = selection.problems(with: plans)
+        guard problems.isEmpty else {
+            problems.forEach { Console.error("error: \($0)") }
             throw ExitCode(ExitStatus.invalidInput)
         }
 
@@ -94,8 +51,8 @@ struct RunPlans: ParsableCommand {
         // Opened before the run, so a report that cannot be written is known before an hour of it.
         var reports: [any StreamedReport] = []
         do throws(ReportWriteError) {
-            if let junit { reports.append(try JUnitReport(path: junit, plans: identities, redactor: redactor)) }
-            if let json { reports.append(try JSONReport(path: json, plans: identities, redactor: redactor)) }
+            if let junit = selection.junit { reports.append(try JUnitReport(path: junit, plans: identities, redactor: redactor)) }
+            if let json = selection.json { reports.append(try JSONReport(path: json, plans: identities, redactor: redactor)) }
         } catch {
             Console.error("error: \(error.description)")
             throw ExitCode(ExitStatus.invalidInput)

@@ -1,4 +1,11 @@
 extension Duration {
+    /// A duration written as a plan writes it (`250ms`, `5s`, `1.5m`), nil when it is not one or
+    /// not more than zero: for command-line options that take the plan's notation.
+    public init?(planNotation text: String) {
+        guard case .valid(let duration) = PlanDecoder.parseDuration(text) else { return nil }
+        self = duration
+    }
+
     /// The duration as a plan writes it: `250ms`, `1s`, `1.5s`, `2m`.
     public var planNotation: String {
         let milliseconds = Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15

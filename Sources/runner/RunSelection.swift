@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import RunnerEngine
+import RunnerPlan
+import RunnerVocabulary
+
+/// The options of a run that `run` and `serve` share: what runs, how, and which reports it writes.
+struct RunSelection: ParsableArguments {
+    @Option(name: [.customShort("j"), .long], help: "Transfers in flight at once.")
+    var jobs: Int = 8
+
+    @Option(help: ArgumentHelp("Write the JUnit XML report.", valueName: "FILE"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Write the JSON report.", valueName: "FILE"))
+    var json: String?
+
+    @Option(name: .customLong("tag"), help: ArgumentHelp("Only scenarios tagged T (repeatable: any of them).", valueName: "T"))
+    var tags: [String] = []
+
+    @Option(help: ArgumentHelp("Only scenarios whose name contains TEXT.", valueName: "TEXT"))
+    var filter: String?
+
+    @Option(help: ArgumentHelp("Run every scenario with strategy S.", valueName: "S"))
+    var strategy: String?
+
+    @Option(help: ArgumentHelp("Re-run a failing result up to N times, whatever the plan says.", valueName: "N"))
+    var retries: Int?
+
+    func validate() throws {
+        guard (1...1024).contains(jobs) else { throw ValidationError("--jobs takes a number from 1 to 1024, got \(jobs)") }
+        if let retries, !(0...TransferSettings.maxRetries).contains(retries) {
+            throw ValidationError("--retries takes a number from 0 to \(TransferSettings.maxRetries), got \(retries)")
+        }
+        if let strategy, StrategyKind(rawValue: strategy) == nil {
+            let names = StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--strategy takes one of \(names), got '\(strategy)'")
+        }
+        for path in reportPaths {
+            let directory = (path as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
+            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                throw ValidationError("cannot write report '\(path)': directory '\(directory)' does not exist")
+            }
+        }
+    }
+
+    /// The report files asked for.
+    var reportPaths: [String] { [junit, json].compactMap { $0 } }
+
+    /// The engine's options for these choices.
+    var runOptions: RunOptions {
+        var options = RunOptions()
+        options.jobs = jobs
+        options.tags = tags
+        options.filter = filter
+        options.strategyOverride = strategy.flatMap(StrategyKind.init(rawValue:))
+        options.retriesOverride = retries
+        return options
+    }
+
+    /// Why `plans` cannot run with these choices (a `--strategy` that cannot carry a scenario's
+    /// scheme, a `--tag`/`--filter` that selects nothing), as error lines; empty when they can.
+    func problems(with plans: [Plan]) -> [String] {
+        let options = runOptions
+        let conflicts = options.strategyConflicts(in: plans)
+        guard conflicts.isEmpty else { return conflicts }
+        guard plans.contains(where: { $0.scenarios.contains(where: options.selects) }) else {
+            return ["no scenario matches the --tag/--filter given"]
+        }
+        return []
+    }
+}
