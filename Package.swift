@@ -49,6 +49,10 @@ let package = Package(
             dependencies: [
                 "RunnerEngine", "RunnerReport", "RunnerPlan", "RunnerResults", "RunnerVocabulary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `serve`'s HTTP server.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
 
         // The lab: real TLS vhosts on loopback, for the tests and the demo.

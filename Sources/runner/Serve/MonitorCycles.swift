@@ -1,0 +1,168 @@
+import Dispatch
+import Foundation
+import RunnerEngine
+import RunnerPlan
+import RunnerReport
+import RunnerResults
+
+/// `serve`'s cycles: the plans run every `every` (the first at once), one cycle at a time (a
+/// long cycle delays the next, never overlaps it), each cycle's reports published whole when it
+/// completes. A reload (SIGHUP) replaces the plans for the next cycle when they load, and keeps
+/// the running ones when they do not; a stop (SIGINT, SIGTERM) interrupts the running cycle and
+/// ends the loop.
+///
+/// Each cycle is a run of its own (`PlanRunner`, its own engine, so no connection outlives a
+/// cycle and each sees the handshake); HTTPDNS answers are kept across cycles by their TTL
+/// (`ResolutionMemory`), as an app keeps them.
+final class MonitorCycles: @unchecked Sendable {
+    private let planOptions: PlanOptions
+    private let selection: RunSelection
+    private let every: Duration
+    private let snapshot: CycleSnapshot
+    private let memory = ResolutionMemory()
+    /// Where each cycle's reports are written before they are read back to be served.
+    private let directory: URL
+    /// Wakes the wait between cycles early: a stop.
+    private let wake = DispatchSemaphore(value: 0)
+
+    // Under `lock`.
+    private let lock = NSLock()
+    private var plans: [Plan]
+    private var lastReloadSucceeded = true
+    private var stoppedBy: Int32?
+    private var running: PlanRunner?
+    private var completed = 0
+
+    init(plans: [Plan], planOptions: PlanOptions, selection: RunSelection, every: Duration, snapshot: CycleSnapshot) throws {
+        self.plans = plans
+        self.planOptions = planOptions
+        self.selection = selection
+        self.every = every
+        self.snapshot = snapshot
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("runner-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs cycles until `stop`.
+    func run() {
+        while true {
+            let started = DispatchTime.now()
+            guard let plans = lock.withLock({ stoppedBy == nil ? self.plans : nil }) else { break }
+            runCycle(plans)
+            let (seconds, attoseconds) = every.components
+            let next = started + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+            if lock.withLock({ stoppedBy != nil }) { break }
+            _ = wake.wait(timeout: next)
+        }
+    }
+
+    /// Interrupts the running cycle and ends the loop (from a signal handler's queue).
+    func stop(signal: Int32) {
+        lock.withLock {
+            stoppedBy = stoppedBy ?? signal
+            _ = running?.interrupter.interrupt(signal: signal)
+        }
+        wake.signal()
+    }
+
+    /// Re-reads the plans; the next cycle runs them when every one loads, the running ones stay
+    /// otherwise (the errors go to standard error with their file:line:col).
+    func reload() {
+        let fresh: [Plan]
+        do {
+            fresh = try PlanFiles.load(planOptions)
+        } catch {
+            lock.withLock { lastReloadSucceeded = false }
+            Console.error("serve: reload failed: the plans above have errors; the running plans stay")
+            return
+        }
+        let problems = selection.problems(with: fresh)
+        guard problems.isEmpty else {
+            problems.forEach { Console.error("error: \($0)") }
+            lock.withLock { lastReloadSucceeded = false }
+            Console.error("serve: reload failed; the running plans stay")
+            return
+        }
+        lock.withLock {
+            plans = fresh
+            lastReloadSucceeded = true
+        }
+        Console.error("serve: reloaded \(fresh.count) plan\(fresh.count == 1 ? "" : "s"); the next cycle runs them")
+    }
+
+    /// One run of `plans`, its reports published when it completes (not when it was stopped).
+    private func runCycle(_ plans: [Plan]) {
+        let redactor = Redactor(secrets: plans.flatMap(\.secrets))
+        let identities = plans.map { PlanIdentity(name: $0.name, file: $0.path) }
+        let junitPath = directory.appendingPathComponent("junit.xml").path
+        let jsonPath = directory.appendingPathComponent("report.json").path
+        let reports: [any StreamedReport]
+        do throws(ReportWriteError) {
+            reports = [
+                try JUnitReport(path: junitPath, plans: identities, redactor: redactor),
+                try JSONReport(path: jsonPath, plans: identities, redactor: redactor),
+            ]
+        } catch {
+            Console.error("serve: error: \(error.description)")
+            return
+        }
+        var options = selection.runOptions
+        options.resolutionMemory = memory
+        let worker = ReportWorker(reports)
+        let runner = PlanRunner(options: options, sink: worker)
+        lock.withLock {
+            running = runner
+            if let stoppedBy { _ = runner.interrupter.interrupt(signal: stoppedBy) }
+        }
+        defer { lock.withLock { running = nil } }
+        let run: RunResult
+        do {
+            run = try runner.run(plans)
+        } catch {
+            Console.error("serve: error: \(redactor.redact(error.description))")
+            return
+        }
+        let errors = worker.finish(run)
+        guard errors.isEmpty else {
+            errors.forEach { Console.error("serve: error: \($0.description)") }
+            return
+        }
+        guard run.interruptedBy == nil else { return }
+        let documents: CycleSnapshot.Documents
+        do {
+            documents = CycleSnapshot.Documents(
+                metrics: [],
+                reportJSON: Array(try Data(contentsOf: URL(fileURLWithPath: jsonPath))),
+                junitXML: Array(try Data(contentsOf: URL(fileURLWithPath: junitPath))))
+        } catch {
+            Console.error("serve: error: cannot read this cycle's reports back: \(error.localizedDescription)")
+            return
+        }
+        snapshot.publish(documents)
+        let number = lock.withLock {
+            completed += 1
+            return completed
+        }
+        writeCopies(documents)
+        let counts = run.counts
+        Console.error(
+            "serve: cycle \(number) done in \(String(format: "%.2f", run.duration)) s: \(counts.passed) passed, "
+                + "\(counts.failed) failed, \(counts.errors) errors")
+    }
+
+    /// `--junit` and `--json` given to `serve`: each cycle's documents, replaced atomically.
+    private func writeCopies(_ documents: CycleSnapshot.Documents) {
+        for (path, bytes) in [(selection.junit, documents.junitXML), (selection.json, documents.reportJSON)] {
+            guard let path else { continue }
+            do {
+                try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                Console.error("serve: error: cannot write '\(path)': \(error.localizedDescription)")
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// What `serve` answers on each path, as a pure function of the request line and the latest
+/// cycle (tested without sockets).
+enum MonitorRoutes {
+    struct Response: Equatable {
+        var status: Int
+        var reason: String
+        var contentType: String
+        var body: [UInt8]
+        var allow: String? = nil
+
+        static func text(_ status: Int, _ reason: String, _ text: String) -> Response {
+            Response(status: status, reason: reason, contentType: "text/plain; charset=utf-8", body: Array(text.utf8))
+        }
+    }
+
+    /// Prometheus' text exposition format, version 0.0.4.
+    static let metricsType = "text/plain; version=0.0.4; charset=utf-8"
+
+    /// The answer to `method path` (the query, if any, ignored). HEAD gets GET's answer; the
+    /// server leaves its body out.
+    static func response(method: String, uri: String, latest: CycleSnapshot.Documents?) -> Response {
+        let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? uri
+        let known = ["/metrics", "/report.json", "/junit.xml", "/-/healthy", "/-/ready", "/"]
+        guard known.contains(path) else { return .text(404, "Not Found", "not found: \(path) (try /metrics)\n") }
+        guard method == "GET" || method == "HEAD" else {
+            var refused = Response.text(405, "Method Not Allowed", "\(method) is not allowed here: GET or HEAD\n")
+            refused.allow = "GET, HEAD"
+            return refused
+        }
+        return answer(path, latest: latest)
+    }
+
+    private static func answer(_ path: String, latest: CycleSnapshot.Documents?) -> Response {
+        switch path {
+        case "/-/healthy":
+            return .text(200, "OK", "Healthy.\n")
+        case "/-/ready":
+            return latest == nil
+                ? .text(503, "Service Unavailable", "Not ready: the first cycle has not completed.\n")
+                : .text(200, "OK", "Ready.\n")
+        case "/":
+            return .text(200, "OK", "runner serve: /metrics, /report.json, /junit.xml, /-/healthy, /-/ready\n")
+        default:
+            guard let latest else {
+                return .text(503, "Service Unavailable", "no cycle has completed yet: the first is running\n")
+            }
+            switch path {
+            case "/metrics": return Response(status: 200, reason: "OK", contentType: metricsType, body: latest.metrics)
+            case "/report.json": return Response(status: 200, reason: "OK", contentType: "application/json", body: latest.reportJSON)
+            default: return Response(status: 200, reason: "OK", contentType: "application/xml", body: latest.junitXML)
+            }
+        }
+    }
+}
