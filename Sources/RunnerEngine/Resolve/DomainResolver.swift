@@ -26,6 +26,9 @@ final class DomainResolver {
     private var cache = ResolutionCache<Completion>()
     /// Every lookup's answer, in the order they came.
     private(set) var records: [Record] = []
+    /// Every HTTPDNS service lookup, in the order they ended: the service's own outcome and
+    /// time, before any fallback (`records` holds the map's answer, fallback included).
+    private(set) var httpdnsLookups: [HTTPDNSLookupResult] = []
     private typealias Key = ResolutionCache<Completion>.Key
 
     init(plan: Plan, engine: TransferEngine, clock: MonotonicClock = .system, wallClock: WallClock = .system) {
@@ -69,10 +72,15 @@ final class DomainResolver {
             }
         case .httpdns(let service):
             answer(Key(map: mapName, host: host, family: ipVersion), completion: completion) { [self] done in
+                let startedAt = clock.now()
                 HTTPDNSLookup(
                     mapName: mapName, service: service, host: host, ipVersion: ipVersion, caFile: caFile,
                     wallClock: wallClock)
                     .run(on: engine) { [self] result in
+                        let answer = try? result.get()
+                        httpdnsLookups.append(HTTPDNSLookupResult(
+                            map: mapName, host: host, succeeded: answer != nil,
+                            duration: Double(clock.now() - startedAt) / 1e9, addressCount: answer?.addresses.count ?? 0))
                         switch result {
                         case .success(let resolution):
                             done(.success(resolution), resolution.ttl)
