@@ -21,6 +21,10 @@ struct RunPlans: ParsableCommand {
     @Option(help: ArgumentHelp("Write the JSON report.", valueName: "FILE"))
     var json: String?
 
+    @Option(help: ArgumentHelp(
+        "Write Prometheus text metrics (atomically, for node_exporter's textfile collector).", valueName: "FILE"))
+    var metrics: String?
+
     @Option(name: .customLong("tag"), help: ArgumentHelp("Only scenarios tagged T (repeatable: any of them).", valueName: "T"))
     var tags: [String] = []
 
@@ -59,7 +63,7 @@ struct RunPlans: ParsableCommand {
             let names = StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")
             throw ValidationError("--strategy takes one of \(names), got '\(strategy)'")
         }
-        for path in [junit, json].compactMap({ $0 }) {
+        for path in [junit, json, metrics].compactMap({ $0 }) {
             let directory = (path as NSString).deletingLastPathComponent
             var isDirectory: ObjCBool = false
             if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
@@ -96,6 +100,10 @@ struct RunPlans: ParsableCommand {
         do throws(ReportWriteError) {
             if let junit { reports.append(try JUnitReport(path: junit, plans: identities, redactor: redactor)) }
             if let json { reports.append(try JSONReport(path: json, plans: identities, redactor: redactor)) }
+            if let metrics {
+                reports.append(try MetricsReport(
+                    path: metrics, plans: identities, redactor: redactor, version: RunnerVersion.current))
+            }
         } catch {
             Console.error("error: \(error.description)")
             throw ExitCode(ExitStatus.invalidInput)
