@@ -7,10 +7,20 @@ struct MetricFamily: Sendable {
         case counter
     }
 
-    var name: String
-    var help: String
-    var type: Kind
-    var labels: [String]
+    let name: String
+    let help: String
+    let type: Kind
+    let labels: [String]
+    /// `name`'s UTF-8, which starts every one of the family's samples.
+    let nameBytes: [UInt8]
+
+    init(name: String, help: String, type: Kind, labels: [String]) {
+        self.name = name
+        self.help = help
+        self.type = type
+        self.labels = labels
+        nameBytes = Array(name.utf8)
+    }
 
     /// Labels of the series of one result: which result it is.
     static let resultLabels = ["plan", "scenario", "strategy", "ip"]

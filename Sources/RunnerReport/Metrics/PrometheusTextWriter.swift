@@ -32,7 +32,7 @@ struct PrometheusTextWriter: ~Copyable {
         _ family: MetricFamily, labels: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0),
         extra: (name: StaticString, value: StaticString)? = nil, value: Double
     ) {
-        buffer.append(utf8: family.name)
+        buffer.append(family.nameBytes)
         if !labels.isEmpty || extra != nil || !constantLabels.isEmpty {
             buffer.append(UInt8(ascii: "{"))
             buffer.append(labels)
@@ -96,6 +96,11 @@ struct PrometheusTextWriter: ~Copyable {
     /// number as its digits (`200`, `1751327999`), any other to the microsecond with trailing
     /// zeros dropped (`0.0801`; durations are measured in microseconds), `NaN`, `+Inf`, `-Inf`.
     static func value(_ value: Double, to bytes: inout ByteBuffer) {
+        // Most samples are flags and zero phases: half the exposition's values.
+        if value == 0 || value == 1 {
+            bytes.append(value == 0 ? UInt8(ascii: "0") : UInt8(ascii: "1"))
+            return
+        }
         guard value.isFinite else {
             bytes.append(value.isNaN ? "NaN" : value < 0 ? "-Inf" : "+Inf")
             return
