@@ -43,10 +43,10 @@ public struct MetricsExposition: Sendable {
         writer.drain(into: &output)
     }
 
-    /// Writes every family into `writer`, calling `spill` after each sample or few so a caller
-    /// can hand the text on as it grows.
+    /// Writes every family into `writer`, calling `spill` after each result's samples of a
+    /// family, so a caller can hand the text on as it grows.
     private func write(into writer: inout PrometheusTextWriter, spill: (inout PrometheusTextWriter) -> Void) {
-        // Each result's labels, escaped once and shared by its ~17 samples.
+        // Each result's labels, escaped once and shared by its 16 or 17 samples.
         var resultLabels = LabelBlocks(count: cycle.results.count)
         let planLabels = cycle.plans
         for result in cycle.results {
