@@ -2,7 +2,7 @@
 # Each installs the Debian packages it needs when they are missing.
 
 SWIFT        ?= swift
-DEB_PACKAGES := pkg-config libyaml-dev libcurl4-openssl-dev libssl-dev libldns-dev libxml2-utils curl time bc openssl unbound python3-yaml systemd
+DEB_PACKAGES := pkg-config libyaml-dev libcurl4-openssl-dev libssl-dev libldns-dev libxml2-utils curl time bc openssl unbound prometheus python3-yaml systemd
 SCHEMA       := schemas/junit-10.xsd
 LAB_DIR      := .lab
 DEMO_DIR     := .demo
@@ -15,8 +15,10 @@ BIN           = $(shell $(SWIFT) build --show-bin-path)
 all: build
 
 ## deps: install the Debian packages the build and the tests need, when missing. unbound is
-## a DoH server the tests start on a loopback port; tools/install-packages.sh keeps the system's
-## unbound from starting (now or at boot), so nothing takes port 53 or the machine's resolver.
+## a DoH server the tests start on a loopback port; prometheus brings promtool, which checks the
+## metrics the tests write; tools/install-packages.sh keeps the system's unbound, Prometheus and
+## node_exporter from starting (now or at boot), so nothing takes port 53, 9090 or 9100, nor the
+## machine's resolver.
 deps:
 	@missing=""; for package in $(DEB_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \

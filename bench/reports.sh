@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# What reports cost: the same 40,000 results against the lab run with and without
-# `--junit --json`, alternately, ROUNDS times (default 3); the medians side by side. Reports are
-# streamed (rendered as results finish, spooled beside the report file, written in plan order at
-# the end), so they should add little wall time and no memory that grows with the results.
+# What reports cost: the same 40,000 results against the lab run without reports, with
+# `--junit --json`, and with `--metrics`, in turn, ROUNDS times (default 3); the medians side by
+# side, each against the run without reports of the same rounds. JUnit and JSON are streamed
+# (rendered as results finish, spooled beside the report file, written in plan order at the
+# end), so they should add little wall time and no memory that grows with the results. Metrics
+# keep a hundred-odd bytes per result in memory (the samples, not the result) and write some
+# 17 series per result at the end.
 # Usage: bench/reports.sh BIN_DIR  (release binaries of runner and runner-lab)
 set -euo pipefail
 bin=${1:?bin dir}
@@ -47,34 +50,50 @@ measure() {
 }
 
 plain_walls=(); plain_rss=(); plain_cpu=(); report_walls=(); report_rss=(); report_cpu=()
+metrics_walls=(); metrics_rss=(); metrics_cpu=()
 for round in $(seq 1 "$rounds"); do
   read -r wall rss cpu < <(measure plain)
   plain_walls+=("$wall"); plain_rss+=("$rss"); plain_cpu+=("$cpu")
   read -r wall rss cpu < <(measure reports --junit "$work/junit.xml" --json "$work/report.json")
   report_walls+=("$wall"); report_rss+=("$rss"); report_cpu+=("$cpu")
+  read -r wall rss cpu < <(measure metrics --metrics "$work/runner.prom")
+  metrics_walls+=("$wall"); metrics_rss+=("$rss"); metrics_cpu+=("$cpu")
 done
 results=$(grep -c '<testcase ' "$work/junit.xml")
 [ "$results" = $((scenarios * 2)) ] || { echo "reports: the JUnit report has $results test cases, expected $((scenarios * 2))"; exit 1; }
+series=$(grep -c '^runner_result{' "$work/runner.prom")
+[ "$series" = $((scenarios * 2 * 4)) ] || { echo "reports: the metrics have $series runner_result series, expected $((scenarios * 2 * 4))"; exit 1; }
 ls "$work" | grep -q '\.tmp$' && { echo "reports: a spool or temporary file was left behind"; ls -a "$work"; exit 1; }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-pw=$(median "${plain_walls[@]}"); rw=$(median "${report_walls[@]}")
-pr=$(median "${plain_rss[@]}"); rr=$(median "${report_rss[@]}")
-pc=$(median "${plain_cpu[@]}"); rc=$(median "${report_cpu[@]}")
-ratio=$(awk -v a="$rw" -v b="$pw" 'BEGIN { printf "%.3f", a / b }')
-extra=$(awk -v a="$rr" -v b="$pr" 'BEGIN { printf "%.1f", (a - b) / 1024 }')
+mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 verdict() { if [ "$1" = 1 ]; then echo PASS; else echo MISS; fi; }
-wall_ok=$(awk -v r="$ratio" 'BEGIN { print (r <= 1.05) ? 1 : 0 }')
-rss_ok=$(awk -v e="$extra" 'BEGIN { print (e <= 20) ? 1 : 0 }')
+pw=$(median "${plain_walls[@]}"); pr=$(median "${plain_rss[@]}"); pc=$(median "${plain_cpu[@]}")
 echo
 echo "reports: $results results ($scenarios scenarios x 2 IPs) at --jobs $jobs, median of $rounds runs each"
-echo "  walls without: ${plain_walls[*]} s; with --junit --json: ${report_walls[*]} s"
+echo "  walls without reports: ${plain_walls[*]} s; with --junit --json: ${report_walls[*]} s; with --metrics: ${metrics_walls[*]} s"
 printf '  %-40s %12s %12s %12s  %s\n' "figure" "without" "with" "target" "verdict"
-printf '  %-40s %12s %12s %12s  %s\n' "wall (s), ratio $ratio" "$pw" "$rw" "<= 1.05x" "$(verdict "$wall_ok")"
-printf '  %-40s %12s %12s %12s  %s\n' "peak RSS (MiB), +$extra" \
-  "$(awk -v k="$pr" 'BEGIN { printf "%.1f", k / 1024 }')" "$(awk -v k="$rr" 'BEGIN { printf "%.1f", k / 1024 }')" "<= +20" "$(verdict "$rss_ok")"
-# CPU moves less with the host than wall time does: what the reports cost, whoever waits for it.
-printf '  %-40s %12s %12s\n' "CPU, user + sys (s), +$(awk -v a="$rc" -v b="$pc" 'BEGIN { printf "%.2f", a - b }')" "$pc" "$rc"
-printf '  %-40s %12s\n' "JUnit / JSON size (MiB)" \
-  "$(awk -v a="$(stat -c %s "$work/junit.xml")" -v b="$(stat -c %s "$work/report.json")" 'BEGIN { printf "%.1f / %.1f", a / 1048576, b / 1048576 }')"
-[ "$wall_ok" = 1 ] && [ "$rss_ok" = 1 ]
+all_ok=1
+# One arm against the run without reports: wall and peak RSS with their targets, CPU.
+compare() {
+  local name=$1 walls=$2 rsses=$3 cpus=$4
+  local w r c ratio extra wall_ok rss_ok
+  # shellcheck disable=SC2086 # one word per run
+  w=$(median $walls); r=$(median $rsses); c=$(median $cpus)
+  ratio=$(awk -v a="$w" -v b="$pw" 'BEGIN { printf "%.3f", a / b }')
+  extra=$(awk -v a="$r" -v b="$pr" 'BEGIN { printf "%.1f", (a - b) / 1024 }')
+  wall_ok=$(awk -v r="$ratio" 'BEGIN { print (r <= 1.05) ? 1 : 0 }')
+  rss_ok=$(awk -v e="$extra" 'BEGIN { print (e <= 20) ? 1 : 0 }')
+  echo "  $name"
+  printf '  %-40s %12s %12s %12s  %s\n' "  wall (s), ratio $ratio" "$pw" "$w" "<= 1.05x" "$(verdict "$wall_ok")"
+  printf '  %-40s %12s %12s %12s  %s\n' "  peak RSS (MiB), +$extra" "$(mib "$pr")" "$(mib "$r")" "<= +20" "$(verdict "$rss_ok")"
+  # CPU moves less with the host than wall time does: what the reports cost, whoever waits for it.
+  printf '  %-40s %12s %12s\n' "  CPU, user + sys (s), +$(awk -v a="$c" -v b="$pc" 'BEGIN { printf "%.2f", a - b }')" "$pc" "$c"
+  [ "$wall_ok" = 1 ] && [ "$rss_ok" = 1 ] || all_ok=0
+}
+compare "--junit --json" "${report_walls[*]}" "${report_rss[*]}" "${report_cpu[*]}"
+compare "--metrics" "${metrics_walls[*]}" "${metrics_rss[*]}" "${metrics_cpu[*]}"
+printf '  %-40s %12s\n' "JUnit / JSON / metrics size (MiB)" \
+  "$(awk -v a="$(stat -c %s "$work/junit.xml")" -v b="$(stat -c %s "$work/report.json")" -v c="$(stat -c %s "$work/runner.prom")" \
+    'BEGIN { printf "%.1f / %.1f / %.1f", a / 1048576, b / 1048576, c / 1048576 }')"
+[ "$all_ok" = 1 ]

@@ -50,10 +50,12 @@ public struct SuiteResult: Sendable {
     public var properties: [Property]
     /// The outcomes of its results, interrupted ones counted as skipped.
     public var counts: OutcomeCounts
+    /// The latest lookup of each (HTTPDNS map, host) the plan asked, sorted by map and host.
+    public var httpdnsLookups: [HTTPDNSLookupResult]
 
     public init(
         plan: PlanIdentity, startedAt: Date, duration: Double, hostname: String, properties: [Property],
-        counts: OutcomeCounts
+        counts: OutcomeCounts, httpdnsLookups: [HTTPDNSLookupResult] = []
     ) {
         self.plan = plan
         self.startedAt = startedAt
@@ -61,6 +63,7 @@ public struct SuiteResult: Sendable {
         self.hostname = hostname
         self.properties = properties
         self.counts = counts
+        self.httpdnsLookups = httpdnsLookups
     }
 }
 

@@ -14,6 +14,10 @@ struct RunPlans: ParsableCommand {
 
     @OptionGroup var selection: RunSelection
 
+    @Option(help: ArgumentHelp(
+        "Write Prometheus text metrics (atomically, for node_exporter's textfile collector).", valueName: "FILE"))
+    var metrics: String?
+
     @Flag(name: .shortAndLong, help: "Print only problems and the summary.")
     var quiet = false
 
@@ -32,6 +36,7 @@ struct RunPlans: ParsableCommand {
 
     func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other") }
+        if let metrics { try RunSelection.checkDirectory(of: metrics) }
     }
 
     func run() throws {
@@ -53,6 +58,10 @@ struct RunPlans: ParsableCommand {
         do throws(ReportWriteError) {
             if let junit = selection.junit { reports.append(try JUnitReport(path: junit, plans: identities, redactor: redactor)) }
             if let json = selection.json { reports.append(try JSONReport(path: json, plans: identities, redactor: redactor)) }
+            if let metrics {
+                reports.append(try MetricsReport(
+                    path: metrics, plans: identities, redactor: redactor, version: RunnerVersion.current))
+            }
         } catch {
             Console.error("error: \(error.description)")
             throw ExitCode(ExitStatus.invalidInput)

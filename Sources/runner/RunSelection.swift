@@ -36,12 +36,15 @@ struct RunSelection: ParsableArguments {
             let names = StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")
             throw ValidationError("--strategy takes one of \(names), got '\(strategy)'")
         }
-        for path in reportPaths {
-            let directory = (path as NSString).deletingLastPathComponent
-            var isDirectory: ObjCBool = false
-            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
-                throw ValidationError("cannot write report '\(path)': directory '\(directory)' does not exist")
-            }
+        for path in reportPaths { try Self.checkDirectory(of: path) }
+    }
+
+    /// A report path whose directory does not exist is refused before anything runs.
+    static func checkDirectory(of path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw ValidationError("cannot write report '\(path)': directory '\(directory)' does not exist")
         }
     }
 

@@ -40,6 +40,7 @@ struct CLITests {
         (["-q", "-v", "p.yaml"], "--quiet and --verbose exclude each other"),
         (["--retries", "11", "p.yaml"], "--retries takes a number from 0 to 10, got 11"),
         (["--junit", "/nonexistent/dir/j.xml", "p.yaml"], "cannot write report '/nonexistent/dir/j.xml': directory '/nonexistent/dir' does not exist"),
+        (["--metrics", "/nonexistent/dir/m.prom", "p.yaml"], "cannot write report '/nonexistent/dir/m.prom': directory '/nonexistent/dir' does not exist"),
         (["--bogus", "p.yaml"], "Unknown option '--bogus'"),
     ])
     func invalidOptionsExitTwo(arguments: [String], message: String) async throws {

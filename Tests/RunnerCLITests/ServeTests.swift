@@ -116,6 +116,16 @@ struct ServeTests {
             == ["api passes=passed", "api fails its status check=failed"])
         let junit = try await Self.request(port, "/junit.xml")
         #expect(junit.status == 200 && junit.body.contains("<testsuites"), "\(junit.body.prefix(200))")
+        let metrics = try await Self.request(port, "/metrics")
+        #expect(metrics.status == 200)
+        let labels = #"plan="monitor",scenario="api passes",strategy="sni-resolve",ip="127.0.0.2",vantage="lab""#
+        #expect(metrics.body.contains("probe_success{\(labels)} 1\n"), "\(metrics.body.prefix(2000))")
+        #expect(metrics.body.contains(#"probe_success{plan="monitor",scenario="api fails its status check",strategy="header-only",ip="127.0.0.2",vantage="lab"} 0"#))
+        #expect(metrics.body.contains(#"probe_http_status_code{plan="monitor",scenario="api fails its status check",strategy="header-only",ip="127.0.0.2",vantage="lab"} 503"#))
+        #expect(metrics.body.contains(#"runner_config_last_reload_successful{vantage="lab"} 1"#), "\(metrics.body.suffix(1500))")
+        let promtool = try await Exposition.promtool(metrics.body)
+        #expect(promtool.status == 0, "\(promtool.output)")
+        #expect(Exposition.problems(metrics.body) == [])
         #expect(try await Self.request(port, "/nothing-here").status == 404)
         #expect(try await Self.request(port, "/report.json", method: "POST").status == 405)
 
@@ -134,13 +144,15 @@ struct ServeTests {
         let lab = try await SharedLab.get()
         let path = try LabPlans.write(Self.plan(), lab: lab)
         let serve = try Serve([path, "--every", "200ms", "--listen", "127.0.0.1:0"])
-        _ = try await serve.port()
+        let port = try await serve.port()
         try await serve.waitFor("serve: cycle 1 done")
+        #expect(try await Self.request(port, "/metrics").body.contains("runner_config_last_reload_successful 1\n"))
 
         try LabPlans.fill(Self.plan(extra: "  - name: broken\n    request: {url: 'https://x.test/'}\n    expct: {status: 200}"), lab: lab)
             .write(toFile: path, atomically: true, encoding: .utf8)
         serve.child.send(SIGHUP)
         try await serve.waitFor("serve: reload failed")
+        #expect(try await Self.request(port, "/metrics").body.contains("runner_config_last_reload_successful 0\n"))
         #expect(serve.stderr.contains("\(path):17:5: error: unknown key 'expct' in scenario 'broken'"), "\(serve.stderr)")
         let cycles = serve.stderr.components(separatedBy: "serve: cycle ").count - 1
         try await serve.waitFor("serve: cycle ", times: cycles + 1)
@@ -151,6 +163,7 @@ struct ServeTests {
         serve.child.send(SIGHUP)
         try await serve.waitFor("serve: reloaded 1 plan")
         try await serve.waitFor(": 2 passed, 1 failed, 0 errors")
+        #expect(try await Self.request(port, "/metrics").body.contains("runner_config_last_reload_successful 1\n"))
         #expect(serve.stop().termination == .exited(0))
     }
 
@@ -169,9 +182,10 @@ struct ServeTests {
 
     @Test("bad options are refused before anything starts", arguments: [
         (["--every", "soon"], "--every"),
-        (["--label", "vantage"], "--label"),
-        (["--label", "ip=1.2.3.4"], "--label 'ip': the runner's series already carry that label"),
-        (["--label", "9x=1"], "Prometheus label name"),
+        (["--label", "vantage"], "--label: invalid label 'vantage': expected NAME=VALUE"),
+        (["--label", "ip=1.2.3.4"], "--label: invalid label 'ip=1.2.3.4': 'ip' cannot be used: the runner sets it itself"),
+        (["--label", "9x=1"], "a label name starts with a letter"),
+        (["--label", "a=1", "--label", "a=2"], "'a' is given twice"),
         (["--listen", "localhost"], "--listen"),
     ])
     func badOptions(arguments: [String], fragment: String) async throws {

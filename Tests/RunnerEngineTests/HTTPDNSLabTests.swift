@@ -83,6 +83,12 @@ struct HTTPDNSLabTests {
         let answer = try #require(properties.first { $0.name == "domains.dns.api.lab.test" })
         #expect(answer.value.hasPrefix("127.0.0.2, 127.0.0.5, ::1 (HTTPDNS map 'dns' (\(format))"), "\(answer.value)")
         #expect(answer.value.contains("ttl 60s"))
+        // The service's own lookup, for the metrics: one, answered with the three addresses.
+        let lookups = try #require(run.suites.first?.httpdnsLookups)
+        #expect(lookups.map { [$0.map, $0.host] } == [["dns", "api.lab.test"]])
+        #expect(lookups.first?.succeeded == true)
+        #expect(lookups.first?.addressCount == 3)
+        #expect((lookups.first?.duration ?? 0) > 0)
     }
 
     @Test(arguments: services)
@@ -163,6 +169,12 @@ struct HTTPDNSLabTests {
                 "\(result.evidence.notes)")
         let property = run.suites.first?.properties.first { $0.name == "domains.dns.\(host)" }
         #expect(property?.value.contains("fallback: HTTPDNS map 'dns' failed") == true, "\(String(describing: property))")
+        // The service failed even though its fallback saved the result: the lookup says so.
+        let lookup = try #require(run.suites.first?.httpdnsLookups.first)
+        #expect(run.suites.first?.httpdnsLookups.count == 1)
+        #expect([lookup.map, lookup.host] == ["dns", host])
+        #expect(!lookup.succeeded)
+        #expect(lookup.addressCount == 0)
     }
 
     /// `fallback: system`: the IP pinned is the one the machine's resolver gives for the host

@@ -62,13 +62,14 @@ struct RecordedSuite {
     var hostname: String
     var properties: [Property]
     var results: [ScenarioResult]
+    var httpdnsLookups: [HTTPDNSLookupResult] = []
 
     var plan: PlanIdentity { PlanIdentity(name: name, file: file) }
 
     var result: SuiteResult {
         SuiteResult(
             plan: plan, startedAt: startedAt, duration: duration, hostname: hostname, properties: properties,
-            counts: results.reduce(OutcomeCounts()) { $0 + $1.outcome.counts })
+            counts: results.reduce(OutcomeCounts()) { $0 + $1.outcome.counts }, httpdnsLookups: httpdnsLookups)
     }
 }
 
@@ -88,6 +89,15 @@ enum RenderedReport {
             run.play(into: report)
             try report.finish(run.result)
         }
+    }
+
+    /// The exposition `--metrics` writes for `run`, a one-shot run of runner 1.2.3.
+    static func metrics(_ run: RecordedRun, redactor: Redactor) throws -> String {
+        try String(decoding: written { path in
+            let report = try MetricsReport(path: path, plans: run.plans, redactor: redactor, version: "1.2.3")
+            run.play(into: report)
+            try report.finish(run.result)
+        }, as: UTF8.self)
     }
 
     static func consoleSummary(_ run: RecordedRun, formatter: ConsoleFormatter) -> String {

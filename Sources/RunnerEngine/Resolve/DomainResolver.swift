@@ -27,6 +27,9 @@ final class DomainResolver {
     private var cache = ResolutionCache<Completion>()
     /// Every lookup's answer, in the order they came.
     private(set) var records: [Record] = []
+    /// Every HTTPDNS service lookup, in the order they ended: the service's own outcome and
+    /// time, before any fallback (`records` holds the map's answer, fallback included).
+    private(set) var httpdnsLookups: [HTTPDNSLookupResult] = []
     private typealias Key = ResolutionCache<Completion>.Key
 
     init(
@@ -76,13 +79,21 @@ final class DomainResolver {
             answer(Key(map: mapName, host: host, family: ipVersion), completion: completion) { [self] done in
                 let kept = ResolutionMemory.Key(plan: plan.path, map: mapName, host: host, family: ipVersion)
                 if let (resolution, ttl) = memory?.answer(for: kept, service: service, now: clock.now()) {
+                    // A kept answer is the service's too (its series stay from cycle to cycle), taking no time.
+                    httpdnsLookups.append(HTTPDNSLookupResult(
+                        map: mapName, host: host, succeeded: true, duration: 0, addressCount: resolution.addresses.count))
                     done(.success(resolution), ttl)
                     return
                 }
+                let startedAt = clock.now()
                 HTTPDNSLookup(
                     mapName: mapName, service: service, host: host, ipVersion: ipVersion, caFile: caFile,
                     wallClock: wallClock)
                     .run(on: engine) { [self] result in
+                        let answer = try? result.get()
+                        httpdnsLookups.append(HTTPDNSLookupResult(
+                            map: mapName, host: host, succeeded: answer != nil,
+                            duration: Double(clock.now() - startedAt) / 1e9, addressCount: answer?.addresses.count ?? 0))
                         switch result {
                         case .success(let resolution):
                             memory?.remember(resolution, for: kept, service: service, now: clock.now())

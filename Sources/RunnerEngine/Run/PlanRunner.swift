@@ -216,7 +216,17 @@ final class SuiteRun {
         return SuiteResult(
             plan: PlanIdentity(name: plan.name, file: plan.path), startedAt: startedAt,
             duration: Double(end.uptimeNanoseconds - started.uptimeNanoseconds) / 1e9,
-            hostname: Host.name, properties: properties(), counts: counts)
+            hostname: Host.name, properties: properties(), counts: counts, httpdnsLookups: httpdnsLookups())
+    }
+
+    /// The latest lookup of each HTTPDNS map and host (a TTL may have renewed it during the
+    /// run), as the properties keep the latest answer; sorted by map, then host.
+    private func httpdnsLookups() -> [HTTPDNSLookupResult] {
+        var latest: [String: [String: HTTPDNSLookupResult]] = [:]
+        for lookup in resolver.httpdnsLookups { latest[lookup.map, default: [:]][lookup.host] = lookup }
+        return latest.keys.sorted().flatMap { map in
+            latest[map, default: [:]].sorted { $0.key < $1.key }.map(\.value)
+        }
     }
 
     private static func notRun(_ planned: PlannedResult) -> ScenarioResult {

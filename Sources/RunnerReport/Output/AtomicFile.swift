@@ -74,6 +74,18 @@ public enum AtomicFile {
         syncDirectory(directory)
     }
 
+    /// Fails as `write` would when no file can be created beside `path` (no such directory, no
+    /// permission), so a report that keeps nothing on disk during the run is still known to be
+    /// writable before it starts. Leaves nothing behind.
+    static func checkWritable(beside path: String) throws(ReportWriteError) {
+        guard !path.isEmpty else { throw ReportWriteError(path: path, reason: "the path is empty") }
+        let (_, temporary) = temporaryPath(for: path)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure(path, errno) }
+        close(fd)
+        unlink(temporary)
+    }
+
     /// The target's directory and a fresh hidden name in it: the same directory, because
     /// rename(2) is only atomic within one file system.
     static func temporaryPath(for path: String) -> (directory: String, temporary: String) {

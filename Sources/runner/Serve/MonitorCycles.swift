@@ -28,10 +28,8 @@ final class MonitorCycles: @unchecked Sendable {
     // Under `lock`.
     private let lock = NSLock()
     private var plans: [Plan]
-    private var lastReloadSucceeded = true
     private var stoppedBy: Int32?
     private var running: PlanRunner?
-    private var completed = 0
 
     init(plans: [Plan], planOptions: PlanOptions, selection: RunSelection, every: Duration, snapshot: CycleSnapshot) throws {
         self.plans = plans
@@ -76,21 +74,19 @@ final class MonitorCycles: @unchecked Sendable {
         do {
             fresh = try PlanFiles.load(planOptions)
         } catch {
-            lock.withLock { lastReloadSucceeded = false }
+            snapshot.reloaded(successfully: false)
             Console.error("serve: reload failed: the plans above have errors; the running plans stay")
             return
         }
         let problems = selection.problems(with: fresh)
         guard problems.isEmpty else {
             problems.forEach { Console.error("error: \($0)") }
-            lock.withLock { lastReloadSucceeded = false }
+            snapshot.reloaded(successfully: false)
             Console.error("serve: reload failed; the running plans stay")
             return
         }
-        lock.withLock {
-            plans = fresh
-            lastReloadSucceeded = true
-        }
+        lock.withLock { plans = fresh }
+        snapshot.reloaded(successfully: true)
         Console.error("serve: reloaded \(fresh.count) plan\(fresh.count == 1 ? "" : "s"); the next cycle runs them")
     }
 
@@ -113,7 +109,8 @@ final class MonitorCycles: @unchecked Sendable {
         var options = selection.runOptions
         options.resolutionMemory = memory
         let worker = ReportWorker(reports)
-        let runner = PlanRunner(options: options, sink: worker)
+        let metrics = MetricsCollector(plans: identities, redactor: redactor)
+        let runner = PlanRunner(options: options, sink: ResultFanOut([worker, metrics]))
         lock.withLock {
             running = runner
             if let stoppedBy { _ = runner.interrupter.interrupt(signal: stoppedBy) }
@@ -132,22 +129,17 @@ final class MonitorCycles: @unchecked Sendable {
             return
         }
         guard run.interruptedBy == nil else { return }
-        let documents: CycleSnapshot.Documents
+        let reportJSON: [UInt8]
+        let junitXML: [UInt8]
         do {
-            documents = CycleSnapshot.Documents(
-                metrics: [],
-                reportJSON: Array(try Data(contentsOf: URL(fileURLWithPath: jsonPath))),
-                junitXML: Array(try Data(contentsOf: URL(fileURLWithPath: junitPath))))
+            reportJSON = Array(try Data(contentsOf: URL(fileURLWithPath: jsonPath)))
+            junitXML = Array(try Data(contentsOf: URL(fileURLWithPath: junitPath)))
         } catch {
             Console.error("serve: error: cannot read this cycle's reports back: \(error.localizedDescription)")
             return
         }
-        snapshot.publish(documents)
-        let number = lock.withLock {
-            completed += 1
-            return completed
-        }
-        writeCopies(documents)
+        let number = snapshot.publish(samples: metrics.samples(of: run), reportJSON: reportJSON, junitXML: junitXML)
+        writeCopies(junitXML: junitXML, reportJSON: reportJSON)
         let counts = run.counts
         Console.error(
             "serve: cycle \(number) done in \(String(format: "%.2f", run.duration)) s: \(counts.passed) passed, "
@@ -155,8 +147,8 @@ final class MonitorCycles: @unchecked Sendable {
     }
 
     /// `--junit` and `--json` given to `serve`: each cycle's documents, replaced atomically.
-    private func writeCopies(_ documents: CycleSnapshot.Documents) {
-        for (path, bytes) in [(selection.junit, documents.junitXML), (selection.json, documents.reportJSON)] {
+    private func writeCopies(junitXML: [UInt8], reportJSON: [UInt8]) {
+        for (path, bytes) in [(selection.junit, junitXML), (selection.json, reportJSON)] {
             guard let path else { continue }
             do {
                 try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)

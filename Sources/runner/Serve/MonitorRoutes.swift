@@ -45,7 +45,7 @@ enum MonitorRoutes {
                 return .text(503, "Service Unavailable", "no cycle has completed yet: the first is running\n")
             }
             switch path {
-            case "/metrics": return Response(status: 200, reason: "OK", contentType: metricsType, body: latest.metrics)
+            case "/metrics": return Response(status: 200, reason: "OK", contentType: metricsType, body: latest.metrics())
             case "/report.json": return Response(status: 200, reason: "OK", contentType: "application/json", body: latest.reportJSON)
             default: return Response(status: 200, reason: "OK", contentType: "application/xml", body: latest.junitXML)
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RunnerPlan
+import RunnerReport
 
 /// `runner serve`: the plans run every `--every`, the latest completed cycle served over HTTP
 /// for Prometheus (`/metrics`) and people (`/report.json`, `/junit.xml`).
@@ -26,13 +27,13 @@ struct ServePlans: ParsableCommand {
     var listen = ListenAddress(host: "127.0.0.1", port: 9469)
 
     @Option(name: .customLong("label"), help: ArgumentHelp("A constant label on every series (repeatable), e.g. vantage=sh-telecom.", valueName: "NAME=VALUE"))
-    var labels: [ConstantLabel] = []
+    var labels: [String] = []
 
     func validate() throws {
-        var seen: Set<String> = []
-        for label in labels {
-            if let problem = label.problem { throw ValidationError(problem) }
-            guard seen.insert(label.name).inserted else { throw ValidationError("--label '\(label.name)' is given twice") }
+        do throws(MetricLabelError) {
+            _ = try MetricLabel.parse(labels)
+        } catch {
+            throw ValidationError("--label: \(error.description)")
         }
     }
 
@@ -43,7 +44,8 @@ struct ServePlans: ParsableCommand {
             problems.forEach { Console.error("error: \($0)") }
             throw ExitCode(ExitStatus.invalidInput)
         }
-        let snapshot = CycleSnapshot()
+        // Checked in `validate`.
+        let snapshot = CycleSnapshot(constantLabels: (try? MetricLabel.parse(labels)) ?? [])
         let server: MonitorServer
         do throws(MonitorServer.ListenError) {
             server = try MonitorServer(address: listen, snapshot: snapshot)

@@ -1,0 +1,107 @@
+/// A metric family of the exposition: its name, what its `# HELP` says, its type, and the
+/// labels its samples carry besides the constant ones. The families the runner writes are the
+/// static members, in the order they are written.
+struct MetricFamily: Sendable {
+    enum Kind: String, Sendable {
+        case gauge
+        case counter
+    }
+
+    let name: String
+    let help: String
+    let type: Kind
+    let labels: [String]
+    /// `name`'s UTF-8, which starts every one of the family's samples.
+    let nameBytes: [UInt8]
+
+    init(name: String, help: String, type: Kind, labels: [String]) {
+        self.name = name
+        self.help = help
+        self.type = type
+        self.labels = labels
+        nameBytes = Array(name.utf8)
+    }
+
+    /// Labels of the series of one result: which result it is.
+    static let resultLabels = ["plan", "scenario", "strategy", "ip"]
+    /// Labels of the series of one HTTPDNS lookup.
+    static let lookupLabels = ["plan", "map", "host"]
+
+    // Per result, with blackbox_exporter's names and meanings (probe_*) and the runner's own.
+
+    static let probeSuccess = MetricFamily(
+        name: "probe_success", help: "Whether the result passed (1) or not (0).", type: .gauge, labels: resultLabels)
+    static let probeDuration = MetricFamily(
+        name: "probe_duration_seconds",
+        help: "Seconds the result's last attempt took, from its first byte sent to its verdict.", type: .gauge,
+        labels: resultLabels)
+    static let probeHTTPDuration = MetricFamily(
+        name: "probe_http_duration_seconds",
+        help: "Seconds of each phase of the result's requests, summed over all redirects.", type: .gauge,
+        labels: resultLabels + ["phase"])
+    static let probeHTTPStatusCode = MetricFamily(
+        name: "probe_http_status_code", help: "HTTP status of the final response (0 without one).", type: .gauge,
+        labels: resultLabels)
+    static let probeHTTPVersion = MetricFamily(
+        name: "probe_http_version", help: "HTTP version of the final response: 1, 1.1, 2 or 3 (0 without one).",
+        type: .gauge, labels: resultLabels)
+    static let probeHTTPRedirects = MetricFamily(
+        name: "probe_http_redirects", help: "The number of redirects followed.", type: .gauge, labels: resultLabels)
+    static let probeSSLEarliestCertExpiry = MetricFamily(
+        name: "probe_ssl_earliest_cert_expiry",
+        help: "Expiry of the final server certificate read (its notAfter), in Unix seconds.", type: .gauge,
+        labels: resultLabels)
+    static let result = MetricFamily(
+        name: "runner_result",
+        help: "The result's status: 1 for the one it had, 0 for the others (pass, fail, error, skipped).",
+        type: .gauge, labels: resultLabels + ["status"])
+    static let resultFlaky = MetricFamily(
+        name: "runner_result_flaky", help: "Whether the result passed only on a retry.", type: .gauge,
+        labels: resultLabels)
+    static let resolutionFallback = MetricFamily(
+        name: "runner_resolution_fallback",
+        help: "Whether the result's IP came from a domain map's fallback because its HTTPDNS service failed.",
+        type: .gauge, labels: resultLabels)
+
+    // Per HTTPDNS map and host a plan asked (the latest lookup).
+
+    static let httpdnsLookupSuccess = MetricFamily(
+        name: "runner_httpdns_lookup_success",
+        help: "Whether the HTTPDNS service answered the lookup with at least one address (before any fallback).",
+        type: .gauge, labels: lookupLabels)
+    static let httpdnsLookupDuration = MetricFamily(
+        name: "runner_httpdns_lookup_duration_seconds",
+        help: "Seconds the HTTPDNS lookup took, every query and service address tried.", type: .gauge,
+        labels: lookupLabels)
+    static let httpdnsAnswerAddresses = MetricFamily(
+        name: "runner_httpdns_answer_addresses", help: "Addresses in the HTTPDNS service's answer (0 when it failed).",
+        type: .gauge, labels: lookupLabels)
+
+    // The cycle (a run; `runner serve` runs one per --every) and the runner itself.
+
+    static let cycleDuration = MetricFamily(
+        name: "runner_cycle_duration_seconds", help: "Seconds the latest completed cycle took.", type: .gauge,
+        labels: [])
+    static let lastCycleTimestamp = MetricFamily(
+        name: "runner_last_cycle_timestamp_seconds", help: "When the latest completed cycle ended, in Unix seconds.",
+        type: .gauge, labels: [])
+    static let cyclesTotal = MetricFamily(
+        name: "runner_cycles_total", help: "Cycles completed.", type: .counter, labels: [])
+    static let configLastReloadSuccessful = MetricFamily(
+        name: "runner_config_last_reload_successful",
+        help: "Whether the plans were last loaded (or reloaded) without errors.", type: .gauge, labels: [])
+    static let buildInfo = MetricFamily(
+        name: "runner_build_info", help: "The runner's version, as a label; always 1.", type: .gauge,
+        labels: ["version"])
+
+    /// Every family, in the order the exposition writes them.
+    static let all: [MetricFamily] = [
+        probeSuccess, probeDuration, probeHTTPDuration, probeHTTPStatusCode, probeHTTPVersion, probeHTTPRedirects,
+        probeSSLEarliestCertExpiry, result, resultFlaky, resolutionFallback,
+        httpdnsLookupSuccess, httpdnsLookupDuration, httpdnsAnswerAddresses,
+        cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful, buildInfo,
+    ]
+
+    /// Every label name some family sets itself; a constant label may not take one.
+    static let ownLabelNames: Set<String> = Set(all.flatMap(\.labels))
+}

@@ -1,0 +1,183 @@
+import Foundation
+import RunnerResults
+
+/// A cycle's samples and the runner's own state as Prometheus text exposition (format 0.0.4):
+/// `# HELP` and `# TYPE` for every family written, each family's samples together, the
+/// constant labels on every series. A value: the one-shot `--metrics` writes it to a file,
+/// `runner serve` renders it into memory for each scrape.
+public struct MetricsExposition: Sendable {
+    public var cycle: CycleSamples
+    /// Cycles completed so far (1 for a one-shot run).
+    public var cyclesTotal: Int
+    /// Whether the plans were last loaded (or reloaded) without errors.
+    public var configLastReloadSuccessful: Bool
+    /// The runner's version, for `runner_build_info`.
+    public var version: String
+    /// Labels set on every series, after the series' own.
+    public var constantLabels: [MetricLabel]
+
+    public init(
+        cycle: CycleSamples, cyclesTotal: Int, configLastReloadSuccessful: Bool, version: String,
+        constantLabels: [MetricLabel] = []
+    ) {
+        self.cycle = cycle
+        self.cyclesTotal = cyclesTotal
+        self.configLastReloadSuccessful = configLastReloadSuccessful
+        self.version = version
+        self.constantLabels = constantLabels
+    }
+
+    /// The whole exposition, in memory.
+    public func render() -> [UInt8] {
+        var writer = PrometheusTextWriter(constantLabels: constantLabelList, capacity: 4096 + cycle.results.count * 2048)
+        write(into: &writer) { _ in }
+        return writer.buffer.array
+    }
+
+    /// The whole exposition into `output`, a few hundred kilobytes at a time.
+    func write(into output: inout FileOutput) {
+        var writer = PrometheusTextWriter(constantLabels: constantLabelList)
+        write(into: &writer) { writer in
+            if writer.buffer.count >= 256 * 1024 { writer.drain(into: &output) }
+        }
+        writer.drain(into: &output)
+    }
+
+    /// Writes every family into `writer`, calling `spill` after each result's samples of a
+    /// family, so a caller can hand the text on as it grows.
+    private func write(into writer: inout PrometheusTextWriter, spill: (inout PrometheusTextWriter) -> Void) {
+        // Each result's labels, escaped once and shared by its 16 or 17 samples.
+        var resultLabels = LabelBlocks(count: cycle.results.count)
+        let planLabels = cycle.plans
+        for result in cycle.results {
+            resultLabels.add { bytes, start in
+                PrometheusTextWriter.label("plan", planLabels[result.position.suite], into: &bytes, start: start)
+                PrometheusTextWriter.label("scenario", result.scenario, into: &bytes, start: start)
+                PrometheusTextWriter.label("strategy", result.strategy, into: &bytes, start: start)
+                PrometheusTextWriter.label("ip", result.ip, into: &bytes, start: start)
+            }
+        }
+        let results = cycle.results
+
+        /// Writes `family` with one sample per result that has a value for it.
+        func perResult(_ family: MetricFamily, _ value: (ResultSamples) -> Double?) {
+            var wroteHeader = false
+            for index in results.indices {
+                guard let sampleValue = value(results[index]) else { continue }
+                if !wroteHeader {
+                    writer.header(family)
+                    wroteHeader = true
+                }
+                resultLabels.withLabels(of: index) { writer.sample(family, labels: $0, value: sampleValue) }
+                spill(&writer)
+            }
+        }
+        func flag(_ value: Bool) -> Double { value ? 1 : 0 }
+
+        perResult(.probeSuccess) { $0.probe.map { flag($0.success) } }
+        perResult(.probeDuration) { $0.probe?.duration }
+        writePhases(results, labels: resultLabels, into: &writer, spill: spill)
+        perResult(.probeHTTPStatusCode) { $0.probe.map { Double($0.statusCode) } }
+        perResult(.probeHTTPVersion) { $0.probe?.httpVersion }
+        perResult(.probeHTTPRedirects) { $0.probe.map { Double($0.redirects) } }
+        perResult(.probeSSLEarliestCertExpiry) { $0.probe?.earliestCertificateExpiry }
+        writeStatuses(results, labels: resultLabels, into: &writer, spill: spill)
+        perResult(.resultFlaky) { $0.probe.map { flag($0.flaky) } }
+        perResult(.resolutionFallback) { $0.probe.map { flag($0.resolutionFallback) } }
+
+        writeLookups(into: &writer)
+        spill(&writer)
+
+        writer.header(.cycleDuration)
+        writer.sample(.cycleDuration, value: cycle.duration)
+        writer.header(.lastCycleTimestamp)
+        writer.sample(.lastCycleTimestamp, value: cycle.endedAt.timeIntervalSince1970)
+        writer.header(.cyclesTotal)
+        writer.sample(.cyclesTotal, value: Double(cyclesTotal))
+        writer.header(.configLastReloadSuccessful)
+        writer.sample(.configLastReloadSuccessful, value: flag(configLastReloadSuccessful))
+        var build = ByteBuffer(capacity: 256)
+        PrometheusTextWriter.label("version", version, into: &build, start: 0)
+        build.withUnsafeBytes { labels in
+            writer.header(.buildInfo)
+            writer.sample(.buildInfo, labels: labels, value: 1)
+        }
+    }
+
+    /// `probe_http_duration_seconds`: five samples per result that ran, one per phase.
+    private func writePhases(
+        _ results: [ResultSamples], labels: borrowing LabelBlocks, into writer: inout PrometheusTextWriter,
+        spill: (inout PrometheusTextWriter) -> Void
+    ) {
+        let family = MetricFamily.probeHTTPDuration
+        var wroteHeader = false
+        for index in results.indices {
+            guard let phases = results[index].probe?.phases else { continue }
+            if !wroteHeader {
+                writer.header(family)
+                wroteHeader = true
+            }
+            labels.withLabels(of: index) { labels in
+                writer.sample(family, labels: labels, extra: ("phase", "resolve"), value: phases.resolve)
+                writer.sample(family, labels: labels, extra: ("phase", "connect"), value: phases.connect)
+                writer.sample(family, labels: labels, extra: ("phase", "tls"), value: phases.tls)
+                writer.sample(family, labels: labels, extra: ("phase", "processing"), value: phases.processing)
+                writer.sample(family, labels: labels, extra: ("phase", "transfer"), value: phases.transfer)
+            }
+            spill(&writer)
+        }
+    }
+
+    /// `runner_result`: four samples per result, 1 for its status and 0 for the others, so
+    /// every result has the same series whatever its status (a status that changes between
+    /// cycles moves a 1, it does not make series appear and go stale).
+    private func writeStatuses(
+        _ results: [ResultSamples], labels: borrowing LabelBlocks, into writer: inout PrometheusTextWriter,
+        spill: (inout PrometheusTextWriter) -> Void
+    ) {
+        let family = MetricFamily.result
+        guard !results.isEmpty else { return }
+        writer.header(family)
+        for index in results.indices {
+            let status = results[index].status
+            labels.withLabels(of: index) { labels in
+                writer.sample(family, labels: labels, extra: ("status", "pass"), value: status == .pass ? 1 : 0)
+                writer.sample(family, labels: labels, extra: ("status", "fail"), value: status == .fail ? 1 : 0)
+                writer.sample(family, labels: labels, extra: ("status", "error"), value: status == .error ? 1 : 0)
+                writer.sample(family, labels: labels, extra: ("status", "skipped"), value: status == .skipped ? 1 : 0)
+            }
+            spill(&writer)
+        }
+    }
+
+    /// The three HTTPDNS families, one sample each per plan, map and host.
+    private func writeLookups(into writer: inout PrometheusTextWriter) {
+        guard !cycle.lookups.isEmpty else { return }
+        var labels = LabelBlocks(count: cycle.lookups.count)
+        for (plan, lookup) in cycle.lookups {
+            labels.add { bytes, start in
+                PrometheusTextWriter.label("plan", cycle.plans[plan], into: &bytes, start: start)
+                PrometheusTextWriter.label("map", lookup.map, into: &bytes, start: start)
+                PrometheusTextWriter.label("host", lookup.host, into: &bytes, start: start)
+            }
+        }
+        let families: [(MetricFamily, (HTTPDNSLookupResult) -> Double)] = [
+            (.httpdnsLookupSuccess, { $0.succeeded ? 1 : 0 }),
+            (.httpdnsLookupDuration, { $0.duration }),
+            (.httpdnsAnswerAddresses, { Double($0.addressCount) }),
+        ]
+        for (family, value) in families {
+            writer.header(family)
+            for (index, entry) in cycle.lookups.enumerated() {
+                labels.withLabels(of: index) { writer.sample(family, labels: $0, value: value(entry.lookup)) }
+            }
+        }
+    }
+
+    /// The constant labels as a label list, escaped.
+    private var constantLabelList: [UInt8] {
+        var bytes = ByteBuffer(capacity: 256)
+        for label in constantLabels { PrometheusTextWriter.label(label.name, label.value, into: &bytes, start: 0) }
+        return bytes.array
+    }
+}

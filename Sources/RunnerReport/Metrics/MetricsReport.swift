@@ -1,0 +1,37 @@
+import RunnerResults
+
+/// Prometheus text metrics of a one-shot run (`--metrics FILE`), for node_exporter's textfile
+/// collector: the results' samples are collected as they finish; `finish` writes the
+/// exposition of the run as one cycle, atomically (the collector must never read half a file).
+public final class MetricsReport: StreamedReport {
+    private let path: String
+    private let version: String
+    private let collector: MetricsCollector
+
+    /// A report to be written to `path` for a run of `plans` by runner `version`; fails at once
+    /// when nothing can be written beside `path`.
+    public init(path: String, plans: [PlanIdentity], redactor: Redactor, version: String) throws(ReportWriteError) {
+        try AtomicFile.checkWritable(beside: path)
+        self.path = path
+        self.version = version
+        collector = MetricsCollector(plans: plans, redactor: redactor)
+    }
+
+    public func finished(_ result: ScenarioResult, at position: ResultPosition) {
+        collector.finished(result, at: position)
+    }
+
+    public func notRun(_ result: ScenarioResult, at position: ResultPosition) {
+        collector.notRun(result, at: position)
+    }
+
+    /// Writes the exposition of `run`, its one cycle: the plans loaded, so the last (only)
+    /// load was successful.
+    public func finish(_ run: RunResult) throws(ReportWriteError) {
+        let exposition = MetricsExposition(
+            cycle: collector.samples(of: run), cyclesTotal: 1, configLastReloadSuccessful: true, version: version)
+        try AtomicFile.write(to: path) { (output: inout FileOutput) throws(ReportWriteError) in
+            exposition.write(into: &output)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import RunnerResults
+import RunnerVocabulary
+
+extension ResultSamples {
+    /// The samples of `result`, its labels redacted; the probe values as blackbox_exporter
+    /// computes its own from the final response and every request made.
+    init(_ result: borrowing ScenarioResult, at position: ResultPosition, redactor: Redactor) {
+        self.position = position
+        scenario = redactor.redact(result.scenario)
+        strategy = redactor.redact(result.strategy.rawValue)
+        ip = result.ip.map(redactor.redact) ?? ""
+        switch result.outcome {
+        case .passed: status = .pass
+        case .failed: status = .fail
+        case .errored: status = .error
+        case .skipped:
+            status = .skipped
+            probe = nil
+            return
+        }
+        let hops = result.evidence.hops
+        let final = hops.last
+        probe = Probe(
+            success: status == .pass, duration: result.duration, phases: Self.phases(of: hops),
+            statusCode: final?.status ?? 0, httpVersion: final?.httpVersion.map(Self.versionNumber) ?? 0,
+            redirects: max(0, hops.count - 1),
+            earliestCertificateExpiry: final?.certificate?.notAfter.map(\.timeIntervalSince1970),
+            flaky: result.isFlaky, resolutionFallback: result.evidence.resolutionFallbackFrom != nil)
+    }
+
+    /// Each phase summed over the hops. Timings hold each phase's own duration and the first
+    /// byte and total from the hop's start, so processing (connection ready to first byte) and
+    /// transfer (first byte to last) are what lies between them; a phase a hop never reached
+    /// adds nothing.
+    static func phases(of hops: [HopEvidence]) -> Phases {
+        var phases = Phases()
+        for hop in hops {
+            let timings = hop.timings
+            let setUp = (timings.resolve ?? 0) + (timings.connect ?? 0) + (timings.tls ?? 0)
+            phases.resolve += timings.resolve ?? 0
+            phases.connect += timings.connect ?? 0
+            phases.tls += timings.tls ?? 0
+            if let firstByte = timings.firstByte {
+                phases.processing += max(0, firstByte - setUp)
+                if let total = timings.total { phases.transfer += max(0, total - firstByte) }
+            }
+        }
+        return phases
+    }
+
+    /// `1.1` → 1.1, `2` → 2, as blackbox_exporter reads `HTTP/1.1` and `HTTP/2.0`; 0 for anything else.
+    static func versionNumber(_ version: String) -> Double {
+        switch version {
+        case "1.0": 1
+        case "1.1": 1.1
+        case "2": 2
+        case "3": 3
+        default: 0
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import RunnerResults
+
+/// What the exposition shows of one result: the labels that name it (redacted, unescaped) and
+/// its values, taken from the result as it finished.
+struct ResultSamples: Sendable {
+    /// The `runner_result` status, as the label spells it.
+    enum Status: String, Sendable, CaseIterable {
+        case pass, fail, error, skipped
+    }
+
+    /// The request phases of `probe_http_duration_seconds`, in seconds summed over every hop.
+    struct Phases: Sendable, Equatable {
+        var resolve = 0.0
+        var connect = 0.0
+        var tls = 0.0
+        var processing = 0.0
+        var transfer = 0.0
+    }
+
+    /// What a result that ran shows (a skipped one shows only its status).
+    struct Probe: Sendable {
+        var success: Bool
+        var duration: Double
+        var phases: Phases
+        /// The final response's, 0 without one.
+        var statusCode: Int
+        var httpVersion: Double
+        var redirects: Int
+        /// The final hop's certificate's notAfter, in Unix seconds; nil when it had none.
+        var earliestCertificateExpiry: Double?
+        var flaky: Bool
+        var resolutionFallback: Bool
+    }
+
+    var position: ResultPosition
+    var scenario: String
+    var strategy: String
+    /// Empty without a pinned IP (strategy `system`, or a host that did not resolve).
+    var ip: String
+    var status: Status
+    var probe: Probe?
+}
