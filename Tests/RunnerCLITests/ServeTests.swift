@@ -18,9 +18,10 @@ struct ServeTests {
         private let lock = NSLock()
         private var stderrBytes = Data()
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], temporaryDirectory: URL? = nil) throws {
             var environment = ProcessInfo.processInfo.environment
             environment["NO_COLOR"] = "1"
+            if let temporaryDirectory { environment["TMPDIR"] = temporaryDirectory.path }
             child = try RunningChild(PackageExecutable.url("runner"), ["serve"] + arguments, environment: environment)
             let descriptor = child.stderr
             Thread { [self] in
@@ -100,7 +101,9 @@ struct ServeTests {
     func servesAndStops() async throws {
         let lab = try await Lab.start()
         let path = try LabPlans.write(Self.plan(), lab: lab)
-        let serve = try Serve([path, "--every", "300ms", "--listen", "127.0.0.1:0", "--label", "vantage=lab"])
+        let scratch = try LabPlans.temporaryDirectory()
+        let serve = try Serve(
+            [path, "--every", "300ms", "--listen", "127.0.0.1:0", "--label", "vantage=lab"], temporaryDirectory: scratch)
         let port = try await serve.port()
         try await serve.waitFor("serve: cycle 3 done")
         #expect(serve.stderr.contains("serve: cycle 1 done in "), "\(serve.stderr)")
@@ -136,6 +139,8 @@ struct ServeTests {
         #expect(termination == .exited(0), "\(serve.stderr)")
         #expect(seconds < 2, "stopped \(seconds) s after SIGTERM")
         #expect(serve.stderr.hasSuffix("serve: stopped\n"), "\(serve.stderr)")
+        // Its scratch folder for the cycles' reports is gone with it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [])
         try await lab.shutdown()
     }
 

@@ -41,12 +41,10 @@ final class MonitorCycles: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    deinit {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    /// Runs cycles until `stop`.
+    /// Runs cycles until `stop`, then removes its scratch folder (here, not in `deinit`: the
+    /// signal handlers hold this object for the process's lifetime).
     func run() {
+        defer { try? FileManager.default.removeItem(at: directory) }
         while true {
             let started = DispatchTime.now()
             guard let plans = lock.withLock({ stoppedBy == nil ? self.plans : nil }) else { break }
