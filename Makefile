@@ -16,7 +16,8 @@ all: build
 
 ## deps: install the Debian packages the build and the tests need, when missing. unbound is
 ## a DoH server the tests start on a loopback port; prometheus brings promtool, which checks the
-## metrics the tests write; tools/install-packages.sh keeps the system's unbound, Prometheus and
+## metrics the tests write, and the server one test starts on a loopback port of its own to
+## scrape `runner serve`; tools/install-packages.sh keeps the system's unbound, Prometheus and
 ## node_exporter from starting (now or at boot), so nothing takes port 53, 9090 or 9100, nor the
 ## machine's resolver.
 deps:
