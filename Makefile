@@ -16,7 +16,8 @@ all: build
 
 ## deps: install the Debian packages the build and the tests need, when missing. unbound is
 ## a DoH server the tests start on a loopback port; prometheus brings promtool, which checks the
-## metrics the tests write; tools/install-packages.sh keeps the system's unbound, Prometheus and
+## metrics the tests write, and the server one test starts on a loopback port of its own to
+## scrape `runner serve`; tools/install-packages.sh keeps the system's unbound, Prometheus and
 ## node_exporter from starting (now or at boot), so nothing takes port 53, 9090 or 9100, nor the
 ## machine's resolver.
 deps:
@@ -63,8 +64,9 @@ demo: build
 
 ## bench: release build, then benchmarks that print runner and curl side by side (same run):
 ## a 1 GiB upload, resource hygiene (5,000 scenarios at --jobs 64), what --junit --json cost at
-## 40,000 results (bench/reports.sh), and HTTP throughput against
-## nginx (bench/http.sh; installs nginx-light when missing). The release build links the Swift
+## 40,000 results (bench/reports.sh), HTTP throughput against nginx (bench/http.sh; installs
+## nginx-light when missing), and `runner serve` over 1,000 cycles of 200 scenarios, its RSS and
+## descriptors after the first 50 (bench/serve.sh). The release build links the Swift
 ## runtime and Foundation statically, as a binary to deploy is built: it needs no Swift
 ## toolchain where it runs, and starts ~6 ms sooner (no symbol lookups into their libraries).
 ## Only the two executables: the static SDK has no Testing module for the test fixtures.
@@ -73,7 +75,8 @@ bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product runner
 	$(SWIFT) build $(RELEASE_FLAGS) --product runner-lab
 	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
-	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin" && bench/reports.sh "$$bin" && bench/http.sh "$$bin"
+	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin" && bench/reports.sh "$$bin" && bench/http.sh "$$bin" \
+	  && bench/serve.sh "$$bin"
 
 ## fuzz: build the libFuzzer targets (plan parser, HTTPDNS parsers), then run each for
 ## FUZZ_SECONDS after replaying fuzz/regressions (see fuzz/README.md)

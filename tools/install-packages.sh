@@ -7,8 +7,9 @@
 # their own, as a child process on a loopback port with a configuration in a temporary folder;
 # Debian's package would otherwise start the system's unbound at once (a recursive resolver on
 # 127.0.0.1:53 and ::1:53), enable it at boot, and, where resolvconf is installed, make it the
-# machine's resolver (unbound-resolvconf.service). `prometheus`: the tests want its `promtool`
-# only; the package would start a Prometheus server on port 9090 and, through the
+# machine's resolver (unbound-resolvconf.service). `prometheus`: the tests want its `promtool`,
+# and one starts the server itself, on a loopback port with a configuration and storage in a
+# temporary folder; the package would start a Prometheus server on port 9090 and, through the
 # node_exporter it recommends, an exporter on port 9100 and its collectors' timers. So, for the
 # install, a policy-rc.d that denies every start stands in /usr/sbin (only when there is none:
 # Debian's container images ship one that does the same), and after it, each of those services
