@@ -342,7 +342,7 @@ private final class UnboundProcess: @unchecked Sendable {
     let logFile: String
     /// Signalled by `stop` to let the spawning thread end (the parent-death signal watches it).
     private let release: DispatchSemaphore
-    private let output: OutputCollector
+    private let output: ChildOutput
 
     var pid: pid_t { child.pid }
 
@@ -350,7 +350,7 @@ private final class UnboundProcess: @unchecked Sendable {
         self.child = child
         self.logFile = logFile
         self.release = release
-        output = OutputCollector(child.stdout, child.stderr)
+        output = ChildOutput(child.stdout, child.stderr)
     }
 
     static func find(_ name: String, hint: String) throws -> String {
@@ -448,40 +448,5 @@ private final class UnboundProcess: @unchecked Sendable {
         release.signal()
         output.wait(deadline: .seconds(2))
         return outcome
-    }
-}
-
-/// Reads a child's stdout and stderr to their ends on threads of their own (so a full pipe never
-/// blocks it), keeping what was written.
-private final class OutputCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var collected = Data()
-    private let done = DispatchGroup()
-
-    init(_ descriptors: Int32?...) {
-        for descriptor in descriptors.compactMap({ $0 }) {
-            done.enter()
-            Thread { [self] in
-                var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                    if count > 0 {
-                        lock.withLock { collected.append(contentsOf: buffer[0..<count]) }
-                    } else if count < 0 && errno == EINTR {
-                        continue
-                    } else {
-                        break
-                    }
-                }
-                close(descriptor)
-                done.leave()
-            }.start()
-        }
-    }
-
-    func text() -> String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
-
-    func wait(deadline: Duration) {
-        _ = done.wait(timeout: .now() + Double(deadline.components.seconds))
     }
 }

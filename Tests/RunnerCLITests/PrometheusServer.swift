@@ -37,9 +37,9 @@ final class PrometheusServer: @unchecked Sendable {
     let child: RunningChild
     /// Signalled by `stop` to let the spawning thread end (the parent-death signal watches it).
     private let release: DispatchSemaphore
-    private let output: OutputBuffer
+    private let output: ChildOutput
 
-    private init(port: Int, directory: URL, child: RunningChild, release: DispatchSemaphore, output: OutputBuffer) {
+    private init(port: Int, directory: URL, child: RunningChild, release: DispatchSemaphore, output: ChildOutput) {
         self.port = port
         self.directory = directory
         self.child = child
@@ -103,7 +103,7 @@ final class PrometheusServer: @unchecked Sendable {
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
-        let output = OutputBuffer(child.stdout, child.stderr)
+        let output = ChildOutput(child.stdout, child.stderr)
 
         // The port it bound, from its log; then readiness (its TSDB opened, the config loaded).
         let clock = ContinuousClock()
@@ -193,40 +193,5 @@ final class PrometheusServer: @unchecked Sendable {
     func activeTargets() async throws -> [[String: Any]] {
         let data = try await api("/api/v1/targets?state=active")
         return (data as? [String: Any])?["activeTargets"] as? [[String: Any]] ?? []
-    }
-}
-
-/// Reads a child's standard output and error to their ends on threads of their own (a full pipe
-/// must never block it), keeping what was written.
-private final class OutputBuffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var collected = Data()
-    private let done = DispatchGroup()
-
-    init(_ descriptors: Int32?...) {
-        for descriptor in descriptors.compactMap({ $0 }) {
-            done.enter()
-            Thread { [self] in
-                var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                    if count > 0 {
-                        lock.withLock { collected.append(contentsOf: buffer[0..<count]) }
-                    } else if count < 0 && errno == EINTR {
-                        continue
-                    } else {
-                        break
-                    }
-                }
-                close(descriptor)
-                done.leave()
-            }.start()
-        }
-    }
-
-    func text() -> String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
-
-    func wait(deadline: Duration) {
-        _ = done.wait(timeout: .now() + Double(deadline.components.seconds))
     }
 }

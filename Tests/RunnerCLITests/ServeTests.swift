@@ -15,28 +15,17 @@ struct ServeTests {
     /// A `runner serve` child: its standard error read as it comes, its port once it says it.
     final class Serve: @unchecked Sendable {
         let child: RunningChild
-        private let lock = NSLock()
-        private var stderrBytes = Data()
+        private let output: ChildOutput
 
         init(_ arguments: [String], temporaryDirectory: URL? = nil) throws {
             var environment = ProcessInfo.processInfo.environment
             environment["NO_COLOR"] = "1"
             if let temporaryDirectory { environment["TMPDIR"] = temporaryDirectory.path }
             child = try RunningChild(PackageExecutable.url("runner"), ["serve"] + arguments, environment: environment)
-            let descriptor = child.stderr
-            Thread { [self] in
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                while true {
-                    let count = read(descriptor, &buffer, buffer.count)
-                    if count < 0, errno == EINTR { continue }
-                    guard count > 0 else { break }
-                    lock.withLock { stderrBytes.append(contentsOf: buffer[0..<count]) }
-                }
-                close(descriptor)
-            }.start()
+            output = ChildOutput(child.stderr)
         }
 
-        var stderr: String { lock.withLock { String(decoding: stderrBytes, as: UTF8.self) } }
+        var stderr: String { output.text() }
 
         /// Waits until standard error holds `text` `times` times; fails with what it holds.
         func waitFor(_ text: String, times: Int = 1, within seconds: Double = 30) async throws {
