@@ -19,8 +19,10 @@ echo "test-repeat: $repeat parallel runs${spinner:+, one core kept busy (pid $sp
 total_start=$(date +%s)
 for run in $(seq 1 "$repeat"); do
   start=$(date +%s)
-  timeout 900 swift test --skip-build --parallel >"$logs/run-$run.log" 2>&1
+  mkdir -p "$logs/tmp-$run"
+  TMPDIR=$logs/tmp-$run timeout 900 swift test --skip-build --parallel >"$logs/run-$run.log" 2>&1
   status=$?
+  rm -rf "$logs/tmp-$run"
   summary=$(grep -E "Test run with [0-9]+ tests" "$logs/run-$run.log" | tail -1)
   echo "run $run: exit $status in $(( $(date +%s) - start )) s — ${summary:-no summary}"
   if [ $status -ne 0 ]; then

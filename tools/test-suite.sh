@@ -6,8 +6,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp "${TMPDIR:-/tmp}/runner-test.XXXXXX")
-trap 'rm -f "$log"' EXIT
-${SWIFT:-swift} test --parallel "$@" 2>&1 | tee "$log"
+# The tests, their labs and the processes they start write under a folder of the run's own,
+# removed at the end, so that neither a passing run nor a crashed one leaves files in /tmp.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/runner-test-scratch.XXXXXX")
+trap 'rm -f "$log"; rm -rf "$scratch"' EXIT
+TMPDIR=$scratch ${SWIFT:-swift} test --parallel "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
   echo
