@@ -4,15 +4,24 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
-ccrypto_status ccrypto_md5(const uint8_t *bytes, size_t length, uint8_t out[16]) {
-    EVP_MD *md5 = EVP_MD_fetch(NULL, "MD5", NULL);
-    if (!md5) return CCRYPTO_UNAVAILABLE;
+/* One digest by OpenSSL's name for it, whose output must be `size` bytes long. */
+static ccrypto_status digest(const char *name, size_t size, const uint8_t *bytes, size_t length, uint8_t *out) {
+    EVP_MD *md = EVP_MD_fetch(NULL, name, NULL);
+    if (!md) return CCRYPTO_UNAVAILABLE;
     unsigned int written = 0;
     /* EVP_Digest reads nothing for length 0, but wants a valid pointer all the same. */
     static const uint8_t empty = 0;
-    int ok = EVP_Digest(length ? bytes : &empty, length, out, &written, md5, NULL);
-    EVP_MD_free(md5);
-    return ok && written == 16 ? CCRYPTO_OK : CCRYPTO_FAILED;
+    int ok = EVP_Digest(length ? bytes : &empty, length, out, &written, md, NULL);
+    EVP_MD_free(md);
+    return ok && written == size ? CCRYPTO_OK : CCRYPTO_FAILED;
+}
+
+ccrypto_status ccrypto_md5(const uint8_t *bytes, size_t length, uint8_t out[16]) {
+    return digest("MD5", 16, bytes, length, out);
+}
+
+ccrypto_status ccrypto_sha256(const uint8_t *bytes, size_t length, uint8_t out[32]) {
+    return digest("SHA256", 32, bytes, length, out);
 }
 
 static const char *cipher_name(ccrypto_cipher cipher, size_t *key_length, size_t *iv_length, size_t *block) {

@@ -1,6 +1,8 @@
-/// Where a result sits in the run: its plan (in command-line order), its scenario in that
-/// plan, and its slot among the scenario's results (strategies × IPs). Ordering positions
-/// gives plan order, whatever order the results finished in.
+/// Where a result sits in the run: its plan (in command-line order), its scenario's place in
+/// that plan (counted over all of the plan's scenarios, selected or not, so that a scenario
+/// has the same number in every shard), and its slot among the scenario's results
+/// (strategies × IPs). Ordering positions gives plan order, whatever order the results
+/// finished in.
 public struct ResultPosition: Hashable, Comparable, Sendable {
     public var suite: Int
     public var scenario: Int

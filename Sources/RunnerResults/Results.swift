@@ -12,23 +12,26 @@ public struct RunResult: Sendable {
     public var interruptedBy: Int32?
     /// Connections the run opened (HTTPDNS lookups and diagnosis probes included).
     public var connectionsOpened: Int
+    /// The part of a split run this was (`--shard K/N`); nil for a whole run.
+    public var shard: Shard?
 
     public init(
         suites: [SuiteResult], startedAt: Date, duration: Double, interruptedBy: Int32? = nil,
-        connectionsOpened: Int = 0
+        connectionsOpened: Int = 0, shard: Shard? = nil
     ) {
         self.suites = suites
         self.startedAt = startedAt
         self.duration = duration
         self.interruptedBy = interruptedBy
         self.connectionsOpened = connectionsOpened
+        self.shard = shard
     }
 
     public var counts: OutcomeCounts { suites.reduce(OutcomeCounts()) { $0 + $1.counts } }
 }
 
 /// A plan as reports name it: known before any result, so each result can say its plan.
-public struct PlanIdentity: Sendable, Equatable {
+public struct PlanIdentity: Sendable, Hashable {
     /// The plan's name.
     public var name: String
     /// The plan's path as given.

@@ -27,6 +27,13 @@ struct RunSelection: ParsableArguments {
     @Option(help: ArgumentHelp("Re-run a failing result up to N times, whatever the plan says.", valueName: "N"))
     var retries: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Run only part K of N (1-based) of the scenarios; a hash of plan and scenario name decides, so a scenario keeps its part when others are added. `runner merge` joins the parts' reports.",
+            valueName: "K/N"),
+        transform: RunSelection.shard(from:))
+    var shard: Shard?
+
     func validate() throws {
         guard (1...1024).contains(jobs) else { throw ValidationError("--jobs takes a number from 1 to 1024, got \(jobs)") }
         if let retries, !(0...TransferSettings.maxRetries).contains(retries) {
@@ -37,6 +44,14 @@ struct RunSelection: ParsableArguments {
             throw ValidationError("--strategy takes one of \(names), got '\(strategy)'")
         }
         for path in reportPaths { try Self.checkDirectory(of: path) }
+    }
+
+    /// `--shard K/N`, or an error that says what it takes.
+    static func shard(from text: String) throws -> Shard {
+        guard let shard = Shard(notation: text) else {
+            throw ValidationError("--shard takes K/N, a part K of N parts with 1 ≤ K ≤ N ≤ \(Shard.maxCount) (e.g. 2/4), got '\(text)'")
+        }
+        return shard
     }
 
     /// A report path whose directory does not exist is refused before anything runs.
@@ -59,6 +74,7 @@ struct RunSelection: ParsableArguments {
         options.filter = filter
         options.strategyOverride = strategy.flatMap(StrategyKind.init(rawValue:))
         options.retriesOverride = retries
+        options.shard = shard
         return options
     }
 
@@ -68,7 +84,9 @@ struct RunSelection: ParsableArguments {
         let options = runOptions
         let conflicts = options.strategyConflicts(in: plans)
         guard conflicts.isEmpty else { return conflicts }
-        guard plans.contains(where: { $0.scenarios.contains(where: options.selects) }) else {
+        // Judged before `--shard`: a shard that happens to hold none of a small plan's scenarios
+        // runs nothing and passes; a `--tag` that matches nothing is a mistake.
+        guard plans.contains(where: { $0.scenarios.contains(where: options.matchesTagsAndFilter) }) else {
             return ["no scenario matches the --tag/--filter given"]
         }
         return []

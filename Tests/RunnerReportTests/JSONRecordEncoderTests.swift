@@ -106,8 +106,10 @@ import RunnerResults
         var retried = Fixture.passed
         retried.earlierAttempts = [Attempt(outcome: Fixture.failed.outcome, duration: 0.5)]
         for suite in run.suites {
-            for result in suite.results + [retried] {
-                encoder.write(ResultRecord(result, plan: PlanRecord(file: suite.file, name: suite.name), redactor: Fixture.redactor), to: &writer)
+            for (index, result) in (suite.results + [retried]).enumerated() {
+                let position = ResultPosition(suite: 0, scenario: index, slot: 0)
+                let plan = PlanRecord(file: suite.file, name: suite.name)
+                encoder.write(ResultRecord(result, at: position, plan: plan, redactor: Fixture.redactor), to: &writer)
             }
         }
         let types: [any CodingKey.Type] = [

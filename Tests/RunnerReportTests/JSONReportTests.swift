@@ -59,7 +59,7 @@ import RunnerResults
 
     @Test func everyResultHasEveryDocumentedField() throws {
         let expected: Set<String> = [
-            "name", "plan", "scenario", "strategy", "ip", "tags", "outcome", "problems", "error",
+            "name", "plan", "scenario", "scenario_index", "strategy", "ip", "tags", "outcome", "problems", "error",
             "skipped_reason", "insecure", "flaky", "earlier_attempts", "duration_ms", "evidence",
         ]
         let all = try results()

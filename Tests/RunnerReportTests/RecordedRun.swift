@@ -23,15 +23,17 @@ struct RecordedRun {
     var plans: [PlanIdentity] { suites.map(\.plan) }
     var results: [[ScenarioResult]] { suites.map(\.results) }
 
+    /// Every plan's results in plan order, each with its position (one scenario per result).
+    var positionedResults: [[(ScenarioResult, ResultPosition)]] {
+        suites.enumerated().map { suite, recorded in
+            recorded.results.enumerated().map { ($1, ResultPosition(suite: suite, scenario: $0, slot: 0)) }
+        }
+    }
+
     /// Every result with its position, in a shuffled order (the same for every call).
     func arrivals() -> [(ScenarioResult, ResultPosition)] {
-        var all: [(ScenarioResult, ResultPosition)] = []
-        for (suite, recorded) in suites.enumerated() {
-            for (index, result) in recorded.results.enumerated() {
-                // One scenario per result: the slot is 0, as with a single strategy and IP.
-                all.append((result, ResultPosition(suite: suite, scenario: index, slot: 0)))
-            }
-        }
+        // One scenario per result: the slot is 0, as with a single strategy and IP.
+        var all = Array(positionedResults.joined())
         var random = SeededGenerator(seed: 0x5EED)
         all.shuffle(using: &random)
         return all
@@ -135,6 +137,6 @@ extension ConsoleFormatter {
 extension Document {
     /// The document the JSON report should write for `run`.
     init(_ run: RecordedRun, redactor: Redactor) {
-        self.init(run.result, results: run.results, redactor: redactor)
+        self.init(run.result, results: run.positionedResults, redactor: redactor)
     }
 }

@@ -40,6 +40,9 @@ typedef enum {
 /* Writes the 16-byte MD5 digest of `length` bytes to `out`. */
 ccrypto_status ccrypto_md5(const uint8_t *bytes, size_t length, uint8_t out[16]);
 
+/* Writes the 32-byte SHA-256 digest of `length` bytes to `out`. */
+ccrypto_status ccrypto_sha256(const uint8_t *bytes, size_t length, uint8_t out[32]);
+
 /*
  * Encrypts (`encrypt` 1) or decrypts (0) `in_length` bytes into `out`, which has room for
  * `out_capacity` bytes (in_length plus one block is always enough); the length written goes to

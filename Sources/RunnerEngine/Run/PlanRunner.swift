@@ -54,7 +54,8 @@ public final class PlanRunner {
         let duration = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let run = RunResult(
             suites: suites.map { $0.finish() }, startedAt: startedAt,
-            duration: duration, interruptedBy: interrupter.signal, connectionsOpened: engine.connectionsOpened)
+            duration: duration, interruptedBy: interrupter.signal, connectionsOpened: engine.connectionsOpened,
+            shard: options.shard)
         retired = suites.map { $0.retire() }
         return run
     }
@@ -108,6 +109,9 @@ final class ScenarioScheduler {
 /// One plan's scenarios, which of their results have finished, and its resolver.
 final class SuiteRun {
     let scenarios: [Scenario]
+    /// Each selected scenario's place in the whole plan (`ResultPosition.scenario`); nil when
+    /// every scenario is selected and the two numberings are the same.
+    private let placesInPlan: [Int]?
     private let plan: Plan
     /// The plan's place on the command line (`ResultPosition.suite`).
     private let index: Int
@@ -139,7 +143,14 @@ final class SuiteRun {
         self.resolver = DomainResolver(
             plan: plan, engine: engine, clock: clock, wallClock: wallClock, memory: options.resolutionMemory)
         // Shared with the plan when every scenario runs (a filter copies each one).
-        self.scenarios = options.selectsAll ? plan.scenarios : plan.scenarios.filter(options.selects)
+        if options.selectsAll {
+            self.scenarios = plan.scenarios
+            self.placesInPlan = nil
+        } else {
+            let selected = plan.scenarios.indices.filter { options.selects(plan.scenarios[$0], of: plan) }
+            self.scenarios = selected.map { plan.scenarios[$0] }
+            self.placesInPlan = selected
+        }
         self.planned = Array(repeating: nil, count: scenarios.count)
         self.finished = Array(repeating: [], count: scenarios.count)
     }
@@ -180,9 +191,14 @@ final class SuiteRun {
             finished[position.scenario][position.slot] = true
             counts = counts + result.outcome.counts
             finishedAt = DispatchTime.now()
-            sink.finished(result, at: ResultPosition(suite: self.index, scenario: position.scenario, slot: position.slot))
+            sink.finished(result, at: self.position(scenario: position.scenario, slot: position.slot))
             scheduler.finished()
         }.start()
+    }
+
+    /// Where the result in `slot` of the selected scenario `scenario` sits in the run.
+    private func position(scenario: Int, slot: Int) -> ResultPosition {
+        ResultPosition(suite: index, scenario: placesInPlan?[scenario] ?? scenario, slot: slot)
     }
 
     /// What a suite planned, handed over when the run has ended (see `retired`).
@@ -209,7 +225,7 @@ final class SuiteRun {
             for slot in expansion.indices where !(finished[scenario].indices.contains(slot) && finished[scenario][slot]) {
                 let result = Self.notRun(expansion[slot])
                 counts = counts + result.outcome.counts
-                sink.notRun(result, at: ResultPosition(suite: index, scenario: scenario, slot: slot))
+                sink.notRun(result, at: position(scenario: scenario, slot: slot))
             }
         }
         let end = finishedAt ?? started

@@ -14,6 +14,8 @@ public struct RunOptions: Sendable {
     public var tags: [String] = []
     /// Only scenarios whose name contains this text.
     public var filter: String? = nil
+    /// Only the scenarios of this part of the run (`--shard K/N`).
+    public var shard: Shard? = nil
     /// Run every scenario with this strategy instead of its own.
     public var strategyOverride: StrategyKind? = nil
     /// Retries for every scenario instead of the plan's `retries` (`--retries`).
@@ -28,11 +30,16 @@ public struct RunOptions: Sendable {
         retriesOverride ?? scenario.settings.retries
     }
 
-    /// Whether every scenario is selected (no `--tag`, no `--filter`).
-    public var selectsAll: Bool { tags.isEmpty && filter == nil }
+    /// Whether every scenario is selected (no `--tag`, `--filter` or `--shard`).
+    public var selectsAll: Bool { tags.isEmpty && filter == nil && shard == nil }
 
-    /// Whether `scenario` is selected by `--tag` and `--filter`.
-    public func selects(_ scenario: Scenario) -> Bool {
+    /// Whether `scenario` of `plan` is selected by `--tag`, `--filter` and `--shard`.
+    public func selects(_ scenario: Scenario, of plan: Plan) -> Bool {
+        matchesTagsAndFilter(scenario) && shard.map { $0.holds(plan: plan.name, scenario: scenario.name) } != false
+    }
+
+    /// Whether `scenario` is selected by `--tag` and `--filter` (whatever its shard).
+    public func matchesTagsAndFilter(_ scenario: Scenario) -> Bool {
         if !tags.isEmpty, !scenario.tags.contains(where: tags.contains) { return false }
         if let filter, !scenario.name.contains(filter) { return false }
         return true
@@ -43,7 +50,7 @@ public struct RunOptions: Sendable {
     public func strategyConflicts(in plans: [Plan]) -> [String] {
         guard let strategyOverride else { return [] }
         return plans.flatMap { plan in
-            plan.scenarios.filter(selects).compactMap { scenario in
+            plan.scenarios.filter { selects($0, of: plan) }.compactMap { scenario in
                 StrategyRules.incompatibility(strategyOverride, with: scenario.request.url.scheme).map {
                     "--strategy \(strategyOverride.rawValue): scenario '\(scenario.name)' (\(scenario.location)): \($0)"
                 }

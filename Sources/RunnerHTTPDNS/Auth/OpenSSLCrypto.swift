@@ -1,6 +1,6 @@
 internal import CCryptoShim
 
-/// The one place RunnerHTTPDNS calls OpenSSL (through CCryptoShim): MD5, the two DNSPod
+/// The one place RunnerHTTPDNS calls OpenSSL (through CCryptoShim): MD5, SHA-256, the two DNSPod
 /// ciphers and random bytes, as Swift values and a Swift error; no C type leaves this file.
 package enum OpenSSLCrypto {
     /// The block ciphers DNSPod's encrypted queries use, both with PKCS padding.
@@ -40,14 +40,26 @@ package enum OpenSSLCrypto {
 
     /// The 16-byte MD5 digest of `bytes`.
     package static func md5(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 16)
+        try digest(bytes, size: 16, what: "MD5", ccrypto_md5)
+    }
+
+    /// The 32-byte SHA-256 digest of `bytes`.
+    package static func sha256(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+        try digest(bytes, size: 32, what: "SHA-256", ccrypto_sha256)
+    }
+
+    private static func digest(
+        _ bytes: [UInt8], size: Int, what: String,
+        _ function: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> ccrypto_status
+    ) throws(Failure) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: size)
         let status = bytes.withUnsafeBufferPointer { input in
             digest.withUnsafeMutableBufferPointer { output in
                 guard let out = output.baseAddress else { return CCRYPTO_BAD_ARGUMENT }
-                return ccrypto_md5(input.baseAddress, input.count, out)
+                return function(input.baseAddress, input.count, out)
             }
         }
-        try check(status, what: "MD5")
+        try check(status, what: what)
         return digest
     }
 

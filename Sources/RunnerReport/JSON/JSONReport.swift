@@ -39,7 +39,7 @@ public final class JSONReport: StreamedReport {
 
     private func add(_ result: ScenarioResult, at position: ResultPosition) {
         if result.isFlaky { flaky += 1 }
-        let record = ResultRecord(result, plan: plans[position.suite], redactor: redactor)
+        let record = ResultRecord(result, at: position, plan: plans[position.suite], redactor: redactor)
         spool.append(at: position) { bytes in
             JSONWriter.appending(to: &bytes, fragmentDepth: Self.resultDepth) { writer in
                 writer.element()
@@ -118,9 +118,9 @@ struct Document: Codable, Equatable {
     var summary: SummaryRecord
 
     /// The document a run with these results (per suite, in plan order) should come to.
-    init(_ run: RunResult, results: [[ScenarioResult]], redactor: Redactor) {
+    init(_ run: RunResult, results: [[(ScenarioResult, ResultPosition)]], redactor: Redactor) {
         runner = RunnerRecord(run)
-        let flaky = results.joined().lazy.filter(\.isFlaky).count
+        let flaky = results.joined().lazy.filter(\.0.isFlaky).count
         summary = SummaryRecord(run, flaky: flaky)
         suites = zip(run.suites, results).map { SuiteRecord($0, results: $1, redactor: redactor) }
     }
@@ -132,6 +132,7 @@ struct RunnerRecord: Codable, Equatable {
     var interrupted: Bool
     var interruptedBy: String?
     var name: String
+    var shard: String?
     var startedAt: String
 
     init(_ run: RunResult) {
@@ -141,6 +142,7 @@ struct RunnerRecord: Codable, Equatable {
         durationMs = Format.millisecondsValue(run.duration)
         interrupted = run.interruptedBy != nil
         interruptedBy = run.interruptedBy.map(Format.signalName)
+        shard = run.shard?.description
     }
 
     enum CodingKeys: String, CodingKey {
@@ -149,6 +151,7 @@ struct RunnerRecord: Codable, Equatable {
         case interrupted
         case interruptedBy = "interrupted_by"
         case name
+        case shard
         case startedAt = "started_at"
     }
 
@@ -195,10 +198,10 @@ struct SuiteRecord: Codable, Equatable {
         case file, hostname, name, properties, results, timestamp
     }
 
-    init(_ suite: SuiteResult, results: [ScenarioResult], redactor: Redactor) {
+    init(_ suite: SuiteResult, results: [(ScenarioResult, ResultPosition)], redactor: Redactor) {
         self.init(withoutResults: suite, redactor: redactor)
         let plan = PlanRecord(file: file, name: name)
-        self.results = results.map { ResultRecord($0, plan: plan, redactor: redactor) }
+        self.results = results.map { ResultRecord($0.0, at: $0.1, plan: plan, redactor: redactor) }
     }
 
     /// Every field but `results`, which stays empty.
@@ -238,6 +241,7 @@ struct ResultRecord: Codable, Equatable {
     var plan: PlanRecord
     var problems: [ProblemRecord]
     var scenario: String
+    var scenarioIndex: Int
     var skippedReason: String?
     var strategy: String
     var tags: [String]
@@ -246,14 +250,16 @@ struct ResultRecord: Codable, Equatable {
         case durationMs = "duration_ms"
         case earlierAttempts = "earlier_attempts"
         case error, evidence, flaky, insecure, ip, name, outcome, plan, problems, scenario
+        case scenarioIndex = "scenario_index"
         case skippedReason = "skipped_reason"
         case strategy, tags
     }
 
-    init(_ result: borrowing ScenarioResult, plan: PlanRecord, redactor: Redactor) {
+    init(_ result: borrowing ScenarioResult, at position: ResultPosition, plan: PlanRecord, redactor: Redactor) {
         name = redactor.redact(result.displayName)
         self.plan = plan
         scenario = redactor.redact(result.scenario)
+        scenarioIndex = position.scenario
         strategy = redactor.redact(result.strategy.rawValue)
         ip = result.ip.map(redactor.redact)
         tags = result.tags.map(redactor.redact)
