@@ -2,7 +2,7 @@
 # Each installs the Debian packages it needs when they are missing.
 
 SWIFT        ?= swift
-DEB_PACKAGES := pkg-config libyaml-dev libcurl4-openssl-dev libssl-dev libldns-dev libxml2-utils curl time bc openssl unbound prometheus python3-yaml systemd
+DEB_PACKAGES := pkg-config libyaml-dev libcurl4-openssl-dev libssl-dev libldns-dev libxml2-utils curl time bc openssl unbound prometheus python3-yaml systemd man-db zsh fish
 SCHEMA       := schemas/junit-10.xsd
 LAB_DIR      := .lab
 DEMO_DIR     := .demo
@@ -10,7 +10,7 @@ HTTP_PORT    ?= 18080
 HTTPS_PORT   ?= 18443
 BIN           = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build test test-repeat demo lab bench fuzz clean
+.PHONY: all deps build test test-repeat demo lab bench fuzz clean install manual
 
 all: build
 
@@ -41,6 +41,8 @@ build: deps
 test: deps
 	SWIFT=$(SWIFT) tools/test-suite.sh
 	$(MAKE) --no-print-directory demo
+	$(MAKE) --no-print-directory manual
+	tools/check-install.sh "$(BIN)" "$(MANUAL)"
 
 ## test-repeat: the suite REPEAT times (default 20) in parallel with the other core kept busy,
 ## stopping at the first failure: how a flake is looked for (tools/test-repeat.sh)
@@ -61,6 +63,20 @@ demo: build
 	if [ $$status -ne 1 ]; then echo "demo: expected exit 1 (one scenario is meant to fail), got $$status"; exit 1; fi; \
 	echo "demo: exit 1 as expected — trust override against the SNI-only host fails, with its diagnosis above."; \
 	xmllint --noout --schema $(SCHEMA) $(DEMO_DIR)/junit.xml && echo "demo: $(DEMO_DIR)/junit.xml validates against $(SCHEMA)"
+
+## manual: the man page, written by swift-argument-parser's manual generator (its
+## generate-manual plugin) from the debug build `make build` and `make demo` use
+MANUAL = $(shell $(SWIFT) build --show-bin-path)/../../plugins/GenerateManual/outputs/runner/runner.1
+manual: build
+	$(SWIFT) package generate-manual --configuration debug --authors "the runner's authors" >/dev/null
+	@test -s "$(MANUAL)" && echo "manual: $(MANUAL)"
+
+## install: the static release binary (no Swift runtime needed where it runs), its man page and
+## bash/zsh/fish completions under $(DESTDIR)$(PREFIX) (tools/install.sh)
+PREFIX ?= /usr/local
+install: manual
+	$(SWIFT) build $(RELEASE_FLAGS) --product runner
+	tools/install.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/runner" "$(MANUAL)" "$(DESTDIR)$(PREFIX)"
 
 ## bench: release build, then benchmarks that print runner and curl side by side (same run):
 ## a 1 GiB upload, resource hygiene (5,000 scenarios at --jobs 64), what --junit --json cost at

@@ -1,6 +1,7 @@
 #include "CCryptoShim.h"
 
 #include <limits.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
@@ -76,4 +77,8 @@ ccrypto_status ccrypto_random_bytes(uint8_t *out, size_t length) {
     if (length > INT_MAX || (length && !out)) return CCRYPTO_BAD_ARGUMENT;
     if (length == 0) return CCRYPTO_OK;
     return RAND_bytes(out, (int)length) == 1 ? CCRYPTO_OK : CCRYPTO_FAILED;
+}
+
+const char *ccrypto_openssl_version(void) {
+    return OpenSSL_version(OPENSSL_VERSION);
 }

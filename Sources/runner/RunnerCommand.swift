@@ -7,7 +7,7 @@ struct RunnerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runner",
         abstract: "Check that services still work when clients reach them by IP direct connect.",
-        version: "runner \(RunnerVersion.current)",
+        version: (["runner \(RunnerVersion.current)"] + LinkedLibraries.lines).joined(separator: "\n"),
         subcommands: [RunPlans.self, CheckPlans.self, ServePlans.self, MergeReports.self],
         defaultSubcommand: RunPlans.self)
 

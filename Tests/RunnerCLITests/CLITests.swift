@@ -21,10 +21,22 @@ struct CLITests {
         ]
     }
 
-    @Test func versionPrintsAndExitsZero() async throws {
+    /// The runner's version, then the libraries it runs with, as the system's own tools name them.
+    @Test func versionNamesTheRunnerAndTheLibrariesItRunsWith() async throws {
         let output = try await runner(["--version"])
         #expect(output.status == 0)
-        #expect(output.stdout == "runner 0.1.0\n")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 4, "\(output.stdout)")
+        #expect(lines[0] == "runner 0.1.0")
+        let curl = try await PackageExecutable.runTool("/usr/bin/curl-config", ["--version"])
+        // `libcurl 7.88.1` from curl-config; `libcurl/7.88.1 OpenSSL/3.0.19 … nghttp2/1.52.0` from the library.
+        #expect(lines[1].hasPrefix(curl.stdout.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: " ", with: "/") + " "))
+        #expect(lines[1].contains("OpenSSL/") && lines[1].contains("nghttp2/"), "\(lines[1])")
+        let openssl = try await PackageExecutable.runTool("/usr/bin/openssl", ["version"])
+        // `OpenSSL 3.0.19 27 Jan 2026 (Library: OpenSSL 3.0.19 27 Jan 2026)`: the library's part.
+        #expect(openssl.stdout.contains("Library: \(lines[2])") || openssl.stdout.hasPrefix(lines[2]), "\(openssl.stdout) vs \(lines[2])")
+        let yaml = try await PackageExecutable.runTool("/usr/bin/pkg-config", ["--modversion", "yaml-0.1"])
+        #expect(lines[3] == "libyaml/" + yaml.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     @Test func noPlanIsAnInvalidCommandLine() async throws {

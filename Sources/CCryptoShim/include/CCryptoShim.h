@@ -40,6 +40,9 @@ typedef enum {
 /* Writes the 16-byte MD5 digest of `length` bytes to `out`. */
 ccrypto_status ccrypto_md5(const uint8_t *bytes, size_t length, uint8_t out[16]);
 
+/* The OpenSSL library loaded at run time, e.g. "OpenSSL 3.0.17 1 Jul 2025". */
+const char *ccrypto_openssl_version(void);
+
 /* Writes the 32-byte SHA-256 digest of `length` bytes to `out`. */
 ccrypto_status ccrypto_sha256(const uint8_t *bytes, size_t length, uint8_t out[32]);
 

@@ -38,6 +38,12 @@ package enum OpenSSLCrypto {
         case failed(String)
     }
 
+    /// The OpenSSL loaded at run time (`OpenSSL 3.0.17 1 Jul 2025`), for `runner --version`.
+    package static var libraryVersion: String {
+        guard let text = ccrypto_openssl_version() else { return "OpenSSL (version unknown)" }
+        return String(cString: text)
+    }
+
     /// The 16-byte MD5 digest of `bytes`.
     package static func md5(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
         try digest(bytes, size: 16, what: "MD5", ccrypto_md5)
