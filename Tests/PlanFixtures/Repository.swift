@@ -16,4 +16,7 @@ public enum Repository {
 
     /// The plan reference (`docs/plan-format.md`).
     public static var planReference: URL { root.appendingPathComponent("docs/plan-format.md") }
+
+    /// The JSON Schema of plans, for editors (`docs/plan.schema.json`).
+    public static var planSchema: URL { root.appendingPathComponent("docs/plan.schema.json") }
 }
