@@ -19,4 +19,8 @@ public enum Repository {
 
     /// The JSON Schema of plans, for editors (`docs/plan.schema.json`).
     public static var planSchema: URL { root.appendingPathComponent("docs/plan.schema.json") }
+
+    /// check-jsonschema, in the virtual environment `make deps` makes for it
+    /// (`tools/install-check-jsonschema.sh`).
+    public static var checkJSONSchema: URL { root.appendingPathComponent(".tools/check-jsonschema/bin/check-jsonschema") }
 }
