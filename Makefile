@@ -2,7 +2,7 @@
 # Each installs the Debian packages it needs when they are missing.
 
 SWIFT        ?= swift
-DEB_PACKAGES := pkg-config libyaml-dev libcurl4-openssl-dev libssl-dev libldns-dev libxml2-utils curl time bc openssl unbound prometheus python3-yaml systemd man-db zsh fish
+DEB_PACKAGES := pkg-config libyaml-dev libcurl4-openssl-dev libssl-dev libldns-dev libxml2-utils curl time bc openssl unbound prometheus python3-yaml python3-venv systemd man-db zsh fish
 SCHEMA       := schemas/junit-10.xsd
 LAB_DIR      := .lab
 DEMO_DIR     := .demo
@@ -19,7 +19,8 @@ all: build
 ## metrics the tests write, and the server one test starts on a loopback port of its own to
 ## scrape `runner serve`; tools/install-packages.sh keeps the system's unbound, Prometheus and
 ## node_exporter from starting (now or at boot), so nothing takes port 53, 9090 or 9100, nor the
-## machine's resolver.
+## machine's resolver. Then check-jsonschema (PyPI), which validates plans against
+## docs/plan.schema.json in the tests, into .tools/check-jsonschema (tools/install-check-jsonschema.sh).
 deps:
 	@missing=""; for package in $(DEB_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
@@ -28,6 +29,7 @@ deps:
 	  echo "installing:$$missing"; \
 	  tools/install-packages.sh $$missing; \
 	fi
+	@tools/install-check-jsonschema.sh
 
 build: deps
 	$(SWIFT) build

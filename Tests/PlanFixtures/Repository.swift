@@ -16,4 +16,11 @@ public enum Repository {
 
     /// The plan reference (`docs/plan-format.md`).
     public static var planReference: URL { root.appendingPathComponent("docs/plan-format.md") }
+
+    /// The JSON Schema of plans, for editors (`docs/plan.schema.json`).
+    public static var planSchema: URL { root.appendingPathComponent("docs/plan.schema.json") }
+
+    /// check-jsonschema, in the virtual environment `make deps` makes for it
+    /// (`tools/install-check-jsonschema.sh`).
+    public static var checkJSONSchema: URL { root.appendingPathComponent(".tools/check-jsonschema/bin/check-jsonschema") }
 }
