@@ -147,5 +147,10 @@ import RunnerResults
         } throws: { error in
             (error as? ReportWriteError)?.description == "cannot write report '\(path)': No such file or directory"
         }
+        #expect {
+            try HTMLReport(path: path, plans: [], redactor: Redactor(secrets: []))
+        } throws: { error in
+            (error as? ReportWriteError)?.description == "cannot write report '\(path)': No such file or directory"
+        }
     }
 }
