@@ -66,12 +66,13 @@ demo: build
 	@echo "demo: the HTML report is $(DEMO_DIR)/report.html"
 
 ## screenshots: the demo's HTML report as docs/images/ shows it (headless Chromium): the top of
-## the page, and the erroring result unfolded (#r0-4-0: plan 0, its fifth scenario, first result)
+## the page, and the erroring result alone, unfolded (r0-4-0: plan 0, its fifth scenario, first
+## result; the page opened at the top: headless Chromium paints a page scrolled to an anchor blank)
 CHROMIUM := chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=$(CURDIR)/$(DEMO_DIR)/chromium
 screenshots: demo
 	$(CHROMIUM) --window-size=1280,1500 --screenshot=docs/images/html-report.png file://$(CURDIR)/$(DEMO_DIR)/report.html
 	$(CHROMIUM) --window-size=1280,760 --screenshot=docs/images/html-report-evidence.png \
-	  'file://$(CURDIR)/$(DEMO_DIR)/report.html#r0-4-0'
+	  'file://$(CURDIR)/$(DEMO_DIR)/report.html#status=error&open=r0-4-0'
 
 ## bench: release build, then benchmarks that print runner and curl side by side (same run):
 ## a 1 GiB upload, resource hygiene (5,000 scenarios at --jobs 64), what --junit --json cost at

@@ -145,6 +145,10 @@ struct HTMLReportBrowserTests {
         let opened = try RenderedPage(try await HeadlessChromium.renderedDOM(of: run.html, fragment: target))
         #expect(opened.results.filter(\.open).map(\.id) == [target])
         #expect(opened.shown == "22 of 22 results shown")
+        // Filtered and unfolded by one link.
+        let both = try RenderedPage(try await HeadlessChromium.renderedDOM(of: run.html, fragment: "status=error&open=\(target)"))
+        #expect(both.results.filter(\.open).map(\.id) == [target])
+        #expect(both.shown == "1 of 22 results shown")
     }
 }
 

@@ -174,6 +174,10 @@ import RunnerVocabulary
         #expect(abs(handshake.tls - 0.008) < 1e-9 && handshake.firstByte == 0)
         let refused = HTMLPhaseBar([hop("https://10.0.0.1/", Timings(resolve: 0, total: 0.003))])
         #expect(abs(refused.connect - 0.003) < 1e-9)
+        // Connected, no connect time (libcurl's way when the handshake then fails): TLS.
+        var connected = hop("https://10.0.0.1/", Timings(resolve: 0, total: 0.033))
+        connected.connectedIP = "10.0.0.1"
+        #expect(abs(HTMLPhaseBar([connected]).tls - 0.033) < 1e-9)
         let silent = HTMLPhaseBar([hop("http://10.0.0.1/", Timings(resolve: 0, connect: 0.001, total: 5))])
         #expect(abs(silent.firstByte - 4.999) < 1e-9 && silent.tls == 0)
     }

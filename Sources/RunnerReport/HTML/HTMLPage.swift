@@ -57,8 +57,8 @@ enum HTMLPage {
         """
 
     /// The filters: status checkboxes and a tag list, mirrored in the URL fragment
-    /// (`#status=failed,error&tag=https`, a link that opens the report filtered); a matrix
-    /// cell's link (`#r0-3-1`) unfolds its result. It reads and writes classes, attributes and
+    /// (`#status=failed,error&tag=https`, a link that opens the report filtered, and `&open=r0-3-1`
+    /// unfolds a result there); a matrix cell's link (`#r0-3-1`) unfolds its result. It reads and writes classes, attributes and
     /// `textContent` only: nothing of the results is ever parsed as markup.
     static let script: StaticString = """
         (function () {
@@ -96,6 +96,8 @@ enum HTMLPage {
                 select.value = select.options[index].value;
               }
             }
+            var opened = params.get('open') === null ? null : doc.getElementById(params.get('open'));
+            if (opened !== null && opened.matches('details.result')) opened.open = true;
             return true;
           }
           function writeFragment() {

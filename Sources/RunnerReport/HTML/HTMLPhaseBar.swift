@@ -40,9 +40,11 @@ struct HTMLPhaseBar: Equatable {
                 firstByte += Self.clamped(first - beforeRequest)
                 if let total = timings.total { transfer += Self.clamped(total - first) }
             } else if let total = timings.total {
-                // No response came: the rest of the hop went to the phase that did not complete.
+                // No response came: the rest of the hop went to the phase that did not complete
+                // (libcurl reports no connect time for a connection whose handshake failed, but
+                // the address it connected to).
                 let rest = Self.clamped(total - beforeRequest)
-                if timings.connect == nil {
+                if timings.connect == nil && hop.connectedIP == nil {
                     self.connect += rest
                 } else if timings.tls == nil, hop.urlSent.hasPrefix("https:"), hop.newConnection != false {
                     self.tls += rest
