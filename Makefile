@@ -75,10 +75,10 @@ screenshots: demo
 	  'file://$(CURDIR)/$(DEMO_DIR)/report.html#status=error&open=r0-4-0'
 
 ## bench: release build, then benchmarks that print runner and curl side by side (same run):
-## a 1 GiB upload, resource hygiene (5,000 scenarios at --jobs 64), what --junit --json cost at
-## 40,000 results (bench/reports.sh), HTTP throughput against nginx (bench/http.sh; installs
-## nginx-light when missing), and `runner serve` over 1,000 cycles of 200 scenarios, its RSS and
-## descriptors after the first 50 (bench/serve.sh). The release build links the Swift
+## a 1 GiB upload, resource hygiene (5,000 scenarios at --jobs 64), what --junit --json,
+## --metrics and --html cost at 40,000 results (bench/reports.sh), HTTP throughput against nginx
+## (bench/http.sh; installs nginx-light when missing), and `runner serve` over 1,000 cycles of
+## 200 scenarios, its RSS and descriptors after the first 50 (bench/serve.sh). The release build links the Swift
 ## runtime and Foundation statically, as a binary to deploy is built: it needs no Swift
 ## toolchain where it runs, and starts ~6 ms sooner (no symbol lookups into their libraries).
 ## Only the two executables: the static SDK has no Testing module for the test fixtures.
