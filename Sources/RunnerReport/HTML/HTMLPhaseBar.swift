@@ -55,14 +55,6 @@ struct HTMLPhaseBar: Equatable {
         }
     }
 
-    init(resolve: Double, connect: Double, tls: Double, firstByte: Double, transfer: Double) {
-        self.resolve = resolve
-        self.connect = connect
-        self.tls = tls
-        self.firstByte = firstByte
-        self.transfer = transfer
-    }
-
     private static func clamped(_ seconds: Double?) -> Double {
         guard let seconds, seconds.isFinite, seconds > 0 else { return 0 }
         return seconds

@@ -34,11 +34,6 @@ struct HTMLWriter: ~Copyable {
         bytes.append(markup)
     }
 
-    /// Bytes already escaped (a fragment read back from a spool).
-    mutating func raw(_ markup: UnsafeRawBufferPointer) {
-        bytes.append(markup)
-    }
-
     /// Text of the report's own (a number, a strategy's name, a timestamp): escaped all the
     /// same, so no caller has to know which of its words could hold markup.
     mutating func text(_ text: String) {
