@@ -9,13 +9,16 @@ import Testing
 /// in the body) and the tests read the DOM it rendered — the matrix against the run's results
 /// (its JSON report), the counts, the hostile value shown as text, no script of it run, and
 /// the filters driven by the URL fragment. Without Chromium they fail, saying how to get it.
-@Suite("runner --html in a browser", .timeLimit(.minutes(3)))
+/// One browser at a time (`.serialized`): each takes both cores for a while as it starts.
+@Suite("runner --html in a browser", .serialized, .timeLimit(.minutes(3)))
 struct HTMLReportBrowserTests {
     /// One run's reports, shared by the tests.
     struct LabRun: Sendable {
         var html: URL
         var json: URL
         var output: ProcessOutput
+        /// The page as Chromium rendered it, opened without a fragment.
+        var dom: String
     }
 
     /// The run is made once for all the tests here, on first use.
@@ -45,7 +48,8 @@ struct HTMLReportBrowserTests {
         let html = directory.appendingPathComponent("report.html")
         let json = directory.appendingPathComponent("report.json")
         let output = try await cli.runner(cli.demoArguments(lab) + [hostile, "-q", "--html", html.path, "--json", json.path])
-        return LabRun(html: html, json: json, output: output)
+        let dom = try await HeadlessChromium.renderedDOM(of: html)
+        return LabRun(html: html, json: json, output: output, dom: dom)
     }
 
     // MARK: What the page shows
@@ -54,7 +58,7 @@ struct HTMLReportBrowserTests {
         let run = try await Self.run.value
         #expect(run.output.status == 1, "\(run.output.stdout)\n\(run.output.stderr)")
         #expect(run.output.stdout.hasSuffix("17 passed, 4 failed, 1 errors\n"), "\(run.output.stdout)")
-        let dom = try await HeadlessChromium.renderedDOM(of: run.html)
+        let dom = run.dom
         // The page's own script ran, under its Content-Security-Policy (it marks the page).
         #expect(dom.contains(#"<html lang="en" data-filters="ready">"#), "\(dom.prefix(300))")
 
@@ -97,7 +101,7 @@ struct HTMLReportBrowserTests {
         let run = try await Self.run.value
         let page = try String(contentsOf: run.html, encoding: .utf8)
         #expect(!page.contains(LabMarkup.payload))
-        let dom = try await HeadlessChromium.renderedDOM(of: run.html)
+        let dom = run.dom
         let asText = LabMarkup.payload.replacingOccurrences(of: "&", with: "&amp;")
             .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
         // The header and the body, in each of the four results' problems.
