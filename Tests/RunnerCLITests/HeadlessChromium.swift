@@ -6,9 +6,12 @@ import PlanFixtures
 /// loads a page from a file and gives back its DOM once the page has loaded and its scripts
 /// have run, or a screenshot of it.
 ///
-/// It runs at the lowest priority (`nice -n 19`): a browser starting takes a few seconds of
-/// both cores, and the tests running beside it wait on servers with timeouts of a few seconds
-/// (the shared lab's handshakes timed out in most full runs until the browser stepped aside).
+/// It runs only on idle CPU (SCHED_IDLE, `chrt --idle`): a browser starting takes a few
+/// seconds of both cores, and the tests running beside it wait on servers with timeouts of a
+/// few seconds (with four browsers beside the suite, the shared lab's handshakes timed out in
+/// most full runs). `nice` is not enough: Chromium sets its threads' nice values itself, to 0
+/// and, run as root, to -8 for its compositor and I/O threads, above the lab's; so as root it
+/// also loses CAP_SYS_NICE (`setpriv`), and no thread can leave the idle class.
 enum HeadlessChromium {
     /// Chromium is missing: the test fails (it does not skip) and says how to get it.
     struct NotInstalled: Error, CustomStringConvertible {
@@ -59,6 +62,19 @@ enum HeadlessChromium {
         ])
     }
 
+    /// `executable arguments` run in the idle scheduling class, without the capability to leave
+    /// it when run as root; as it is when util-linux's tools are missing.
+    private static func idlePriority(_ executable: URL, _ arguments: [String]) -> (URL, [String]) {
+        let chrt = "/usr/bin/chrt"
+        let setpriv = "/usr/bin/setpriv"
+        guard FileManager.default.isExecutableFile(atPath: chrt) else { return (executable, arguments) }
+        let idle = ["--idle", "0", executable.path] + arguments
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: setpriv) else {
+            return (URL(fileURLWithPath: chrt), idle)
+        }
+        return (URL(fileURLWithPath: setpriv), ["--bounding-set=-sys_nice", "--inh-caps=-sys_nice", chrt] + idle)
+    }
+
     private static func run(_ arguments: [String], deadline: Duration = .seconds(90)) async throws -> ChildProcess.Output {
         let executable = try executable()
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
@@ -70,9 +86,8 @@ enum HeadlessChromium {
             "--disable-extensions", "--disable-background-networking", "--disable-component-update",
             "--renderer-process-limit=1", "--user-data-dir=\(profile.path)",
         ] + arguments
-        let output = try await offPool {
-            try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/nice"), ["-n", "19", executable.path] + all, deadline: deadline)
-        }
+        let (launcher, launch) = idlePriority(executable, all)
+        let output = try await offPool { try ChildProcess.run(launcher, launch, deadline: deadline) }
         guard output.termination == .exited(0) else {
             throw Failed(arguments: all, status: output.status, stderr: String(decoding: output.stderr, as: UTF8.self))
         }
