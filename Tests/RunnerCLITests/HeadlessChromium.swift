@@ -75,7 +75,9 @@ enum HeadlessChromium {
         return (URL(fileURLWithPath: setpriv), ["--bounding-set=-sys_nice", "--inh-caps=-sys_nice", chrt] + idle)
     }
 
-    private static func run(_ arguments: [String], deadline: Duration = .seconds(90)) async throws -> ChildProcess.Output {
+    /// The deadline is generous: in the idle class, Chromium waits for the rest of a busy suite
+    /// (35 s in parallel, longer on a loaded machine) before it gets a core; alone it takes ~2 s.
+    private static func run(_ arguments: [String], deadline: Duration = .seconds(150)) async throws -> ChildProcess.Output {
         let executable = try executable()
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
