@@ -167,8 +167,9 @@ struct SecretsTests {
         let directory = try LabPlans.temporaryDirectory()
         let junit = directory.appendingPathComponent("junit.xml").path
         let json = directory.appendingPathComponent("report.json").path
+        let html = directory.appendingPathComponent("report.html").path
         let output = try await PackageExecutable.run(
-            "runner", [plan, verbosity, "--junit", junit, "--json", json],
+            "runner", [plan, verbosity, "--junit", junit, "--json", json, "--html", html],
             environment: [
                 "TOKEN": Self.token, "PASSWORD": Self.password, "ALI_SECRET": LabDNS.alibabaSecret,
                 "ALI_WRONG": Self.wrongSigningSecret, "DNSPOD_KEY": LabDNS.dnspodKey, "DNSPOD_WRONG": Self.wrongKey,
@@ -205,6 +206,11 @@ struct SecretsTests {
             ("stdout", output.stdout), ("stderr", output.stderr),
             ("JUnit", try String(contentsOfFile: junit, encoding: .utf8)),
             ("JSON", try String(contentsOfFile: json, encoding: .utf8)),
+            ("HTML", try String(contentsOfFile: html, encoding: .utf8)),
+            // As a browser shows it: its references read back.
+            ("HTML text", try String(contentsOfFile: html, encoding: .utf8).replacingOccurrences(of: "&lt;", with: "<")
+                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
+                .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")),
         ]
         for (channel, text) in channels {
             let secrets = [
