@@ -18,6 +18,9 @@ struct CLITests {
         [
             Repository.root.appendingPathComponent("plans/lab.yaml").path,
             "--var", "http_port=\(lab.httpPort)", "--var", "https_port=\(lab.httpsPort)", "--var", "lab_ca=\(lab.caFile)",
+            // A parallel run loads the machine (and the in-process lab) far more than `make demo`
+            // does: a TLS handshake to the lab took over 5 s in 1 suite run of 4 with a core busy.
+            "--var", "timeout=30s", "--var", "connect_timeout=10s", "--var", "lookup_timeout=10s", "--var", "time_limit=30s",
         ]
     }
 
