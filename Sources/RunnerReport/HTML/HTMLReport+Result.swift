@@ -167,10 +167,7 @@ extension HTMLReport {
         certificate(hop.certificate, into: &html)
         html.raw("<dt>timings</dt><dd>")
         var shown = false
-        for (name, value) in [
-            ("resolve", hop.timings.resolve), ("connect", hop.timings.connect), ("tls", hop.timings.tls),
-            ("first byte", hop.timings.firstByte), ("total", hop.timings.total),
-        ] as [(StaticString, Double?)] {
+        for (name, value) in hop.timings.named {
             guard let value else { continue }
             if shown { html.raw(", ") }
             html.raw(name)
