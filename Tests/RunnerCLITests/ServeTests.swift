@@ -70,10 +70,10 @@ struct ServeTests {
         """
         version: 1
         name: monitor
-        defaults: {timeout: 5s, ca: {{ca}}, domains: dns}
+        defaults: {timeout: 15s, ca: {{ca}}, domains: dns}
         domains:
           dns:
-            httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ttl=1", timeout: 5s}
+            httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ttl=1", timeout: 15s}
         scenarios:
           - name: api passes
             strategy: sni-resolve
