@@ -35,12 +35,15 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## test: the whole test suite, in parallel (~33 s; ~85 s serially), then the demo run with its
-## JUnit checked against the schema. It ran serially while parallel runs failed now and then;
-## the causes (Foundation's Process.run() crash, a test server shutting down descriptors it no
-## longer owned, timing windows too tight for a loaded machine, a racy --stats count) are fixed,
-## and `make test-repeat` passed 20 runs of 20 with the other core busy. A failing run prints
-## what failed again at its end (tools/test-suite.sh), where a CI log's tail shows it.
+## test: the whole test suite, in parallel, at most four tests per core at once (~50 s with the
+## other core busy; ~126 s serially), then the demo run with its JUnit checked against the
+## schema. It ran serially while parallel runs failed now and then; the causes (Foundation's
+## Process.run() crash, a test server shutting down descriptors it no longer owned, a racy
+## --stats count, and Swift Testing starting every test at the same instant — some thirty
+## debug-build runner processes on two cores, so that requests overran their limits in the
+## first half-minute) are fixed, and `make test-repeat` passed 20 runs of 20 with the other core
+## busy (2026-11-24: 1,320 s, ~66 s a run). A failing run prints what failed again at its end
+## (tools/test-suite.sh), where a CI log's tail shows it.
 test: deps
 	SWIFT=$(SWIFT) tools/test-suite.sh
 	$(MAKE) --no-print-directory demo
