@@ -260,6 +260,8 @@ extension PlanDecoder {
         let layer = decodeSettings(fields, setting: \.setting)
         let request = required(.request, in: fields).flatMap { decodeRequest($0, context: context, enclosing: pairs) }
         let expect = fields[.expect].map { decodeExpect($0, context: context, enclosing: pairs) } ?? Expectations()
+        let after = fields[.after].flatMap { decodeAfter($0, context: context) } ?? []
+        let captures = fields[.capture].flatMap { decodeCaptures($0, context: context) } ?? []
 
         guard let request else { return nil }
         let strategies = layer.strategies ?? defaults.strategies ?? [.auto]
@@ -273,13 +275,16 @@ extension PlanDecoder {
         layer.apply(to: &settings)
         if let insecure = request.insecure { settings.insecure = insecure }
         let headers = Self.merge([defaults.headers ?? [], layer.headers ?? [], request.headers]).map(\.header)
-        return Scenario(
+        var scenario = Scenario(
             name: name, location: location(node.mark), tags: tags,
             domainMap: layer.domainMap ?? defaults.domainMap ?? systemDomainMapName,
             strategies: strategies, ips: layer.ips ?? defaults.ips ?? .first,
             ipVersion: layer.ipVersion ?? defaults.ipVersion ?? .any, settings: settings,
             request: RequestSpec(method: request.method, url: request.url, headers: headers, body: request.body),
             expect: expect)
+        scenario.after = after
+        scenario.captures = captures
+        return scenario
     }
 
     /// `header-only` sends the IP in plain HTTP; `trust-override` only makes sense with TLS.

@@ -68,6 +68,11 @@ final class PlanDecoder {
         errors.append(PlanError(location: location(mark), message: message))
     }
 
+    /// For checks made once the plan's values are built (their marks are locations by then).
+    func report(at location: SourceLocation, _ message: String) {
+        errors.append(PlanError(location: location, message: message))
+    }
+
     func location(_ mark: YAMLMark) -> SourceLocation {
         SourceLocation(file: file, line: mark.line, column: mark.column)
     }
