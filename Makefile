@@ -2,7 +2,7 @@
 # Each installs the Debian packages it needs when they are missing.
 
 SWIFT        ?= swift
-DEB_PACKAGES := pkg-config libyaml-dev libcurl4-openssl-dev libssl-dev libldns-dev libxml2-utils curl time bc openssl unbound prometheus python3-yaml python3-venv systemd man-db zsh fish
+DEB_PACKAGES := pkg-config libyaml-dev libcurl4-openssl-dev libssl-dev libldns-dev libxml2-utils curl time bc openssl unbound prometheus python3-yaml python3-venv systemd man-db zsh fish chromium
 SCHEMA       := schemas/junit-10.xsd
 LAB_DIR      := .lab
 DEMO_DIR     := .demo
@@ -10,7 +10,7 @@ HTTP_PORT    ?= 18080
 HTTPS_PORT   ?= 18443
 BIN           = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build test test-repeat demo lab bench fuzz clean install manual
+.PHONY: all deps build test test-repeat demo screenshots lab bench fuzz clean install manual
 
 all: build
 
@@ -19,7 +19,8 @@ all: build
 ## metrics the tests write, and the server one test starts on a loopback port of its own to
 ## scrape `runner serve`; tools/install-packages.sh keeps the system's unbound, Prometheus and
 ## node_exporter from starting (now or at boot), so nothing takes port 53, 9090 or 9100, nor the
-## machine's resolver. Then check-jsonschema (PyPI), which validates plans against
+## machine's resolver. chromium: the HTML report's tests load it in headless Chromium and read
+## the DOM it rendered. Then check-jsonschema (PyPI), which validates plans against
 ## docs/plan.schema.json in the tests, into .tools/check-jsonschema (tools/install-check-jsonschema.sh).
 deps:
 	@missing=""; for package in $(DEB_PACKAGES); do \
@@ -51,7 +52,8 @@ test: deps
 test-repeat: deps
 	tools/test-repeat.sh
 
-## demo: start the built-in lab, run plans/lab.yaml against it, validate the JUnit it wrote
+## demo: start the built-in lab, run plans/lab.yaml against it, validate the JUnit it wrote; its
+## HTML report is .demo/report.html
 demo: build
 	@mkdir -p $(DEMO_DIR)
 	@rm -f $(LAB_DIR)/ready
@@ -60,11 +62,21 @@ demo: build
 	for i in $$(seq 1 100); do [ -f $(LAB_DIR)/ready ] && break; sleep 0.1; done; \
 	[ -f $(LAB_DIR)/ready ] || { echo "the lab did not start:"; cat $(DEMO_DIR)/lab.log; exit 1; }; \
 	LAB_ALIBABA_SECRET=lab-alibaba-secret $(BIN)/runner plans/lab.yaml --var http_port=$(HTTP_PORT) --var https_port=$(HTTPS_PORT) \
-	  --junit $(DEMO_DIR)/junit.xml --json $(DEMO_DIR)/report.json; status=$$?; \
+	  --junit $(DEMO_DIR)/junit.xml --json $(DEMO_DIR)/report.json --html $(DEMO_DIR)/report.html; status=$$?; \
 	echo; \
 	if [ $$status -ne 1 ]; then echo "demo: expected exit 1 (one scenario is meant to fail), got $$status"; exit 1; fi; \
 	echo "demo: exit 1 as expected — trust override against the SNI-only host fails, with its diagnosis above."; \
 	xmllint --noout --schema $(SCHEMA) $(DEMO_DIR)/junit.xml && echo "demo: $(DEMO_DIR)/junit.xml validates against $(SCHEMA)"
+	@echo "demo: the HTML report is $(DEMO_DIR)/report.html"
+
+## screenshots: the demo's HTML report as docs/images/ shows it (headless Chromium): the top of
+## the page, and the erroring result alone, unfolded (r0-4-0: plan 0, its fifth scenario, first
+## result; the page opened at the top: headless Chromium paints a page scrolled to an anchor blank)
+CHROMIUM := chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=$(CURDIR)/$(DEMO_DIR)/chromium
+screenshots: demo
+	$(CHROMIUM) --window-size=1280,1500 --screenshot=docs/images/html-report.png file://$(CURDIR)/$(DEMO_DIR)/report.html
+	$(CHROMIUM) --window-size=1280,760 --screenshot=docs/images/html-report-evidence.png \
+	  'file://$(CURDIR)/$(DEMO_DIR)/report.html#status=error&open=r0-4-0'
 
 ## manual: the man page, written by swift-argument-parser's manual generator (its
 ## generate-manual plugin) from the debug build `make build` and `make demo` use
@@ -81,10 +93,10 @@ install: manual
 	tools/install.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/runner" "$(MANUAL)" "$(DESTDIR)$(PREFIX)"
 
 ## bench: release build, then benchmarks that print runner and curl side by side (same run):
-## a 1 GiB upload, resource hygiene (5,000 scenarios at --jobs 64), what --junit --json cost at
-## 40,000 results (bench/reports.sh), HTTP throughput against nginx (bench/http.sh; installs
-## nginx-light when missing), and `runner serve` over 1,000 cycles of 200 scenarios, its RSS and
-## descriptors after the first 50 (bench/serve.sh). The release build links the Swift
+## a 1 GiB upload, resource hygiene (5,000 scenarios at --jobs 64), what --junit --json,
+## --metrics and --html cost at 40,000 results (bench/reports.sh), HTTP throughput against nginx
+## (bench/http.sh; installs nginx-light when missing), and `runner serve` over 1,000 cycles of
+## 200 scenarios, its RSS and descriptors after the first 50 (bench/serve.sh). The release build links the Swift
 ## runtime and Foundation statically, as a binary to deploy is built: it needs no Swift
 ## toolchain where it runs, and starts ~6 ms sooner (no symbol lookups into their libraries).
 ## Only the two executables: the static SDK has no Testing module for the test fixtures.

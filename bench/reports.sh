@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # What reports cost: the same 40,000 results against the lab run without reports, with
-# `--junit --json`, and with `--metrics`, in turn, ROUNDS times (default 3); the medians side by
-# side, each against the run without reports of the same rounds. JUnit and JSON are streamed
-# (rendered as results finish, spooled beside the report file, written in plan order at the
-# end), so they should add little wall time and no memory that grows with the results. Metrics
-# keep a hundred-odd bytes per result in memory (the samples, not the result) and write some
-# 17 series per result at the end.
+# `--junit --json`, with `--metrics`, and with `--html`, in turn, ROUNDS times (default 3); the
+# medians side by side, each against the run without reports of the same rounds. JUnit and JSON
+# are streamed (rendered as results finish, spooled beside the report file, written in plan
+# order at the end), so they should add little wall time and no memory that grows with the
+# results. Metrics keep a hundred-odd bytes per result in memory (the samples, not the result)
+# and write some 17 series per result at the end. The HTML page is streamed as JUnit and JSON
+# are (two spools: each result's matrix cell and its evidence), laid out a scenario at a time
+# at the end.
 # Usage: bench/reports.sh BIN_DIR  (release binaries of runner and runner-lab)
 set -euo pipefail
 bin=${1:?bin dir}
@@ -50,7 +52,7 @@ measure() {
 }
 
 plain_walls=(); plain_rss=(); plain_cpu=(); report_walls=(); report_rss=(); report_cpu=()
-metrics_walls=(); metrics_rss=(); metrics_cpu=()
+metrics_walls=(); metrics_rss=(); metrics_cpu=(); html_walls=(); html_rss=(); html_cpu=()
 for round in $(seq 1 "$rounds"); do
   read -r wall rss cpu < <(measure plain)
   plain_walls+=("$wall"); plain_rss+=("$rss"); plain_cpu+=("$cpu")
@@ -58,11 +60,15 @@ for round in $(seq 1 "$rounds"); do
   report_walls+=("$wall"); report_rss+=("$rss"); report_cpu+=("$cpu")
   read -r wall rss cpu < <(measure metrics --metrics "$work/runner.prom")
   metrics_walls+=("$wall"); metrics_rss+=("$rss"); metrics_cpu+=("$cpu")
+  read -r wall rss cpu < <(measure html --html "$work/report.html")
+  html_walls+=("$wall"); html_rss+=("$rss"); html_cpu+=("$cpu")
 done
 results=$(grep -c '<testcase ' "$work/junit.xml")
 [ "$results" = $((scenarios * 2)) ] || { echo "reports: the JUnit report has $results test cases, expected $((scenarios * 2))"; exit 1; }
 series=$(grep -c '^runner_result{' "$work/runner.prom")
 [ "$series" = $((scenarios * 2 * 4)) ] || { echo "reports: the metrics have $series runner_result series, expected $((scenarios * 2 * 4))"; exit 1; }
+pages=$(grep -c '<details class="result ' "$work/report.html")
+[ "$pages" = $((scenarios * 2)) ] || { echo "reports: the HTML report has $pages results, expected $((scenarios * 2))"; exit 1; }
 ls "$work" | grep -q '\.tmp$' && { echo "reports: a spool or temporary file was left behind"; ls -a "$work"; exit 1; }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -71,7 +77,8 @@ verdict() { if [ "$1" = 1 ]; then echo PASS; else echo MISS; fi; }
 pw=$(median "${plain_walls[@]}"); pr=$(median "${plain_rss[@]}"); pc=$(median "${plain_cpu[@]}")
 echo
 echo "reports: $results results ($scenarios scenarios x 2 IPs) at --jobs $jobs, median of $rounds runs each"
-echo "  walls without reports: ${plain_walls[*]} s; with --junit --json: ${report_walls[*]} s; with --metrics: ${metrics_walls[*]} s"
+echo "  walls without reports: ${plain_walls[*]} s; with --junit --json: ${report_walls[*]} s; with --metrics: ${metrics_walls[*]} s;"
+echo "  with --html: ${html_walls[*]} s"
 printf '  %-40s %12s %12s %12s  %s\n' "figure" "without" "with" "target" "verdict"
 all_ok=1
 # One arm against the run without reports: wall and peak RSS with their targets, CPU.
@@ -93,7 +100,8 @@ compare() {
 }
 compare "--junit --json" "${report_walls[*]}" "${report_rss[*]}" "${report_cpu[*]}"
 compare "--metrics" "${metrics_walls[*]}" "${metrics_rss[*]}" "${metrics_cpu[*]}"
-printf '  %-40s %12s\n' "JUnit / JSON / metrics size (MiB)" \
+compare "--html" "${html_walls[*]}" "${html_rss[*]}" "${html_cpu[*]}"
+printf '  %-40s %12s\n' "JUnit / JSON / metrics / HTML size (MiB)" \
   "$(awk -v a="$(stat -c %s "$work/junit.xml")" -v b="$(stat -c %s "$work/report.json")" -v c="$(stat -c %s "$work/runner.prom")" \
-    'BEGIN { printf "%.1f / %.1f / %.1f", a / 1048576, b / 1048576, c / 1048576 }')"
+    -v d="$(stat -c %s "$work/report.html")" 'BEGIN { printf "%.1f / %.1f / %.1f / %.1f", a / 1048576, b / 1048576, c / 1048576, d / 1048576 }')"
 [ "$all_ok" = 1 ]

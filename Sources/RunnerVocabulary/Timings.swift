@@ -15,4 +15,9 @@ public struct Timings: Sendable, Equatable {
         self.firstByte = firstByte
         self.total = total
     }
+
+    /// Each phase with the name the reports show it by, in order (`resolve`, …, `total`).
+    public var named: [(name: StaticString, seconds: Double?)] {
+        [("resolve", resolve), ("connect", connect), ("tls", tls), ("first byte", firstByte), ("total", total)]
+    }
 }

@@ -18,7 +18,7 @@ enum Banner {
             text += "  " + pad(row.address, 11) + pad(row.hosts, width + 2) + row.shows + "\n"
         }
         text += "\nHTTPS offers h2 and http/1.1 by ALPN (\(LabAddress.replica): http/1.1 only); HTTP is HTTP/1.1\n"
-        text += "endpoints: /echo /status/{code} /delay/{ms} /bytes/{n} /json /headers?Name=Value\n"
+        text += "endpoints: /echo /status/{code} /delay/{ms} /bytes/{n} /json /headers?Name=Value /markup\n"
         text += "  /redirect/{301|302|303|307|308}?to=URL[&set-cookie=C] /redirect-chain/{n} /redirect-loop\n"
         text += "  /cookies/set?name=value[&attrs=Path%3D%2F] /cookies\n"
         text += "hostile (HTTP/1.x only, 501 on h2): "

@@ -22,13 +22,16 @@ struct MergeReports: ParsableCommand {
     @Option(help: ArgumentHelp("Write the merged JSON report.", valueName: "FILE"))
     var json: String?
 
+    @Option(help: ArgumentHelp("Write the merged HTML report.", valueName: "FILE"))
+    var html: String?
+
     @Argument(help: ArgumentHelp("The shards' JSON reports.", valueName: "REPORT"))
     var reports: [String] = []
 
     func validate() throws {
         guard !reports.isEmpty else { throw ValidationError("give the JSON reports to merge") }
-        guard junit != nil || json != nil else { throw ValidationError("give --junit FILE, --json FILE or both: what to write") }
-        for path in [junit, json].compactMap({ $0 }) { try RunSelection.checkDirectory(of: path) }
+        guard !outputs.isEmpty else { throw ValidationError("give --junit FILE, --json FILE, --html FILE or several: what to write") }
+        for path in outputs { try RunSelection.checkDirectory(of: path) }
     }
 
     func run() throws {
@@ -47,6 +50,8 @@ struct MergeReports: ParsableCommand {
         if counts.failed + counts.errors > 0 || merged.run.interruptedBy != nil { throw ExitCode(ExitStatus.failed) }
     }
 
+    private var outputs: [String] { [junit, json, html].compactMap { $0 } }
+
     private static func read(_ path: String) throws(MergeError) -> ReportInput {
         do {
             return ReportInput(path: path, bytes: try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -63,6 +68,7 @@ struct MergeReports: ParsableCommand {
         do throws(ReportWriteError) {
             if let junit { reports.append(try JUnitReport(path: junit, plans: merged.plans, redactor: redactor)) }
             if let json { reports.append(try JSONReport(path: json, plans: merged.plans, redactor: redactor)) }
+            if let html { reports.append(try HTMLReport(path: html, plans: merged.plans, redactor: redactor)) }
             for (result, position) in merged.results {
                 for report in reports { report.finished(result, at: position) }
             }

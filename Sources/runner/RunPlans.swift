@@ -58,6 +58,7 @@ struct RunPlans: ParsableCommand {
         do throws(ReportWriteError) {
             if let junit = selection.junit { reports.append(try JUnitReport(path: junit, plans: identities, redactor: redactor)) }
             if let json = selection.json { reports.append(try JSONReport(path: json, plans: identities, redactor: redactor)) }
+            if let html = selection.html { reports.append(try HTMLReport(path: html, plans: identities, redactor: redactor)) }
             if let metrics {
                 reports.append(try MetricsReport(
                     path: metrics, plans: identities, redactor: redactor, version: RunnerVersion.current))

@@ -15,6 +15,9 @@ struct RunSelection: ParsableArguments {
     @Option(help: ArgumentHelp("Write the JSON report.", valueName: "FILE"))
     var json: String?
 
+    @Option(help: ArgumentHelp("Write the HTML report: one self-contained page.", valueName: "FILE"))
+    var html: String?
+
     @Option(name: .customLong("tag"), help: ArgumentHelp("Only scenarios tagged T (repeatable: any of them).", valueName: "T"))
     var tags: [String] = []
 
@@ -64,7 +67,7 @@ struct RunSelection: ParsableArguments {
     }
 
     /// The report files asked for.
-    var reportPaths: [String] { [junit, json].compactMap { $0 } }
+    var reportPaths: [String] { [junit, json, html].compactMap { $0 } }
 
     /// The engine's options for these choices.
     var runOptions: RunOptions {

@@ -18,6 +18,9 @@ struct CLITests {
         [
             Repository.root.appendingPathComponent("plans/lab.yaml").path,
             "--var", "http_port=\(lab.httpPort)", "--var", "https_port=\(lab.httpsPort)", "--var", "lab_ca=\(lab.caFile)",
+            // A parallel run loads the machine (and the in-process lab) far more than `make demo`
+            // does: a TLS handshake to the lab took over 5 s in 1 suite run of 4 with a core busy.
+            "--var", "timeout=30s", "--var", "connect_timeout=10s", "--var", "lookup_timeout=10s", "--var", "time_limit=30s",
         ]
     }
 
@@ -52,6 +55,7 @@ struct CLITests {
         (["-q", "-v", "p.yaml"], "--quiet and --verbose exclude each other"),
         (["--retries", "11", "p.yaml"], "--retries takes a number from 0 to 10, got 11"),
         (["--junit", "/nonexistent/dir/j.xml", "p.yaml"], "cannot write report '/nonexistent/dir/j.xml': directory '/nonexistent/dir' does not exist"),
+        (["--html", "/nonexistent/dir/r.html", "p.yaml"], "cannot write report '/nonexistent/dir/r.html': directory '/nonexistent/dir' does not exist"),
         (["--metrics", "/nonexistent/dir/m.prom", "p.yaml"], "cannot write report '/nonexistent/dir/m.prom': directory '/nonexistent/dir' does not exist"),
         (["--bogus", "p.yaml"], "Unknown option '--bogus'"),
     ])
@@ -253,11 +257,13 @@ struct InterruptTests {
               - name: slow two
                 request: {url: "https://api.lab.test:{{https}}/delay/20000"}
             """, lab: lab)
-        let junit = try LabPlans.temporaryDirectory().appendingPathComponent("junit.xml").path
+        let directory = try LabPlans.temporaryDirectory()
+        let junit = directory.appendingPathComponent("junit.xml").path
+        let html = directory.appendingPathComponent("report.html").path
         let started = Date()
         // The signal goes once the quick result is in: the two slow ones are in flight then.
         let output = try await PackageExecutable.run(
-            "runner", [plan, "--junit", junit], environment: ["NO_COLOR": "1"],
+            "runner", [plan, "--junit", junit, "--html", html], environment: ["NO_COLOR": "1"],
             signal: ChildProcess.Signal(signal, .whenStdoutContains("PASS  quick")))
         // Far below the slow requests' 20 s: the signal aborted them.
         #expect(Date().timeIntervalSince(started) < 15, "the run did not stop promptly")
@@ -268,6 +274,11 @@ struct InterruptTests {
         let validation = try await PackageExecutable.runTool(
             "/usr/bin/xmllint", ["--noout", "--schema", Repository.junitSchema.path, junit])
         #expect(validation.status == 0, "\(validation.stderr)")
+        // The HTML report too, the same results: the page is whole, its matrix shows them.
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.hasSuffix("</html>\n"))
+        #expect(page.components(separatedBy: "<a class=\"cell skipped\"").count == 3, "\(page)")
+        #expect(page.contains("<strong>interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT")</strong>"))
     }
 }
 

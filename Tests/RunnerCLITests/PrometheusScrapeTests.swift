@@ -19,7 +19,7 @@ struct PrometheusScrapeTests {
     static let plan = """
         version: 1
         name: e2e
-        defaults: {timeout: 5s, ca: {{ca}}, domains: lab}
+        defaults: {timeout: 15s, ca: {{ca}}, domains: lab}
         domains:
           lab:
             static:

@@ -70,10 +70,10 @@ struct ServeTests {
         """
         version: 1
         name: monitor
-        defaults: {timeout: 5s, ca: {{ca}}, domains: dns}
+        defaults: {timeout: 15s, ca: {{ca}}, domains: dns}
         domains:
           dns:
-            httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ttl=1", timeout: 5s}
+            httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ttl=1", timeout: 15s}
         scenarios:
           - name: api passes
             strategy: sni-resolve
@@ -91,10 +91,14 @@ struct ServeTests {
         let lab = try await Lab.start()
         let path = try LabPlans.write(Self.plan(), lab: lab)
         let scratch = try LabPlans.temporaryDirectory()
+        let copy = try LabPlans.temporaryDirectory().appendingPathComponent("report.html").path
         let serve = try Serve(
-            [path, "--every", "300ms", "--listen", "127.0.0.1:0", "--label", "vantage=lab"], temporaryDirectory: scratch)
+            [path, "--every", "300ms", "--listen", "127.0.0.1:0", "--label", "vantage=lab", "--html", copy],
+            temporaryDirectory: scratch)
         let port = try await serve.port()
         try await serve.waitFor("serve: cycle 3 done")
+        // `--html`: each cycle's page, replaced whole.
+        #expect(try String(contentsOfFile: copy, encoding: .utf8).hasSuffix("</html>\n"))
         #expect(serve.stderr.contains("serve: cycle 1 done in "), "\(serve.stderr)")
         #expect(serve.stderr.contains(": 1 passed, 1 failed, 0 errors"), "\(serve.stderr)")
 
@@ -106,6 +110,9 @@ struct ServeTests {
         let results = try #require((document["suites"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
         #expect(results.map { "\($0["scenario"] ?? "")=\($0["outcome"] ?? "")" }
             == ["api passes=passed", "api fails its status check=failed"])
+        let page = try await Self.request(port, "/report.html")
+        #expect(page.status == 200 && page.body.hasPrefix("<!DOCTYPE html>"), "\(page.body.prefix(200))")
+        #expect(page.body.contains(#"<a class="cell passed""#) && page.body.contains(#"<a class="cell failed""#))
         let junit = try await Self.request(port, "/junit.xml")
         #expect(junit.status == 200 && junit.body.contains("<testsuites"), "\(junit.body.prefix(200))")
         let metrics = try await Self.request(port, "/metrics")

@@ -4,6 +4,14 @@ import PlanFixtures
 import RunnerLab
 import Testing
 
+extension String {
+    /// The text as an HTML page's source holds it (`&`, `<`, `>` escaped).
+    fileprivate var htmlEscaped: String {
+        replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
+
 /// `--shard K/N` and `runner merge` end to end: the demo plan split three ways against the lab,
 /// the parts' reports merged and compared with one whole run's.
 @Suite("runner --shard and runner merge", .timeLimit(.minutes(5)))
@@ -12,7 +20,7 @@ struct ShardMergeTests {
 
     /// A JSON report's results as (name, outcome), in the order written, and its summary.
     struct Report {
-        var results: [(name: String, outcome: String, scenarioIndex: Int)]
+        var results: [(name: String, outcome: String, scenarioIndex: Int, scenario: String)]
         var summary: [String: Int]
         var shard: String?
 
@@ -24,7 +32,7 @@ struct ShardMergeTests {
                 try #require(suite["results"] as? [[String: Any]]).map { result in
                     (
                         try #require(result["name"] as? String), try #require(result["outcome"] as? String),
-                        try #require(result["scenario_index"] as? Int)
+                        try #require(result["scenario_index"] as? Int), try #require(result["scenario"] as? String)
                     )
                 }
             }
@@ -64,7 +72,8 @@ struct ShardMergeTests {
         }
 
         let merged = try await cli.runner(
-            ["merge", "--junit", path("merged.xml"), "--json", path("merged.json")] + (1...3).map { path("part-\($0).json") })
+            ["merge", "--junit", path("merged.xml"), "--json", path("merged.json"), "--html", path("merged.html")]
+                + (1...3).map { path("part-\($0).json") })
         #expect(merged.status == 1, "one result of the demo errors: \(merged.stdout)\n\(merged.stderr)")
         #expect(merged.stdout == "17 passed, 0 failed, 1 errors\n", "\(merged.stdout)")
         #expect(merged.stderr.isEmpty, "\(merged.stderr)")
@@ -77,6 +86,13 @@ struct ShardMergeTests {
         }
         #expect(mergedReport.summary["connections_opened"] == parts.reduce(0) { $0 + ($1.summary["connections_opened"] ?? 0) })
         #expect(mergedReport.shard == nil)
+
+        let page = try String(contentsOfFile: path("merged.html"), encoding: .utf8)
+        #expect(page.hasPrefix("<!DOCTYPE html>"), "\(page.prefix(100))")
+        // Every scenario is on the page, with as many results as the whole run has.
+        for scenario in Set(wholeReport.results.map(\.scenario)) where !scenario.contains("'") {
+            #expect(page.contains(">" + scenario.htmlEscaped + "<"), "\(scenario)")
+        }
 
         let xml = try String(contentsOfFile: path("merged.xml"), encoding: .utf8)
         #expect(xml.contains("<testsuites name=\"runner\" tests=\"18\" failures=\"0\" errors=\"1\""), "\(xml.prefix(300))")
@@ -165,6 +181,6 @@ struct ShardMergeTests {
         #expect(none.stderr.contains("give the JSON reports to merge"))
         let nothingToWrite = try await cli.runner(["merge", "a.json"])
         #expect(nothingToWrite.status == 2)
-        #expect(nothingToWrite.stderr.contains("give --junit FILE, --json FILE or both"))
+        #expect(nothingToWrite.stderr.contains("give --junit FILE, --json FILE, --html FILE or several: what to write"))
     }
 }

@@ -106,9 +106,9 @@ struct SignalTests {
         }
     }
 
-    /// Waits until the process sleeps in a pipe write, as `/proc/PID/wchan` shows; where the
-    /// kernel hides it (always "0"), gives up after 5 s, which is ample for the lines above.
-    /// Whether the process blocked in a pipe write within `deadline` seconds.
+    /// Whether the process slept in a pipe write, as `/proc/PID/wchan` shows, within `deadline`
+    /// seconds; where the kernel hides it (always "0"), false at the deadline. Blocks: call it off
+    /// the pool.
     static func waitUntilBlockedWriting(_ pid: Int32, deadline: Double) -> Bool {
         let started = Date()
         while Date().timeIntervalSince(started) < deadline {

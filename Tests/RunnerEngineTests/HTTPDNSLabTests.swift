@@ -325,13 +325,14 @@ struct HTTPDNSServiceIPsLabTests {
     @Test func anAnswerFromTheFirstAddressIsFinal() async throws {
         let run = try await LabRun.make().run("""
             version: 1
-            defaults: {timeout: 5s, ca: {{ca}}, domains: dns}
+            defaults: {timeout: 15s, ca: {{ca}}, domains: dns}
             domains:
               dns:
                 httpdns:
                   format: alibaba
                   url: "https://api.lab.test:{{https}}/httpdns/alibaba/\(LabDNS.refusedAccount)/d?host={host}"
                   service_ips: [\(LabAddress.primary), \(LabAddress.replica)]
+                  timeout: 10s
             scenarios:
               - name: api
                 strategy: header-only

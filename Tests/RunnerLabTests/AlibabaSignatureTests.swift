@@ -1,4 +1,5 @@
 import Foundation
+import PlanFixtures
 import Testing
 
 @testable import RunnerLab
@@ -10,45 +11,42 @@ struct AlibabaSignatureTests {
     static let now = Date(timeIntervalSince1970: 1_795_478_400)
 
     /// A query signed for `host` with expiry `t`, as the documentation's formula says.
-    static func query(host: String, t: Int, secret: String = LabDNS.alibabaSecret) -> String {
+    static func query(host: String, t: Int, secret: String = LabDNS.alibabaSecret) async throws -> String {
         // The documentation's vector: md5("www.aliyun.com-IAmASecret-1534316400") = 60c71e98…
-        let signature = Self.md5Hex("\(host)-\(secret)-\(t)")
+        let signature = try await Self.md5Hex("\(host)-\(secret)-\(t)")
         return "host=\(host)&t=\(t)&s=\(signature)"
     }
 
-    static func md5Hex(_ text: String) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/md5sum")
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try? process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        return String(decoding: data.prefix(32), as: UTF8.self)
+    /// The MD5 of `text` in hex, by md5sum: an implementation that is not the lab's.
+    static func md5Hex(_ text: String) async throws -> String {
+        let output = try await offPool {
+            try ChildProcess.run(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", "printf '%s' \"$1\" | md5sum", "sh", text], deadline: .seconds(30))
+        }
+        try #require(output.status == 0, "md5sum failed: \(String(decoding: output.stderr, as: UTF8.self))")
+        return String(decoding: output.stdout.prefix(32), as: UTF8.self)
     }
 
     @Test("md5sum agrees with the documented vector (the helper itself is right)")
-    func vector() {
-        #expect(Self.md5Hex("www.aliyun.com-IAmASecret-1534316400") == "60c71e98b6d7fcbb366243e224eab457")
+    func vector() async throws {
+        #expect(try await Self.md5Hex("www.aliyun.com-IAmASecret-1534316400") == "60c71e98b6d7fcbb366243e224eab457")
     }
 
     @Test("a right signature within 24 hours passes")
-    func accepted() {
+    func accepted() async throws {
         let t = Int(Self.now.timeIntervalSince1970) + 600
-        #expect(AlibabaEndpoint.signatureRefusal(Self.query(host: "api.lab.test", t: t), host: "api.lab.test", now: Self.now) == nil)
+        let query = try await Self.query(host: "api.lab.test", t: t)
+        #expect(AlibabaEndpoint.signatureRefusal(query, host: "api.lab.test", now: Self.now) == nil)
     }
 
     @Test("the vendor's refusals: wrong secret, expired, too far ahead, missing arguments")
-    func refusals() {
+    func refusals() async throws {
         let nowSeconds = Int(Self.now.timeIntervalSince1970)
         let cases: [(String?, String, Int)] = [
-            (Self.query(host: "api.lab.test", t: nowSeconds + 600, secret: "wrong"), "InvalidSignature", 403),
-            (Self.query(host: "api.lab.test", t: nowSeconds - 1), "SignatureExpired", 403),
-            (Self.query(host: "api.lab.test", t: nowSeconds + 24 * 3600 + 1), "InvalidDuration", 403),
-            (Self.query(host: "other.lab.test", t: nowSeconds + 600), "InvalidSignature", 403),
+            (try await Self.query(host: "api.lab.test", t: nowSeconds + 600, secret: "wrong"), "InvalidSignature", 403),
+            (try await Self.query(host: "api.lab.test", t: nowSeconds - 1), "SignatureExpired", 403),
+            (try await Self.query(host: "api.lab.test", t: nowSeconds + 24 * 3600 + 1), "InvalidDuration", 403),
+            (try await Self.query(host: "other.lab.test", t: nowSeconds + 600), "InvalidSignature", 403),
             ("host=api.lab.test&t=\(nowSeconds + 600)", "MissingArgument", 400),
             (nil, "MissingArgument", 400),
         ]

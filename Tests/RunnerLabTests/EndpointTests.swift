@@ -19,6 +19,9 @@ struct EndpointCase: CustomTestStringConvertible, Sendable {
             path: "/bytes/5", status: 200, body: "\u{0}\u{1}\u{2}\u{3}\u{4}",
             header: "content-type: application/octet-stream"),
         .init(path: "/headers?Set-Cookie=sid%3D1&X-Lab=a+b", status: 200, body: nil, header: "x-lab: a b"),
+        .init(
+            path: LabMarkup.path, status: 200, body: LabMarkup.payload + "\n",
+            header: "x-markup: " + LabMarkup.payload.lowercased()),
         .init(path: "/status/abc", status: 400, body: nil, header: nil),
         .init(path: "/missing", status: 404, body: "no lab endpoint at /missing\n", header: nil),
     ]

@@ -93,6 +93,24 @@ enum RenderedReport {
         }
     }
 
+    /// - Parameter asOneScenario: each plan's results are the slots of one scenario (strategies ×
+    ///   IPs), rather than a scenario each; handed over in reverse.
+    static func html(_ run: RecordedRun, redactor: Redactor, asOneScenario: Bool = false) throws -> String {
+        try String(decoding: written { path in
+            let report = try HTMLReport(path: path, plans: run.plans, redactor: redactor)
+            if asOneScenario {
+                for (suite, recorded) in run.suites.enumerated() {
+                    for (slot, result) in recorded.results.enumerated().reversed() {
+                        report.finished(result, at: ResultPosition(suite: suite, scenario: 0, slot: slot))
+                    }
+                }
+            } else {
+                run.play(into: report)
+            }
+            try report.finish(run.result)
+        }, as: UTF8.self)
+    }
+
     /// The exposition `--metrics` writes for `run`, a one-shot run of runner 1.2.3.
     static func metrics(_ run: RecordedRun, redactor: Redactor) throws -> String {
         try String(decoding: written { path in

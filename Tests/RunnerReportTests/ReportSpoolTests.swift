@@ -91,6 +91,41 @@ import RunnerResults
         }
     }
 
+    /// Read a scenario at a time, as the HTML report lays them out: each call stops where the
+    /// next scenario starts, the next goes on from there, through reads of the file.
+    @Test func readingAScenarioAtATimeGoesOnWhereTheLastStopped() throws {
+        try withDirectory { directory in
+            let spool = try ReportSpool(beside: directory + "/report.html")
+            var positions: [ResultPosition] = []
+            for scenario in 0..<30 {
+                for slot in 0..<(scenario % 4) { positions.append(ResultPosition(suite: 0, scenario: scenario, slot: slot)) }
+            }
+            positions.append(ResultPosition(suite: 1, scenario: 0, slot: 0))
+            var random = SeededGenerator(seed: SeededGenerator.seed(13, for: "spool scenarios"))
+            for position in positions.shuffled(using: &random) {
+                // 100 KiB each: the scenarios span several of the spool's 1 MiB reads.
+                let text = "\(position.scenario).\(position.slot)|"
+                spool.append(Array(text.utf8) + [UInt8](repeating: UInt8(ascii: "."), count: 100_000), at: position)
+            }
+            spool.seek(toSuite: 0)
+            for scenario in 0..<30 {
+                var read: [String] = []
+                let count = try spool.read(while: { $0.suite == 0 && $0.scenario == scenario }) { position, fragment in
+                    let text = String(decoding: fragment.prefix { $0 != UInt8(ascii: "|") }, as: UTF8.self)
+                    #expect(text == "\(position.scenario).\(position.slot)")
+                    #expect(fragment.count == text.utf8.count + 1 + 100_000)
+                    read.append(text)
+                }
+                #expect(count == scenario % 4)
+                #expect(read == (0..<(scenario % 4)).map { "\(scenario).\($0)" })
+            }
+            // The cursor is at plan 1 now.
+            var rest: [ResultPosition] = []
+            _ = try spool.read(while: { _ in true }) { position, _ in rest.append(position) }
+            #expect(rest == [ResultPosition(suite: 1, scenario: 0, slot: 0)])
+        }
+    }
+
     @Test func theSpoolFileIsUnlinkedAtOnce() throws {
         try withDirectory { directory in
             let spool = try ReportSpool(beside: directory + "/report.xml")
@@ -109,6 +144,11 @@ import RunnerResults
         }
         #expect {
             try JSONReport(path: path, plans: [], redactor: Redactor(secrets: []))
+        } throws: { error in
+            (error as? ReportWriteError)?.description == "cannot write report '\(path)': No such file or directory"
+        }
+        #expect {
+            try HTMLReport(path: path, plans: [], redactor: Redactor(secrets: []))
         } throws: { error in
             (error as? ReportWriteError)?.description == "cannot write report '\(path)': No such file or directory"
         }

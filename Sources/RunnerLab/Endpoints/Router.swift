@@ -26,6 +26,7 @@ struct Router: Sendable {
             Route(pattern: .prefix("/bytes/"), endpoint: BytesEndpoint()),
             Route(pattern: .exact("/json"), endpoint: JSONEndpoint()),
             Route(pattern: .exact("/headers"), endpoint: HeadersEndpoint()),
+            Route(pattern: .exact(LabMarkup.path), endpoint: MarkupEndpoint()),
             Route(pattern: .prefix("/redirect/"), endpoint: RedirectEndpoint()),
             Route(pattern: .prefix("/redirect-chain/"), endpoint: RedirectChainEndpoint()),
             Route(pattern: .exact("/redirect-loop"), endpoint: RedirectLoopEndpoint()),

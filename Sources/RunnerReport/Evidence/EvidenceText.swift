@@ -147,10 +147,7 @@ enum EvidenceText {
     /// `resolve 0.120 ms, connect 0.300 ms, …`; phases that did not happen are left out.
     private static func timings(_ timings: Timings, into out: inout Lines) {
         var shown = false
-        for (name, value) in [
-            ("resolve", timings.resolve), ("connect", timings.connect), ("tls", timings.tls),
-            ("first byte", timings.firstByte), ("total", timings.total),
-        ] as [(StaticString, Double?)] {
+        for (name, value) in timings.named {
             guard let value else { continue }
             if shown { out.literal(", ") }
             out.literal(name)

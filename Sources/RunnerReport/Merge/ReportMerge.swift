@@ -40,7 +40,7 @@ public enum ReportMerge {
             try date(document.runner.startedAt, path: path, field: "runner.started_at")
         }
         let span = TimeSpan(starts: starts, durations: runners.map { $0.durationMs / 1000 })
-        let interruptedBy = runners.lazy.compactMap(\.interruptedBy).first.flatMap(Self.signal(named:))
+        let interruptedBy = runners.lazy.compactMap(\.interruptedBy).first.flatMap(Format.signal(named:))
         let run = RunResult(
             suites: suiteResults, startedAt: span.start, duration: span.duration, interruptedBy: interruptedBy,
             connectionsOpened: documents.reduce(0) { $0 + $1.document.summary.connectionsOpened })
@@ -52,20 +52,27 @@ public enum ReportMerge {
         if input.bytes.first(where: { !Self.isWhitespace($0) }) == UInt8(ascii: "<") {
             throw .junitGiven(path: input.path)
         }
-        // The version first, so that a later shape is named as such and not as a missing key.
-        if let header = try? JSONDecoder().decode(VersionHeader.self, from: input.bytes),
-            header.runner.formatVersion != JSONReport.formatVersion
-        {
-            throw .unsupportedVersion(path: input.path, version: header.runner.formatVersion)
-        }
+        let document: Document
         do {
-            return try JSONDecoder().decode(Document.self, from: input.bytes)
-        } catch let error as DecodingError {
+            document = try JSONDecoder().decode(Document.self, from: input.bytes)
+        } catch {
+            // A later shape is named as such, not as a missing key (read again only then: a
+            // shard's report may be tens of megabytes).
+            if let header = try? JSONDecoder().decode(VersionHeader.self, from: input.bytes),
+                header.runner.formatVersion != JSONReport.formatVersion
+            {
+                throw .unsupportedVersion(path: input.path, version: header.runner.formatVersion)
+            }
+            guard let error = error as? DecodingError else {
+                throw .notAReport(path: input.path, field: nil, detail: "\(error)")
+            }
             let (field, detail) = DecodingProblem.describe(error)
             throw .notAReport(path: input.path, field: field, detail: detail)
-        } catch {
-            throw .notAReport(path: input.path, field: nil, detail: "\(error)")
         }
+        guard document.runner.formatVersion == JSONReport.formatVersion else {
+            throw .unsupportedVersion(path: input.path, version: document.runner.formatVersion)
+        }
+        return document
     }
 
     /// The inputs are either whole runs, or every shard of one split, each once.
@@ -101,15 +108,6 @@ public enum ReportMerge {
             return try ReportDate.parse(text, field: field)
         } catch {
             throw .notAReport(path: path, field: error.field, detail: error.message)
-        }
-    }
-
-    /// `SIGINT`, `SIGTERM`, `signal N` (as `Format.signalName` writes them) back to a number.
-    static func signal(named name: String) -> Int32? {
-        switch name {
-        case "SIGINT": 2
-        case "SIGTERM": 15
-        default: name.hasPrefix("signal ") ? Int32(name.dropFirst("signal ".count)) : nil
         }
     }
 

@@ -31,6 +31,12 @@ final class ReportSpool {
     private var inOrder = true
     /// errno of the first write or read that failed.
     private var failure: Int32?
+    // Reading back, once the run has ended: the next entry to read, and the window of the file
+    // last read (kept between calls: the fragments read next are most likely in it).
+    private var cursor = 0
+    private var window: [UInt8] = []
+    private var windowOffset = 0
+    private var windowCount = 0
 
     /// A spool file beside `path` (the same file system the report will be written to),
     /// unlinked at once: its space comes back when the spool goes, even if the process dies.
@@ -74,34 +80,70 @@ final class ReportSpool {
     /// Copies the fragments of plan `suite` into `output` in plan order, `separator` between
     /// two of them; returns how many there were. Suites are replayed in ascending order.
     func replay(suite: Int, separator: [UInt8], into output: inout FileOutput) throws(ReportWriteError) -> Int {
+        seek(toSuite: suite)
+        var count = 0
+        return try read(while: { $0.suite == suite }) { _, fragment in
+            if count > 0 { output.write(separator) }
+            output.write(fragment)
+            count += 1
+        }
+    }
+
+    /// Moves the reading cursor to the first fragment of plan `suite` (or of the first plan
+    /// after it that has any), everything written so far in the file and in plan order.
+    func seek(toSuite suite: Int) {
         flush()
         if !inOrder {
             entries.sort { $0.position < $1.position }
             inOrder = true
         }
-        var index = firstEntry(ofSuiteAtLeast: suite)
-        // `buffer` holds the file's bytes from `bufferOffset`, `buffered` of them.
-        var buffer = [UInt8](repeating: 0, count: Self.readSize)
-        var bufferOffset = 0
-        var buffered = 0
+        cursor = firstEntry(ofSuiteAtLeast: suite)
+    }
+
+    /// Hands `body` each fragment from the cursor on, in plan order, for as long as `belongs`
+    /// takes its position, and leaves the cursor at the first it did not take; returns how
+    /// many it handed over. The bytes are only valid during the call. A report that lays out
+    /// its results in groups (the HTML report, a scenario at a time) reads on where it stopped.
+    func read(
+        while belongs: (ResultPosition) -> Bool,
+        _ body: (ResultPosition, UnsafeRawBufferPointer) throws(ReportWriteError) -> Void
+    ) throws(ReportWriteError) -> Int {
         var count = 0
-        while index < entries.count, entries[index].position.suite == suite, failure == nil {
-            let entry = entries[index]
-            if count > 0 { output.write(separator) }
-            let inBuffer = entry.offset >= bufferOffset && entry.offset + entry.length <= bufferOffset + buffered
-            if !inBuffer {
-                bufferOffset = max(0, entry.offset - Self.readBehind)
-                buffered = min(max(Self.readSize, entry.offset + entry.length - bufferOffset), flushed - bufferOffset)
-                if buffer.count < buffered { buffer = [UInt8](repeating: 0, count: buffered) }
-                buffer.withUnsafeMutableBytes { read(into: $0, count: buffered, at: bufferOffset) }
+        while cursor < entries.count, belongs(entries[cursor].position), failure == nil {
+            let entry = entries[cursor]
+            let inWindow = entry.offset >= windowOffset && entry.offset + entry.length <= windowOffset + windowCount
+            if !inWindow {
+                windowOffset = max(0, entry.offset - Self.readBehind)
+                windowCount = min(max(Self.readSize, entry.offset + entry.length - windowOffset), flushed - windowOffset)
+                if window.count < windowCount { window = [UInt8](repeating: 0, count: max(windowCount, Self.readSize)) }
+                let (offset, wanted) = (windowOffset, windowCount)
+                window.withUnsafeMutableBytes { read(into: $0, count: wanted, at: offset) }
+                if failure != nil { break }
             }
-            let from = entry.offset - bufferOffset
-            buffer.withUnsafeBytes { output.write(UnsafeRawBufferPointer(rebasing: $0[from..<(from + entry.length)])) }
+            let from = entry.offset - windowOffset
+            try withFragment(from: from, length: entry.length) { (fragment) throws(ReportWriteError) in
+                try body(entry.position, fragment)
+            }
             count += 1
-            index += 1
+            cursor += 1
         }
         if let failure { throw AtomicFile.failure(path, failure) }
         return count
+    }
+
+    /// `length` bytes of the window from `from`.
+    private func withFragment(
+        from: Int, length: Int, _ body: (UnsafeRawBufferPointer) throws(ReportWriteError) -> Void
+    ) throws(ReportWriteError) {
+        var failure: ReportWriteError?
+        window.withUnsafeBytes { bytes in
+            do throws(ReportWriteError) {
+                try body(UnsafeRawBufferPointer(rebasing: bytes[from..<(from + length)]))
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// The first entry of `suite` or a later one (binary search; entries are in plan order).

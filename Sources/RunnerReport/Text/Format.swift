@@ -40,9 +40,18 @@ enum Format {
     /// `SIGINT`, `SIGTERM`, or `signal N`.
     static func signalName(_ signal: Int32) -> String {
         switch signal {
-        case 2: "SIGINT"
-        case 15: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
         default: "signal \(signal)"
+        }
+    }
+
+    /// `signalName`'s text back to the number (a report read back by `runner merge`).
+    static func signal(named name: String) -> Int32? {
+        switch name {
+        case "SIGINT": SIGINT
+        case "SIGTERM": SIGTERM
+        default: name.hasPrefix("signal ") ? Int32(name.dropFirst("signal ".count)) : nil
         }
     }
 

@@ -13,6 +13,7 @@ final class CycleSnapshot: @unchecked Sendable {
         var metrics: @Sendable () -> [UInt8]
         var reportJSON: [UInt8]
         var junitXML: [UInt8]
+        var reportHTML: [UInt8]
     }
 
     private let constantLabels: [MetricLabel]
@@ -20,6 +21,7 @@ final class CycleSnapshot: @unchecked Sendable {
     private var samples: CycleSamples?
     private var reportJSON: [UInt8] = []
     private var junitXML: [UInt8] = []
+    private var reportHTML: [UInt8] = []
     private var cyclesTotal = 0
     private var lastReloadSucceeded = true
 
@@ -34,16 +36,18 @@ final class CycleSnapshot: @unchecked Sendable {
             let exposition = MetricsExposition(
                 cycle: samples, cyclesTotal: cyclesTotal, configLastReloadSuccessful: lastReloadSucceeded,
                 version: RunnerVersion.current, constantLabels: constantLabels)
-            return Documents(metrics: { exposition.render() }, reportJSON: reportJSON, junitXML: junitXML)
+            return Documents(
+                metrics: { exposition.render() }, reportJSON: reportJSON, junitXML: junitXML, reportHTML: reportHTML)
         }
     }
 
     /// A completed cycle replaces the one shown; returns how many have completed.
-    func publish(samples: CycleSamples, reportJSON: [UInt8], junitXML: [UInt8]) -> Int {
+    func publish(samples: CycleSamples, reportJSON: [UInt8], junitXML: [UInt8], reportHTML: [UInt8]) -> Int {
         lock.withLock {
             self.samples = samples
             self.reportJSON = reportJSON
             self.junitXML = junitXML
+            self.reportHTML = reportHTML
             cyclesTotal += 1
             return cyclesTotal
         }

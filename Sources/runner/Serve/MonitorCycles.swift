@@ -94,11 +94,13 @@ final class MonitorCycles: @unchecked Sendable {
         let identities = plans.map { PlanIdentity(name: $0.name, file: $0.path) }
         let junitPath = directory.appendingPathComponent("junit.xml").path
         let jsonPath = directory.appendingPathComponent("report.json").path
+        let htmlPath = directory.appendingPathComponent("report.html").path
         let reports: [any StreamedReport]
         do throws(ReportWriteError) {
             reports = [
                 try JUnitReport(path: junitPath, plans: identities, redactor: redactor),
                 try JSONReport(path: jsonPath, plans: identities, redactor: redactor),
+                try HTMLReport(path: htmlPath, plans: identities, redactor: redactor),
             ]
         } catch {
             Console.error("serve: error: \(error.description)")
@@ -129,24 +131,27 @@ final class MonitorCycles: @unchecked Sendable {
         guard run.interruptedBy == nil else { return }
         let reportJSON: [UInt8]
         let junitXML: [UInt8]
+        let reportHTML: [UInt8]
         do {
             reportJSON = Array(try Data(contentsOf: URL(fileURLWithPath: jsonPath)))
             junitXML = Array(try Data(contentsOf: URL(fileURLWithPath: junitPath)))
+            reportHTML = Array(try Data(contentsOf: URL(fileURLWithPath: htmlPath)))
         } catch {
             Console.error("serve: error: cannot read this cycle's reports back: \(error.localizedDescription)")
             return
         }
-        let number = snapshot.publish(samples: metrics.samples(of: run), reportJSON: reportJSON, junitXML: junitXML)
-        writeCopies(junitXML: junitXML, reportJSON: reportJSON)
+        let number = snapshot.publish(
+            samples: metrics.samples(of: run), reportJSON: reportJSON, junitXML: junitXML, reportHTML: reportHTML)
+        writeCopies(junitXML: junitXML, reportJSON: reportJSON, reportHTML: reportHTML)
         let counts = run.counts
         Console.error(
             "serve: cycle \(number) done in \(String(format: "%.2f", run.duration)) s: \(counts.passed) passed, "
                 + "\(counts.failed) failed, \(counts.errors) errors")
     }
 
-    /// `--junit` and `--json` given to `serve`: each cycle's documents, replaced atomically.
-    private func writeCopies(junitXML: [UInt8], reportJSON: [UInt8]) {
-        for (path, bytes) in [(selection.junit, junitXML), (selection.json, reportJSON)] {
+    /// `--junit`, `--json` and `--html` given to `serve`: each cycle's documents, replaced atomically.
+    private func writeCopies(junitXML: [UInt8], reportJSON: [UInt8], reportHTML: [UInt8]) {
+        for (path, bytes) in [(selection.junit, junitXML), (selection.json, reportJSON), (selection.html, reportHTML)] {
             guard let path else { continue }
             do {
                 try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)

@@ -20,7 +20,7 @@ enum MonitorRoutes {
     /// server leaves its body out.
     static func response(method: String, uri: String, latest: CycleSnapshot.Documents?) -> Response {
         let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? uri
-        let known = ["/metrics", "/report.json", "/junit.xml", "/-/healthy", "/-/ready", "/"]
+        let known = ["/metrics", "/report.json", "/junit.xml", "/report.html", "/-/healthy", "/-/ready", "/"]
         guard known.contains(path) else { return .text(404, "Not Found", "not found: \(path) (try /metrics)\n") }
         guard method == "GET" || method == "HEAD" else {
             var refused = Response.text(405, "Method Not Allowed", "\(method) is not allowed here: GET or HEAD\n")
@@ -39,7 +39,7 @@ enum MonitorRoutes {
                 ? .text(503, "Service Unavailable", "Not ready: the first cycle has not completed.\n")
                 : .text(200, "OK", "Ready.\n")
         case "/":
-            return .text(200, "OK", "runner serve: /metrics, /report.json, /junit.xml, /-/healthy, /-/ready\n")
+            return .text(200, "OK", "runner serve: /metrics, /report.json, /junit.xml, /report.html, /-/healthy, /-/ready\n")
         default:
             guard let latest else {
                 return .text(503, "Service Unavailable", "no cycle has completed yet: the first is running\n")
@@ -47,6 +47,8 @@ enum MonitorRoutes {
             switch path {
             case "/metrics": return Response(status: 200, reason: "OK", contentType: metricsType, body: latest.metrics())
             case "/report.json": return Response(status: 200, reason: "OK", contentType: "application/json", body: latest.reportJSON)
+            case "/report.html":
+                return Response(status: 200, reason: "OK", contentType: "text/html; charset=utf-8", body: latest.reportHTML)
             default: return Response(status: 200, reason: "OK", contentType: "application/xml", body: latest.junitXML)
             }
         }

@@ -4,13 +4,13 @@ import RunnerPlan
 import RunnerReport
 
 /// `runner serve`: the plans run every `--every`, the latest completed cycle served over HTTP
-/// for Prometheus (`/metrics`) and people (`/report.json`, `/junit.xml`).
+/// for Prometheus (`/metrics`) and people (`/report.html`, `/report.json`, `/junit.xml`).
 struct ServePlans: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run plans every --every and serve the latest completed cycle over HTTP.",
         discussion: """
-            GET /metrics (Prometheus text), /report.json, /junit.xml: the latest completed cycle.
+            GET /metrics (Prometheus text), /report.html, /report.json, /junit.xml: the latest completed cycle.
             GET /-/healthy: up; /-/ready: once the first cycle has completed.
             SIGHUP re-reads the plans (plans with errors keep the running ones); SIGINT and SIGTERM stop, exit 0.
             """)

@@ -1,0 +1,105 @@
+import RunnerResults
+
+/// What the strategy × IP matrix needs of one result: kept in the HTML report's spool as the
+/// result finishes (a few dozen bytes), read back a scenario at a time to lay out its matrix.
+/// The names are stored as they are shown: redacted, controls made visible (not yet escaped),
+/// so no secret reaches the spool file.
+struct HTMLMatrixCell: Equatable {
+    var status: HTMLStatus
+    var flaky: Bool
+    var scenario: String
+    var strategy: String
+    /// Nil when nothing was pinned (the `system` strategy, a host that did not resolve).
+    var ip: String?
+    /// Where the result sits (set when read back: the spool keeps it beside the record).
+    var position: ResultPosition
+
+    init(_ result: borrowing ScenarioResult, at position: ResultPosition, redactor: Redactor) {
+        status = HTMLStatus(result.outcome)
+        flaky = result.isFlaky
+        scenario = PlainText.singleLine(redactor.redact(result.scenario))
+        strategy = PlainText.singleLine(redactor.redact(result.strategy.rawValue))
+        ip = result.ip.map { PlainText.singleLine(redactor.redact($0)) }
+        self.position = position
+    }
+
+    init(status: HTMLStatus, flaky: Bool, scenario: String, strategy: String, ip: String?, position: ResultPosition) {
+        self.status = status
+        self.flaky = flaky
+        self.scenario = scenario
+        self.strategy = strategy
+        self.ip = ip
+        self.position = position
+    }
+
+    /// The record: status, flaky, then scenario, strategy and IP, each its length (4 bytes,
+    /// little-endian) and its UTF-8; an IP of length 0xFFFFFFFF is none.
+    func encode(into bytes: inout ByteBuffer) {
+        bytes.append(status.rawValue)
+        bytes.append(flaky ? 1 : 0)
+        Self.append(scenario, to: &bytes)
+        Self.append(strategy, to: &bytes)
+        if let ip { Self.append(ip, to: &bytes) } else { Self.appendLength(UInt32.max, to: &bytes) }
+    }
+
+    /// A record `encode` wrote, or nil when the bytes are not one (a spool read back wrong).
+    init?(decoding record: UnsafeRawBufferPointer, at position: ResultPosition) {
+        var reader = Reader(bytes: record)
+        guard let statusByte = reader.byte(), let status = HTMLStatus(rawValue: statusByte), let flaky = reader.byte(),
+            let scenario = reader.string(), let strategy = reader.string(), let ip = reader.optionalString(),
+            reader.atEnd
+        else { return nil }
+        self.init(status: status, flaky: flaky != 0, scenario: scenario, strategy: strategy, ip: ip, position: position)
+    }
+
+    private static func append(_ text: String, to bytes: inout ByteBuffer) {
+        ByteText.withUTF8(text) { utf8 in
+            appendLength(UInt32(truncatingIfNeeded: min(utf8.count, Int(UInt32.max - 1))), to: &bytes)
+            bytes.append(utf8)
+        }
+    }
+
+    private static func appendLength(_ length: UInt32, to bytes: inout ByteBuffer) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
+    }
+
+    /// Reads a record's fields in order; nil past its end.
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+
+        var atEnd: Bool { offset == bytes.count }
+
+        mutating func byte() -> UInt8? {
+            guard offset < bytes.count else { return nil }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+
+        mutating func length() -> UInt32? {
+            guard offset + 4 <= bytes.count else { return nil }
+            var value: UInt32 = 0
+            for index in 0..<4 { value |= UInt32(bytes[offset + index]) << UInt32(8 * index) }
+            offset += 4
+            return value
+        }
+
+        mutating func string() -> String? {
+            guard let length = length(), length != UInt32.max else { return nil }
+            return text(Int(length))
+        }
+
+        /// A string, or none (`.some(nil)`); nil when the record ends early.
+        mutating func optionalString() -> String?? {
+            guard let length = length() else { return nil }
+            guard length != UInt32.max else { return .some(nil) }
+            return text(Int(length)).map { .some($0) }
+        }
+
+        private mutating func text(_ length: Int) -> String? {
+            guard offset + length <= bytes.count else { return nil }
+            defer { offset += length }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+extension HTMLReport {
+    /// A scenario's strategy × IP matrix: a row per IP, a column per strategy, each in the
+    /// order its first result came in the plan; a cell per result, coloured by how it came out
+    /// and linking to its details. A combination the scenario did not run is an empty cell, and
+    /// the results that pinned no IP (`system`, a host that did not resolve) share a row.
+    /// Rows per IP, not columns: `ips: all` on a host with many addresses grows the table down,
+    /// where a page has room, not across.
+    static func writeMatrix(_ cells: [HTMLMatrixCell], into html: inout HTMLWriter) {
+        var strategies: [String] = []
+        var ips: [String?] = []
+        for cell in cells {
+            if !strategies.contains(cell.strategy) { strategies.append(cell.strategy) }
+            if !ips.contains(cell.ip) { ips.append(cell.ip) }
+        }
+        // Cells by (row, column); a scenario has a few strategies, so a row's cells are few.
+        var grid: [[[HTMLMatrixCell]]] = Array(repeating: Array(repeating: [], count: strategies.count), count: ips.count)
+        var rowOfIP: [String?: Int] = [:]
+        for (row, ip) in ips.enumerated() { rowOfIP[ip] = row }
+        for cell in cells {
+            guard let row = rowOfIP[cell.ip], let column = strategies.firstIndex(of: cell.strategy) else { continue }
+            grid[row][column].append(cell)
+        }
+        html.raw("<table class=\"matrix\">\n<thead><tr><th scope=\"col\">IP</th>")
+        for strategy in strategies {
+            html.raw("<th scope=\"col\">")
+            html.text(strategy)
+            html.raw("</th>")
+        }
+        html.raw("</tr></thead>\n<tbody>\n")
+        for (row, ip) in ips.enumerated() {
+            html.raw("<tr><th scope=\"row\">")
+            if let ip { html.text(ip) } else { html.raw("no IP pinned") }
+            html.raw("</th>")
+            for column in strategies.indices {
+                let results = grid[row][column]
+                guard !results.isEmpty else {
+                    html.raw("<td class=\"none\" title=\"not run\"></td>")
+                    continue
+                }
+                html.raw("<td>")
+                for cell in results { writeCell(cell, into: &html) }
+                html.raw("</td>")
+            }
+            html.raw("</tr>\n")
+        }
+        html.raw("</tbody>\n</table>\n")
+    }
+
+    /// `<a class="cell failed" href="#r0-3-1" data-result="r0-3-1" data-status="failed">FAIL</a>`.
+    private static func writeCell(_ cell: HTMLMatrixCell, into html: inout HTMLWriter) {
+        html.raw("<a class=\"cell ")
+        html.raw(cell.status.name)
+        if cell.flaky { html.raw(" flaky") }
+        html.raw("\" href=\"#")
+        html.resultID(cell.position)
+        html.raw("\" data-result=\"")
+        html.resultID(cell.position)
+        html.raw("\" data-status=\"")
+        html.raw(cell.status.name)
+        html.raw("\" title=\"")
+        html.raw(cell.status.name)
+        html.raw(": ")
+        html.attributeText(cell.strategy)
+        if let ip = cell.ip {
+            html.raw(" ")
+            html.attributeText(ip)
+        }
+        html.raw("\">")
+        html.raw(cell.flaky ? "FLAKY" : cell.status.label)
+        html.raw("</a>")
+    }
+}

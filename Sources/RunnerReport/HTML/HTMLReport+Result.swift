@@ -1,0 +1,224 @@
+import RunnerResults
+import RunnerVocabulary
+
+extension HTMLReport {
+    /// A result's `<details>`: folded, its summary line the verdict (badge, name, duration, phase
+    /// bar); unfolded, why it failed and its evidence (hops, SNI, Host, connected IP,
+    /// certificate, redirects). Runs once per result, as it finishes: written piece by piece
+    /// into the spool's buffer, no `String` per fact.
+    static func render(
+        _ result: borrowing ScenarioResult, at position: ResultPosition, tags: [Int], into html: inout HTMLWriter
+    ) {
+        let status = HTMLStatus(result.outcome)
+        html.raw("<details class=\"result ")
+        html.raw(status.name)
+        if result.isFlaky { html.raw(" flaky") }
+        html.raw("\" id=\"")
+        html.resultID(position)
+        html.raw("\" data-status=\"")
+        html.raw(status.name)
+        html.raw("\" data-tags=\"")
+        for (index, tag) in tags.enumerated() {
+            if index > 0 { html.raw(" ") }
+            html.number(tag)
+        }
+        html.raw("\">\n<summary><span class=\"badge\">")
+        html.raw(status.label)
+        html.raw("</span> <span class=\"name\">")
+        html.value(result.scenario)
+        html.raw("</span> <span class=\"where\">")
+        html.value(result.strategy.rawValue)
+        if let ip = result.ip {
+            html.raw(" ")
+            html.value(ip)
+        }
+        html.raw("</span>")
+        if result.isFlaky { html.raw(" <span class=\"tag-flaky\">FLAKY</span>") }
+        if result.evidence.insecure { html.raw(" <span class=\"tag-insecure\">INSECURE</span>") }
+        html.raw(" <span class=\"ms\">")
+        html.milliseconds(result.duration)
+        html.raw(" ms</span>")
+        HTMLPhaseBar(result.evidence.hops).write(into: &html)
+        html.raw("</summary>\n<div class=\"body\">\n")
+        if result.evidence.insecure {
+            html.raw("<p class=\"insecure\">")
+            html.text(EvidenceText.insecureLine)
+            html.raw("</p>\n")
+        }
+        outcome(result.outcome, into: &html)
+        earlierAttempts(result.earlierAttempts, flaky: result.isFlaky, into: &html)
+        evidence(result, into: &html)
+        html.raw("</div>\n</details>\n")
+    }
+
+    /// Why it did not pass: each unmet expectation, the error and its diagnosis, or why it was
+    /// skipped.
+    private static func outcome(_ outcome: Outcome, into html: inout HTMLWriter) {
+        switch outcome {
+        case .passed:
+            break
+        case .failed(let problems):
+            html.raw("<ul class=\"problems\">\n")
+            for problem in problems {
+                html.raw("<li><b>")
+                html.value(problem.subject)
+                html.raw("</b>: expected <code>")
+                html.value(problem.expected)
+                html.raw("</code>, got <code>")
+                html.value(problem.actual)
+                html.raw("</code></li>\n")
+            }
+            html.raw("</ul>\n")
+        case .errored(let error):
+            html.raw("<p class=\"error\"><b>")
+            html.text(error.kind.rawValue)
+            html.raw(" error</b>: ")
+            html.value(error.message)
+            html.raw("</p>\n")
+            if let diagnosis = error.diagnosis {
+                html.raw("<p class=\"diagnosis\">diagnosis: ")
+                html.value(diagnosis)
+                html.raw("</p>\n")
+            }
+        case .skipped(let reason):
+            html.raw("<p class=\"skipped\">skipped: ")
+            html.value(reason)
+            html.raw("</p>\n")
+        }
+    }
+
+    /// The attempts before the last (`retries`), oldest first.
+    private static func earlierAttempts(_ attempts: [Attempt], flaky: Bool, into html: inout HTMLWriter) {
+        guard !attempts.isEmpty else { return }
+        html.raw("<div class=\"attempts\"><p>")
+        html.raw(flaky ? "passed only on a retry; earlier attempts:" : "earlier attempts:")
+        html.raw("</p><ol>\n")
+        for attempt in attempts {
+            html.raw("<li>")
+            html.raw(HTMLStatus(attempt.outcome).label)
+            html.raw(" in ")
+            html.milliseconds(attempt.duration)
+            html.raw(" ms")
+            outcome(attempt.outcome, into: &html)
+            html.raw("</li>\n")
+        }
+        html.raw("</ol></div>\n")
+    }
+
+    /// The evidence, as the JSON report has it: where the IP came from, each hop, the notes.
+    private static func evidence(_ result: borrowing ScenarioResult, into html: inout HTMLWriter) {
+        let evidence = result.evidence
+        html.raw("<dl class=\"facts\"><dt>strategy</dt><dd>")
+        html.value(evidence.strategy.rawValue)
+        html.raw("</dd><dt>ip source</dt><dd>")
+        html.value(evidence.ipSource)
+        html.raw("</dd>")
+        if !result.tags.isEmpty {
+            html.raw("<dt>tags</dt><dd>")
+            for (index, tag) in result.tags.enumerated() {
+                if index > 0 { html.raw(", ") }
+                html.value(tag)
+            }
+            html.raw("</dd>")
+        }
+        html.raw("</dl>\n")
+        if evidence.hops.isEmpty { html.raw("<p class=\"nohop\">no request was sent</p>\n") }
+        for (index, hop) in evidence.hops.enumerated() {
+            self.hop(hop, number: index + 1, redirected: index > 0, into: &html)
+        }
+        guard !evidence.notes.isEmpty else { return }
+        html.raw("<ul class=\"notes\">\n")
+        for note in evidence.notes {
+            html.raw("<li>note: ")
+            html.value(note)
+            html.raw("</li>\n")
+        }
+        html.raw("</ul>\n")
+    }
+
+    /// One request on the wire: what was sent, to where, and what came back.
+    private static func hop(_ hop: HopEvidence, number: Int, redirected: Bool, into html: inout HTMLWriter) {
+        html.raw("<div class=\"hop\"><h4>hop ")
+        html.number(number)
+        if redirected { html.raw(" (redirect)") }
+        html.raw(": ")
+        html.value(hop.method)
+        html.raw(" ")
+        html.value(hop.originalURL)
+        html.raw("</h4>\n<dl>")
+        fact("url sent", hop.urlSent, into: &html)
+        fact("host", hop.hostHeader, into: &html)
+        fact("sni", hop.sni, or: "none", into: &html)
+        fact("pinned ip", hop.pinnedIP, or: "none (system resolver)", into: &html)
+        html.raw("<dt>connected</dt><dd>")
+        if let ip = hop.connectedIP {
+            // Redacted as one value: a secret could span the address and the port.
+            let bracketed = ip.utf8.contains(UInt8(ascii: ":"))
+            let address = bracketed ? "[\(ip)]" : ip
+            html.value(hop.connectedPort.map { "\(address):\($0)" } ?? address)
+        } else {
+            html.raw("not connected")
+        }
+        html.raw("</dd>")
+        fact("http version", hop.httpVersion, or: "none", into: &html)
+        html.raw("<dt>status</dt><dd>")
+        if let status = hop.status { html.number(status) } else { html.raw("no response") }
+        html.raw("</dd>")
+        certificate(hop.certificate, into: &html)
+        html.raw("<dt>timings</dt><dd>")
+        var shown = false
+        for (name, value) in hop.timings.named {
+            guard let value else { continue }
+            if shown { html.raw(", ") }
+            html.raw(name)
+            html.raw(" ")
+            html.milliseconds(value)
+            html.raw(" ms")
+            shown = true
+        }
+        if !shown { html.raw("none recorded") }
+        html.raw("</dd><dt>connection</dt><dd>")
+        html.raw(hop.newConnection.map { $0 ? "new" : "reused" } ?? "unknown")
+        html.raw("</dd><dt>body</dt><dd>")
+        if let length = hop.bodyLength {
+            html.number(length)
+            html.raw(" bytes, sha256 ")
+            html.value(hop.bodySHA256, or: "unknown")
+        } else {
+            html.raw("none received")
+        }
+        html.raw("</dd></dl></div>\n")
+    }
+
+    private static func certificate(_ certificate: CertificateSummary?, into html: inout HTMLWriter) {
+        guard let certificate else { return html.raw("<dt>certificate</dt><dd>none</dd>") }
+        fact("certificate", certificate.subject, into: &html)
+        fact("issuer", certificate.issuer, into: &html)
+        html.raw("<dt>expires</dt><dd>")
+        if let notAfter = certificate.notAfter { html.text(Format.timestamp(notAfter)) } else { html.raw("unknown") }
+        html.raw("</dd>")
+        guard !certificate.subjectAltNames.isEmpty else { return }
+        html.raw("<dt>names</dt><dd>")
+        for (index, name) in certificate.subjectAltNames.enumerated() {
+            if index > 0 { html.raw(", ") }
+            html.value(name)
+        }
+        html.raw("</dd>")
+    }
+
+    private static func fact(_ name: StaticString, _ value: String, into html: inout HTMLWriter) {
+        html.raw("<dt>")
+        html.raw(name)
+        html.raw("</dt><dd>")
+        html.value(value)
+        html.raw("</dd>")
+    }
+
+    private static func fact(_ name: StaticString, _ value: String?, or absent: StaticString, into html: inout HTMLWriter) {
+        html.raw("<dt>")
+        html.raw(name)
+        html.raw("</dt><dd>")
+        html.value(value, or: absent)
+        html.raw("</dd>")
+    }
+}
