@@ -108,4 +108,56 @@ struct FlowDecodingTests {
             """)
         #expect(plan.scenarios[2].after.count == 2)
     }
+
+    @Test("${capture:NAME} is recorded where the run puts the value: URL path and query, header value, body")
+    func captureUsesAreRecorded() throws {
+        let plan = try load(Self.login + """
+              - name: profile
+                after: login
+                request:
+                  method: POST
+                  url: "https://api.example.com/v1/${capture:session}/me?t=${capture:token}&x=1"
+                  headers: {Authorization: "Bearer ${capture:token}", X-Plain: "no capture"}
+                  body: '{"csrf":"${capture:csrf}"}'
+
+            """)
+        let profile = plan.scenarios[1]
+        #expect(profile.request.url.pathAndQuery == "/v1//me?t=&x=1")
+        #expect(profile.request.headers.first { $0.name == "Authorization" }?.value == "Bearer ")
+        #expect(profile.request.body == .bytes(Data(#"{"csrf":""}"#.utf8)))
+        let uses = profile.captureUses.map { "\($0.name) \($0.field) \($0.offset) \($0.location.line)" }
+        #expect(uses == [
+            "session pathAndQuery 4 13", "token pathAndQuery 10 13", "token header(\"authorization\") 7 14", "csrf body 9 15",
+        ])
+    }
+
+    @Test(arguments: [
+        ("  - name: a\n    after: login\n    request: {url: 'https://${capture:token}.example.com/'}\n",
+         "11:20: ${capture:token} in 'url' in request of scenario 'a' must be in the URL's path or query, not its scheme, host or port"),
+        ("  - name: a\n    after: login\n    request: {url: 'https://api.example.com${capture:token}'}\n",
+         "11:20: ${capture:token} in 'url' in request of scenario 'a' must be in the URL's path or query, not its scheme, host or port"),
+        ("  - name: a\n    after: login\n    request: {url: 'https://api.example.com/#${capture:token}'}\n",
+         "11:20: ${capture:token} in 'url' in request of scenario 'a' must be in the URL's path or query, written percent-encoded as it is sent"),
+        ("  - name: a\n    after: login\n    request: {url: 'https://api.example.com/'}\n    expect: {body: {contains: '${capture:token}'}}\n",
+         "12:31: ${capture:token} can only be used in a scenario's request: the URL's path and query, header values and 'body'"),
+        ("  - name: a\n    after: login\n    request: {url: 'https://api.example.com/${capture:1x}'}\n",
+         "11:20: invalid capture name '1x' in '${capture:1x}'; a capture name is a letter or '_', then letters, digits or '_'"),
+        ("  - name: a\n    request: {url: 'https://api.example.com/${capture:token}'}\n",
+         "10:20: ${capture:token} in scenario 'a': no scenario before it on its 'after' chain captures 'token'"),
+    ])
+    func captureUseErrors(_ scenario: String, _ expected: String) throws {
+        let found = try errors(Self.login + scenario)
+        #expect(found == [expected], "\(found)")
+    }
+
+    @Test("a capture in defaults is refused: it would reach scenarios that run after nothing")
+    func captureInDefaultsIsRefused() throws {
+        let workspace = try PlanWorkspace()
+        let path = try workspace.write(
+            "plan.yaml",
+            "version: 1\ndefaults:\n  headers: {Authorization: 'Bearer ${capture:token}'}\nscenarios:\n"
+                + "  - name: a\n    request: {url: 'https://api.example.com/'}\n")
+        let found = loadErrors(path).map(\.message)
+        #expect(found == ["${capture:token} can only be used in a scenario's request: the URL's path and query, header values and 'body'"])
+    }
 }

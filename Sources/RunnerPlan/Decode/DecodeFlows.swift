@@ -128,7 +128,7 @@ extension PlanDecoder {
     /// `after` forms no cycle, no scenario captures a name a scenario before it on its chain
     /// already captures, and each `${capture:NAME}` is captured on every chain that leads to it.
     func checkFlows(_ scenarios: [Scenario]) {
-        guard scenarios.contains(where: { !$0.after.isEmpty }) else { return }
+        guard scenarios.contains(where: { !$0.after.isEmpty || !$0.captureUses.isEmpty }) else { return }
         var position: [String: Int] = [:]
         for (index, scenario) in scenarios.enumerated() { position[scenario.name] = index }
         let names = scenarios.map(\.name)
@@ -231,5 +231,57 @@ extension PlanDecoder {
         let reference = scenario.after.first { $0.name == scenarios[loop[1]].name }
         report(at: reference?.location ?? scenario.location, "'after' forms a cycle: \(names) (each runs after the next)")
         return nil
+    }
+}
+
+/// A `${capture:NAME}` met while substituting: the name and where the value goes in the text.
+struct PendingCaptureUse {
+    var name: String
+    /// UTF-8 bytes into the substituted text.
+    var offset: Int
+}
+
+extension PlanDecoder {
+    /// Runs `decode` with `${capture:…}` allowed; returns what it decoded and the references met.
+    func collectingCaptures<T>(_ decode: () -> T) -> (T, [PendingCaptureUse]) {
+        let outer = captureCollector
+        captureCollector = []
+        defer { captureCollector = outer }
+        let value = decode()
+        return (value, captureCollector ?? [])
+    }
+
+    /// The URL's captures as places in its path and query; reported (and nil) when one sits in
+    /// the scheme, host or port, or the URL is not written as it is sent (its path and query
+    /// percent-encoded already), where a place in the text is no place in the request.
+    func urlCaptureUses(_ uses: [PendingCaptureUse], text: Text, url: PlanURL, site: Site) -> [CaptureUse]? {
+        guard !uses.isEmpty else { return [] }
+        let bytes = Array(text.value.utf8)
+        // Where the path starts in the text: the first '/', '?' or '#' after "scheme://".
+        var pathStart = bytes.count
+        if let separator = text.value.range(of: "://") {
+            let after = text.value.utf8.distance(from: text.value.utf8.startIndex, to: separator.upperBound)
+            pathStart = bytes[after...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        }
+        let fragment = bytes[pathStart...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+        var written = String(decoding: bytes[pathStart..<fragment], as: UTF8.self)
+        // `PlanURL` starts the path with '/' when the text has none before its query.
+        let added = written.hasPrefix("/") ? 0 : 1
+        if added == 1 { written = "/" + written }
+        var result: [CaptureUse] = []
+        for use in uses {
+            guard use.offset > pathStart else {
+                report(at: text.mark, "${capture:\(use.name)} in \(site) must be in the URL's path or query, not its scheme, host or port")
+                return nil
+            }
+            guard written == url.pathAndQuery, use.offset <= fragment else {
+                report(
+                    at: text.mark,
+                    "${capture:\(use.name)} in \(site) must be in the URL's path or query, written percent-encoded as it is sent")
+                return nil
+            }
+            result.append(CaptureUse(name: use.name, field: .pathAndQuery, offset: use.offset - pathStart + added, location: location(text.mark)))
+        }
+        return result
     }
 }
