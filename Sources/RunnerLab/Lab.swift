@@ -34,13 +34,15 @@ public final class Lab: Sendable {
     private let listeners: [ListenerSet]
     private let ledger: ConnectionLedger
     private let httpdnsLedger: HTTPDNSLedger
+    private let sessions: SessionLedger
     /// The temporary state directory the lab made for itself, removed at shutdown.
     private let temporaryDirectory: String?
     private let isShutDown = NIOLockedValueBox(false)
 
     private init(
         httpPort: Int, httpsPort: Int, caFile: String, caPEM: String, group: MultiThreadedEventLoopGroup,
-        listeners: [ListenerSet], ledger: ConnectionLedger, httpdnsLedger: HTTPDNSLedger, temporaryDirectory: String?
+        listeners: [ListenerSet], ledger: ConnectionLedger, httpdnsLedger: HTTPDNSLedger, sessions: SessionLedger,
+        temporaryDirectory: String?
     ) {
         self.httpPort = httpPort
         self.httpsPort = httpsPort
@@ -50,6 +52,7 @@ public final class Lab: Sendable {
         self.listeners = listeners
         self.ledger = ledger
         self.httpdnsLedger = httpdnsLedger
+        self.sessions = sessions
         self.temporaryDirectory = temporaryDirectory
     }
 
@@ -62,7 +65,8 @@ public final class Lab: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let ledger = ConnectionLedger()
         let httpdnsLedger = HTTPDNSLedger()
-        let pipeline = ConnectionPipeline(ledger: ledger, router: .standard(httpdns: httpdnsLedger))
+        let sessions = SessionLedger()
+        let pipeline = ConnectionPipeline(ledger: ledger, router: .standard(httpdns: httpdnsLedger, sessions: sessions))
         let hosts = VirtualHost.labHosts(certificates)
         var listeners: [ListenerSet] = []
         do {
@@ -87,7 +91,7 @@ public final class Lab: Sendable {
             }
             return Lab(
                 httpPort: http.port, httpsPort: https.port, caFile: caFile, caPEM: certificates.authority.pem,
-                group: group, listeners: listeners, ledger: ledger, httpdnsLedger: httpdnsLedger,
+                group: group, listeners: listeners, ledger: ledger, httpdnsLedger: httpdnsLedger, sessions: sessions,
                 temporaryDirectory: state.isTemporary ? state.path : nil)
         } catch {
             for listener in listeners { await listener.close() }
@@ -101,6 +105,12 @@ public final class Lab: Sendable {
     public func requestsReceived(path: String) -> Int {
         ledger.requests(path: path)
     }
+
+    /// Logins `/session/login` accepted since start.
+    public var loginsAccepted: Int { sessions.logins }
+
+    /// The bearer tokens those logins handed out (a test checks that none shows in an output).
+    public var sessionTokens: [String] { sessions.tokens }
 
     /// TCP connections accepted on `ip` (HTTP and HTTPS together) since start; 0 for unknown addresses.
     public func connectionsAccepted(on ip: String) -> Int {

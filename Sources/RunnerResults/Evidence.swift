@@ -15,6 +15,8 @@ public struct Evidence: Sendable {
     /// Set when the IP came from a map's fallback because its HTTPDNS service failed: the
     /// failed map's name. Monitoring must see degraded resolution even when the request passed.
     public var resolutionFallbackFrom: String? = nil
+    /// What the result captured for the scenarios after it (`capture:`), in the plan's order.
+    public var captured: [CaptureRecord] = []
 
     public init(strategy: StrategyKind, ipSource: String, insecure: Bool, hops: [HopEvidence] = [], notes: [String] = []) {
         self.strategy = strategy
@@ -63,5 +65,17 @@ public struct HopEvidence: Sendable {
         self.sni = sni
         self.pinnedIP = pinnedIP
         self.timings = timings
+    }
+}
+
+/// A value a result captured (`capture:`): its name, and its text unless it is secret.
+public struct CaptureRecord: Sendable, Equatable {
+    public var name: String
+    /// Nil for a `secret: true` capture: its value reaches no report.
+    public var value: String?
+
+    public init(name: String, value: String?) {
+        self.name = name
+        self.value = value
     }
 }

@@ -7,15 +7,23 @@ public struct ResultPosition: Hashable, Comparable, Sendable {
     public var suite: Int
     public var scenario: Int
     public var slot: Int
+    /// A flow step's place among its scenario's results after `slot` (which predecessor of its
+    /// `after:` it ran after): that result's slot and lane, then its own place in the fan-out
+    /// (`ips: all` on another host). Empty for a scenario that runs after none.
+    public var lane: [Int]
 
-    public init(suite: Int, scenario: Int, slot: Int) {
+    public init(suite: Int, scenario: Int, slot: Int, lane: [Int] = []) {
         self.suite = suite
         self.scenario = scenario
         self.slot = slot
+        self.lane = lane
     }
 
     public static func < (lhs: ResultPosition, rhs: ResultPosition) -> Bool {
-        (lhs.suite, lhs.scenario, lhs.slot) < (rhs.suite, rhs.scenario, rhs.slot)
+        if (lhs.suite, lhs.scenario, lhs.slot) != (rhs.suite, rhs.scenario, rhs.slot) {
+            return (lhs.suite, lhs.scenario, lhs.slot) < (rhs.suite, rhs.scenario, rhs.slot)
+        }
+        return lhs.lane.lexicographicallyPrecedes(rhs.lane)
     }
 }
 

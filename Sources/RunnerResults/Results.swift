@@ -95,6 +95,11 @@ public struct ScenarioResult: Sendable {
     /// The attempts before this one that did not pass (`retries`), oldest first; `outcome`,
     /// `evidence` and `duration` are the last attempt's.
     public var earlierAttempts: [Attempt]
+    /// A flow step's lane: the result it ran after, then that one's, back to the first step
+    /// (`after:`); empty for a scenario that runs after none.
+    public var after: [ResultStep] = []
+    /// Run only because a scenario `--tag` or `--filter` selected runs after it.
+    public var predecessorOnly = false
 
     public init(
         scenario: String, strategy: StrategyKind, ip: String?, tags: [String], outcome: Outcome,
@@ -120,8 +125,32 @@ public struct ScenarioResult: Sendable {
     public var attemptCount: Int { earlierAttempts.count + 1 }
 
     /// `SCENARIO [STRATEGY IP]` (JUnit testcase name; unique in a suite); `SCENARIO [system]`
-    /// when nothing was pinned.
+    /// when nothing was pinned; a flow step adds ` after PREDECESSOR [STRATEGY IP]` for each
+    /// result before it on its lane.
     public var displayName: String {
+        let own = ResultStep(scenario: scenario, strategy: strategy, ip: ip).description
+        guard !after.isEmpty else { return own }
+        return ([own] + after.map(\.description)).joined(separator: " after ")
+    }
+
+    /// This result as a step of the lanes that run after it.
+    public var step: ResultStep { ResultStep(scenario: scenario, strategy: strategy, ip: ip) }
+}
+
+/// One result of a flow as the results after it name it: `SCENARIO [STRATEGY IP]`.
+public struct ResultStep: Sendable, Equatable, CustomStringConvertible {
+    public var scenario: String
+    public var strategy: StrategyKind
+    /// The pinned IP; nil under `system`.
+    public var ip: String?
+
+    public init(scenario: String, strategy: StrategyKind, ip: String?) {
+        self.scenario = scenario
+        self.strategy = strategy
+        self.ip = ip
+    }
+
+    public var description: String {
         guard let ip else { return "\(scenario) [\(strategy)]" }
         return "\(scenario) [\(strategy) \(ip)]"
     }

@@ -21,6 +21,7 @@ enum Banner {
         text += "endpoints: /echo /status/{code} /delay/{ms} /bytes/{n} /json /headers?Name=Value /markup\n"
         text += "  /redirect/{301|302|303|307|308}?to=URL[&set-cookie=C] /redirect-chain/{n} /redirect-loop\n"
         text += "  /cookies/set?name=value[&attrs=Path%3D%2F] /cookies\n"
+        text += "  POST /session/login {\"user\",\"password\":\"\(LabSession.password)\"} then /session/me (token or cookie, same address)\n"
         text += "hostile (HTTP/1.x only, 501 on h2): "
         text += HostileEndpoints.names.map { "/hostile/\($0)" }.joined(separator: " ") + "\n"
         text += "httpdns (any address or port; names in LabDNS, faults empty/garbage/error/slow/hang.lab.test):\n"

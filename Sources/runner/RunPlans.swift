@@ -41,7 +41,7 @@ struct RunPlans: ParsableCommand {
 
     func run() throws {
         let plans = try PlanFiles.load(planOptions)
-        let options = selection.runOptions
+        var options = selection.runOptions
         let problems = selection.problems(with: plans)
         guard problems.isEmpty else {
             problems.forEach { Console.error("error: \($0)") }
@@ -49,6 +49,7 @@ struct RunPlans: ParsableCommand {
         }
 
         let redactor = Redactor(secrets: plans.flatMap(\.secrets))
+        options.redactor = redactor
         let identities = plans.map { PlanIdentity(name: $0.name, file: $0.path) }
         let formatter = ConsoleFormatter(
             color: useColor, verbosity: quiet ? .quiet : verbose ? .verbose : .normal, redactor: redactor)

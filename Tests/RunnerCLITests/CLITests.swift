@@ -70,7 +70,7 @@ struct CLITests {
         let lab = try await SharedLab.get()
         let output = try await runner(["check"] + demoArguments(lab))
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.hasSuffix("lab.yaml: ok (11 scenarios)\n"), "\(output.stdout)")
+        #expect(output.stdout.hasSuffix("lab.yaml: ok (13 scenarios)\n"), "\(output.stdout)")
     }
 
     @Test func checkReportsEveryPlanErrorAndExitsTwo() async throws {
@@ -87,6 +87,21 @@ struct CLITests {
         #expect(run.status == 2)
     }
 
+    /// `--filter` chooses the flow's second step; its login runs first, marked as a predecessor,
+    /// and the step's line names the result it ran after.
+    @Test func aFilteredStepBringsItsLogin() async throws {
+        let lab = try await SharedLab.get()
+        let output = try await runner(demoArguments(lab) + ["--filter", "use the session", "--color", "never"])
+        #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("PASS") && $0.contains(" log in (a flow's first step) [sni-resolve 127.0.0.2] [PREDECESSOR]") }, "\(output.stdout)")
+        #expect(lines.contains {
+            $0.hasPrefix("PASS")
+                && $0.contains(" use the session on the login's server [sni-resolve 127.0.0.2] after log in (a flow's first step) [sni-resolve 127.0.0.2]")
+        }, "\(output.stdout)")
+        #expect(lines.last == "2 passed, 0 failed, 0 errors")
+    }
+
     /// The demo plan: every strategy passes, trust override against the SNI-only host errors
     /// with its diagnosis, exit 1, and the JUnit validates against the repository's schema.
     @Test func theDemoPlanRunsAndItsJUnitValidates() async throws {
@@ -98,7 +113,7 @@ struct CLITests {
         #expect(output.status == 1, "\(output.stdout)\n\(output.stderr)")
         #expect(output.stderr.isEmpty, "\(output.stderr)")
         let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.dropLast().last == "17 passed, 0 failed, 1 errors", "\(output.stdout)")
+        #expect(lines.dropLast().last == "19 passed, 0 failed, 1 errors", "\(output.stdout)")
         #expect(output.stdout.contains("so this endpoint needs sni-resolve"))
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
@@ -132,7 +147,7 @@ struct CLITests {
         #expect(sni.status == 1, "\(sni.stdout)")
         #expect(sni.stdout.contains("PASS  SNI-only host without SNI (meant to fail: shows the diagnosis) [sni-resolve 127.0.0.3]"))
         #expect(sni.stdout.contains("body json $.sni: expected null, got \"api.lab.test\""))
-        #expect(sni.stdout.hasSuffix("10 passed, 1 failed, 0 errors\n"), "\(sni.stdout)")
+        #expect(sni.stdout.hasSuffix("12 passed, 1 failed, 0 errors\n"), "\(sni.stdout)")
         #expect(!sni.stdout.contains("trust-override"))
         let wrong = try await runner(demoArguments(lab) + ["--strategy", "header-only"])
         #expect(wrong.status == 2)
@@ -177,7 +192,7 @@ struct CLITests {
         #expect(output.status == 1)
         #expect(!output.stdout.contains("PASS"))
         #expect(output.stdout.contains("ERROR SNI-only host without SNI"))
-        #expect(output.stdout.hasSuffix("17 passed, 0 failed, 1 errors\n"))
+        #expect(output.stdout.hasSuffix("19 passed, 0 failed, 1 errors\n"))
     }
 
     @Test func aFailedExpectationExitsOne() async throws {

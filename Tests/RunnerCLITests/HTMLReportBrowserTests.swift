@@ -57,13 +57,13 @@ struct HTMLReportBrowserTests {
     @Test func theMatrixAndTheCountsAreTheRunsResults() async throws {
         let run = try await Self.run.value
         #expect(run.output.status == 1, "\(run.output.stdout)\n\(run.output.stderr)")
-        #expect(run.output.stdout.hasSuffix("17 passed, 4 failed, 1 errors\n"), "\(run.output.stdout)")
+        #expect(run.output.stdout.hasSuffix("19 passed, 4 failed, 1 errors\n"), "\(run.output.stdout)")
         let dom = run.dom
         // The page's own script ran, under its Content-Security-Policy (it marks the page).
         #expect(dom.contains(#"<html lang="en" data-filters="ready">"#), "\(dom.prefix(300))")
 
         let report = try JSONReportRead(run.json)
-        #expect(report.results.count == 22)
+        #expect(report.results.count == 24)
         let rendered = try RenderedPage(dom)
         // A `<details>` per result, in plan order, saying its outcome, and a matrix cell each.
         #expect(rendered.results.map(\.status) == report.results.map(\.outcome))
@@ -83,11 +83,11 @@ struct HTMLReportBrowserTests {
 
         for (name, count) in [
             ("passed", report.summary.passed), ("failed", report.summary.failed), ("error", report.summary.errors),
-            ("skipped", report.summary.skipped), ("flaky", 0), ("total", 22),
+            ("skipped", report.summary.skipped), ("flaky", 0), ("total", 24),
         ] {
             #expect(dom.contains(#"<b id="count-\#(name)">\#(count)</b>"#), "count of \(name)")
         }
-        #expect(dom.contains(#"<output id="shown">22 of 22 results shown</output>"#))
+        #expect(dom.contains(#"<output id="shown">24 of 24 results shown</output>"#))
         // Every result unfolds to its evidence.
         #expect(dom.contains("<dt>sni</dt><dd>api.lab.test</dd>"))
         #expect(dom.contains("<dt>names</dt><dd>api.lab.test"))
@@ -134,25 +134,25 @@ struct HTMLReportBrowserTests {
 
         let notPassing = try RenderedPage(try await HeadlessChromium.renderedDOM(of: run.html, fragment: "status=failed,error"))
         #expect(notPassing.results.filter { !$0.hidden }.map(\.status) == ["error", "failed", "failed", "failed", "failed"])
-        #expect(notPassing.shown == "5 of 22 results shown")
+        #expect(notPassing.shown == "5 of 24 results shown")
         // A scenario with nothing left to show is hidden whole, its matrix with it.
-        #expect(notPassing.scenarios.count == 12 && notPassing.scenarios.filter { $0 }.count == 2)
-        #expect(notPassing.dimmedCells == 17)
+        #expect(notPassing.scenarios.count == 14 && notPassing.scenarios.filter { $0 }.count == 2)
+        #expect(notPassing.dimmedCells == 19)
 
         let tagged = try RenderedPage(try await HeadlessChromium.renderedDOM(of: run.html, fragment: "tag=hostile"))
         let hostile = zip(tagged.results, report.results).filter { !$0.0.hidden }.map { $0.1.scenario }
         #expect(hostile == Array(repeating: "a server that sends markup", count: 4))
-        #expect(tagged.shown == "4 of 22 results shown")
+        #expect(tagged.shown == "4 of 24 results shown")
 
         // A matrix cell's link unfolds its result.
         let target = try #require(notPassing.results.first { $0.status == "error" }?.id)
         let opened = try RenderedPage(try await HeadlessChromium.renderedDOM(of: run.html, fragment: target))
         #expect(opened.results.filter(\.open).map(\.id) == [target])
-        #expect(opened.shown == "22 of 22 results shown")
+        #expect(opened.shown == "24 of 24 results shown")
         // Filtered and unfolded by one link.
         let both = try RenderedPage(try await HeadlessChromium.renderedDOM(of: run.html, fragment: "status=error&open=\(target)"))
         #expect(both.results.filter(\.open).map(\.id) == [target])
-        #expect(both.shown == "1 of 22 results shown")
+        #expect(both.shown == "1 of 24 results shown")
     }
 }
 

@@ -29,9 +29,15 @@ struct MetricsCLITests {
         #expect(Exposition.problems(text) == [])
         #expect(!text.contains(LabDNS.alibabaSecret))
 
-        // 18 results, as the console counted them: a runner_result status each.
-        #expect(values(text, "runner_result", ["status": "pass"]).count == 18)
-        #expect(values(text, "runner_result", ["status": "pass"]).filter { $0 == "1" }.count == 17)
+        // 20 results, as the console counted them: a runner_result status each.
+        #expect(values(text, "runner_result", ["status": "pass"]).count == 20)
+        #expect(values(text, "runner_result", ["status": "pass"]).filter { $0 == "1" }.count == 19)
+        // The flow's step names the result it ran after.
+        let step = [
+            "scenario": "use the session on the login's server", "strategy": "sni-resolve", "ip": "127.0.0.2",
+            "after": "log in (a flow's first step) [sni-resolve 127.0.0.2]",
+        ]
+        #expect(values(text, "probe_success", step) == ["1"])
         let plain = ["plan": "lab", "scenario": "HTTP, IP in the URL and the host in Host", "strategy": "header-only", "ip": "127.0.0.2"]
         #expect(values(text, "probe_success", plain) == ["1"])
         #expect(values(text, "probe_http_status_code", plain) == ["200"])

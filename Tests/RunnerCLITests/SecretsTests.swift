@@ -150,6 +150,19 @@ struct SecretsTests {
             domains: doh
             strategy: sni-resolve
             request: {url: "https://api.lab.test:{{https}}/echo"}
+          - name: logs in and captures a secret token
+            strategy: sni-resolve
+            request:
+              method: POST
+              url: "https://api.lab.test:{{https}}/session/login"
+              body: '{"user":"probe","password":"\(LabSession.password)"}'
+            capture: {token: {json: $.token, secret: true}}
+          - name: fails with the captured token everywhere
+            after: logs in and captures a secret token
+            request:
+              url: "https://api.lab.test:{{https}}/echo?session=${capture:token}"
+              headers: {Authorization: "Bearer ${capture:token}"}
+            expect: {status: 201, body: {contains: "no such text"}}
         """
 
     /// Every way a secret could show up in a file or on a terminal.
@@ -199,6 +212,8 @@ struct SecretsTests {
             "resolves through a signed json map=passed",
             "resolves through a json map with a secret in its URL=passed",
             "resolves through DoH with a secret in its URL=passed",
+            "logs in and captures a secret token=passed",
+            "fails with the captured token everywhere=failed",
         ])
         #expect(output.stdout.contains("InvalidSignature (HTTP 403)"), "the service's refusal is shown")
         #expect(output.status == 1)
@@ -214,11 +229,14 @@ struct SecretsTests {
                 .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
                 .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")),
         ]
+        // The session tokens the lab handed out: the run captured one as a secret.
+        let captured = lab.sessionTokens
+        #expect(!captured.isEmpty)
         for (channel, text) in channels {
             let secrets = [
                 Self.token, Self.password, LabDNS.alibabaSecret, Self.wrongSigningSecret, LabDNS.dnspodKey, Self.wrongKey,
                 LabDNS.volcengineSecret,
-            ]
+            ] + captured
             for form in secrets.flatMap(Self.forms) {
                 #expect(!text.contains(form), "\(channel) (\(verbosity)) shows a secret as \(form)")
             }

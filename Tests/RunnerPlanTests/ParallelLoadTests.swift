@@ -229,6 +229,9 @@ struct ParallelLoadTests {
             ("an empty item", "  -\n"),
             ("a second document", "---\nversion: 1\n"),
             ("a bad url", "  - name: x\n    request: {url: \"ftp://a.test/\"}\n"),
+            ("an after that names no scenario", "  - name: x\n    after: s99\n    request: {url: \"http://a.test/\"}\n"),
+            ("an after cycle", "  - name: x\n    after: y\n    request: {url: \"http://a.test/\"}\n"
+                + "  - name: y\n    after: x\n    request: {url: \"http://a.test/\"}\n"),
         ])
     func errorsMatch(_ what: String, _ extra: String) {
         var text = "version: 1\nscenarios:\n"

@@ -28,6 +28,7 @@ struct PlanSchemaTests {
         case .httpdns: "/$defs/httpdns"
         case .httpdnsAuth: "/$defs/httpdnsAuth"
         case .httpdnsAnswer: "/$defs/httpdnsAnswer"
+        case .capture: "/$defs/capture"
         }
     }
 

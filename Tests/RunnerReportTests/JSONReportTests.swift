@@ -60,14 +60,14 @@ import RunnerResults
     @Test func everyResultHasEveryDocumentedField() throws {
         let expected: Set<String> = [
             "name", "plan", "scenario", "scenario_index", "strategy", "ip", "tags", "outcome", "problems", "error",
-            "skipped_reason", "insecure", "flaky", "earlier_attempts", "duration_ms", "evidence",
+            "skipped_reason", "insecure", "flaky", "earlier_attempts", "duration_ms", "evidence", "after",
         ]
         let all = try results()
         #expect(all.count == 6)
         for result in all {
             #expect(Set(result.keys) == expected)
             let evidence = try #require(result["evidence"] as? [String: Any])
-            #expect(Set(evidence.keys) == ["ip_source", "notes", "hops"])
+            #expect(Set(evidence.keys) == ["ip_source", "notes", "hops", "captured"])
         }
         #expect(all.map { $0["outcome"] as? String } == ["passed", "failed", "error", "skipped", "passed", "failed"])
     }

@@ -100,6 +100,12 @@ final class ScenarioScheduler {
         active += count - 1
     }
 
+    /// A flow step starts on a lane: it holds a slot until `expanded` trades it for its results,
+    /// so the lanes under way count against the limit like any result.
+    func hold() {
+        active += 1
+    }
+
     func finished() {
         active -= 1
         pump()
@@ -112,6 +118,12 @@ final class SuiteRun {
     /// Each selected scenario's place in the whole plan (`ResultPosition.scenario`); nil when
     /// every scenario is selected and the two numberings are the same.
     private let placesInPlan: [Int]?
+    /// Who runs after whom (`after:`), by index in `scenarios`.
+    private let flows: FlowGraph
+    /// Scenarios taken only because a selected one runs after them.
+    private let predecessorsOnly: Set<Int>
+    /// Flow steps started and not finished, by position: what an interrupted run reports.
+    private var stepsUnderWay: [ResultPosition: PlannedResult] = [:]
     private let plan: Plan
     /// The plan's place on the command line (`ResultPosition.suite`).
     private let index: Int
@@ -146,16 +158,28 @@ final class SuiteRun {
         if options.selectsAll {
             self.scenarios = plan.scenarios
             self.placesInPlan = nil
+            self.predecessorsOnly = []
         } else {
-            let selected = plan.scenarios.indices.filter { options.selects(plan.scenarios[$0], of: plan) }
-            self.scenarios = selected.map { plan.scenarios[$0] }
-            self.placesInPlan = selected
+            let selection = options.selection(of: plan)
+            self.scenarios = selection.indices.map { plan.scenarios[$0] }
+            self.placesInPlan = selection.indices
+            var only = Set<Int>()
+            for (position, place) in selection.indices.enumerated() where selection.predecessorsOnly.contains(place) {
+                only.insert(position)
+            }
+            self.predecessorsOnly = only
         }
+        self.flows = FlowGraph(scenarios)
         self.planned = Array(repeating: nil, count: scenarios.count)
         self.finished = Array(repeating: [], count: scenarios.count)
     }
 
     func start(scenario index: Int, scheduler: ScenarioScheduler) {
+        // A flow step runs when a result it runs after finishes (`startSteps`).
+        guard !flows.isStep[index] else {
+            scheduler.expanded(into: 0)
+            return
+        }
         let scenario = scenarios[index]
         let begin = { [self] (resolution: Result<Resolution, TransferError>?) in
             let expansion = ResultExpansion.expand(scenario, strategyOverride: options.strategyOverride, resolution: resolution)
@@ -163,7 +187,7 @@ final class SuiteRun {
             finished[index] = Array(repeating: false, count: expansion.count)
             scheduler.expanded(into: expansion.count)
             for (slot, plannedResult) in expansion.enumerated() {
-                run(plannedResult, into: (index, slot), scheduler: scheduler)
+                run(plannedResult, scenario: index, at: position(scenario: index, slot: slot), scheduler: scheduler)
             }
         }
         guard ResultExpansion.needsResolution(scenario, override: options.strategyOverride) else {
@@ -176,8 +200,11 @@ final class SuiteRun {
         ) { begin($0) }
     }
 
-    /// Runs one result (with the retries a failure earns) and counts and hands over its verdict.
-    private func run(_ plannedResult: PlannedResult, into position: (scenario: Int, slot: Int), scheduler: ScenarioScheduler) {
+    /// Runs one result (with the retries a failure earns), counts and hands over its verdict,
+    /// then starts the flow steps that run after it.
+    private func run(
+        _ plannedResult: PlannedResult, scenario index: Int, at position: ResultPosition, scheduler: ScenarioScheduler
+    ) {
         let scenario = plannedResult.scenario
         let redirectResolve: ResultJob.Resolve = { [self] host, done in
             resolver.resolve(
@@ -187,18 +214,73 @@ final class SuiteRun {
         ResultJob(
             machine: ResultStateMachine(planned: plannedResult, retries: options.retries(for: scenario)),
             engine: engine, clock: clock, resolve: redirectResolve, isInterrupted: { [interrupter] in interrupter.signal != nil }
-        ) { [self] result in
-            finished[position.scenario][position.slot] = true
-            counts = counts + result.outcome.counts
-            finishedAt = DispatchTime.now()
-            sink.finished(result, at: self.position(scenario: position.scenario, slot: position.slot))
+        ) { [self] result, machine in
+            if plannedResult.lane == nil {
+                finished[index][position.slot] = true
+            } else {
+                stepsUnderWay[position] = nil
+            }
+            // Before any sink sees the result: its own evidence may hold what it captured.
+            for secret in machine.capturedSecrets { options.redactor?.add(secret) }
+            hand(result, scenario: index, at: position)
+            if !flows.dependents[index].isEmpty {
+                startSteps(after: result, of: index, at: position, lane: machine.laneForDependents(), scheduler: scheduler)
+            }
             scheduler.finished()
         }.start()
     }
 
-    /// Where the result in `slot` of the selected scenario `scenario` sits in the run.
-    private func position(scenario: Int, slot: Int) -> ResultPosition {
-        ResultPosition(suite: index, scenario: placesInPlan?[scenario] ?? scenario, slot: slot)
+    /// Counts a result and hands it to the sink.
+    private func hand(_ result: ScenarioResult, scenario index: Int, at position: ResultPosition) {
+        var result = result
+        if predecessorsOnly.contains(index) { result.predecessorOnly = true }
+        counts = counts + result.outcome.counts
+        finishedAt = DispatchTime.now()
+        sink.finished(result, at: position)
+    }
+
+    /// The flow steps after `result` (scenario `index`, at `position`): on its lane when it
+    /// passed (`lane`), else each skipped, naming it, and so on down the flow.
+    private func startSteps(
+        after result: ScenarioResult, of index: Int, at position: ResultPosition, lane: FlowLane?,
+        scheduler: ScenarioScheduler
+    ) {
+        for (stepIndex, reference) in flows.dependents[index] {
+            let step = scenarios[stepIndex]
+            let base = self.position(scenario: stepIndex, slot: reference, lane: [position.slot] + position.lane)
+            guard let lane else {
+                let skipped = FlowSteps.skipped(step, after: result, predecessorHost: scenarios[index].request.url.host)
+                let at = ResultPosition(suite: base.suite, scenario: base.scenario, slot: base.slot, lane: base.lane + [0])
+                hand(skipped, scenario: stepIndex, at: at)
+                if !flows.dependents[stepIndex].isEmpty {
+                    startSteps(after: skipped, of: stepIndex, at: at, lane: nil, scheduler: scheduler)
+                }
+                continue
+            }
+            scheduler.hold()
+            let begin = { [self] (resolution: Result<Resolution, TransferError>?) in
+                let results = FlowSteps.expand(step, on: lane, resolution: resolution)
+                scheduler.expanded(into: results.count)
+                for (fan, plannedResult) in results.enumerated() {
+                    let at = ResultPosition(suite: base.suite, scenario: base.scenario, slot: base.slot, lane: base.lane + [fan])
+                    stepsUnderWay[at] = plannedResult
+                    run(plannedResult, scenario: stepIndex, at: at, scheduler: scheduler)
+                }
+            }
+            guard FlowSteps.needsResolution(step, on: lane) else {
+                begin(nil)
+                continue
+            }
+            resolver.resolve(
+                host: step.request.url.host, map: step.domainMap, ipVersion: step.ipVersion,
+                caFile: step.settings.caFile, systemTimeout: step.settings.connectTimeout
+            ) { begin($0) }
+        }
+    }
+
+    /// Where the result in `slot` (and `lane`) of the selected scenario `scenario` sits in the run.
+    private func position(scenario: Int, slot: Int, lane: [Int] = []) -> ResultPosition {
+        ResultPosition(suite: index, scenario: placesInPlan?[scenario] ?? scenario, slot: slot, lane: lane)
     }
 
     /// What a suite planned, handed over when the run has ended (see `retired`).
@@ -219,7 +301,7 @@ final class SuiteRun {
     /// Once the run has ended: hands each planned result that never finished (the run was
     /// interrupted) to the sink as skipped, in plan order, and returns the suite's summary.
     func finish() -> SuiteResult {
-        for scenario in scenarios.indices {
+        for scenario in scenarios.indices where !flows.isStep[scenario] {
             let expansion = planned[scenario]
                 ?? ResultExpansion.expand(scenarios[scenario], strategyOverride: options.strategyOverride, resolution: nil)
             for slot in expansion.indices where !(finished[scenario].indices.contains(slot) && finished[scenario][slot]) {
@@ -228,6 +310,13 @@ final class SuiteRun {
                 sink.notRun(result, at: position(scenario: scenario, slot: slot))
             }
         }
+        for (position, step) in stepsUnderWay.sorted(by: { $0.key < $1.key }) {
+            var result = Self.notRun(step)
+            result.after = step.lane?.steps ?? []
+            counts = counts + result.outcome.counts
+            sink.notRun(result, at: position)
+        }
+        stepsUnderWay = [:]
         let end = finishedAt ?? started
         return SuiteResult(
             plan: PlanIdentity(name: plan.name, file: plan.path), startedAt: startedAt,

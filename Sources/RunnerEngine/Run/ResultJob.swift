@@ -14,15 +14,16 @@ final class ResultJob {
     private let clock: MonotonicClock
     private let resolve: Resolve
     private let isInterrupted: () -> Bool
-    private let completion: (ScenarioResult) -> Void
+    private let completion: (ScenarioResult, ResultStateMachine) -> Void
 
     /// - Parameters:
     ///   - resolve: the scenario's domain map, for the hosts redirects lead to.
     ///   - isInterrupted: asked before each event is handed to the machine.
-    ///   - completion: called once, with the last attempt's result.
+    ///   - completion: called once, with the last attempt's result and the machine that decided
+    ///     it (what it captured, the lane for the flow steps after it).
     init(
         machine: ResultStateMachine, engine: TransferEngine, clock: MonotonicClock, resolve: @escaping Resolve,
-        isInterrupted: @escaping () -> Bool, completion: @escaping (ScenarioResult) -> Void
+        isInterrupted: @escaping () -> Bool, completion: @escaping (ScenarioResult, ResultStateMachine) -> Void
     ) {
         self.machine = machine
         self.engine = engine
@@ -55,7 +56,7 @@ final class ResultJob {
                 deliver { machine, now in machine.resolved(answer, now: now, date: Date()) }
             }
         case .finish(let result):
-            completion(result)
+            completion(result, machine)
         case .wait:
             break
         }

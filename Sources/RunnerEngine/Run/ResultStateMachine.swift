@@ -52,6 +52,11 @@ struct ResultStateMachine {
     private var ipSource = ""
     /// The lookup time of the hop being sent, when a lookup was made for it.
     private var hopResolveTime: Double?
+    /// What the attempt captured (`capture:`) once its final response passed.
+    private var captured: CaptureEvaluation.Outcome?
+    /// The latest wall-clock time an event brought (a retry's first hop sends cookies by it).
+    private var lastDate = Date(timeIntervalSince1970: 0)
+    private var passed = false
 
     init(planned: PlannedResult, retries: Int) {
         self.planned = planned
@@ -64,8 +69,27 @@ struct ResultStateMachine {
     }
 
     /// The first hop (or the verdict, when the host did not resolve).
-    mutating func start(now: Double) -> Action {
-        begin(now: now)
+    mutating func start(now: Double, date: Date = Date()) -> Action {
+        lastDate = date
+        return begin(now: now)
+    }
+
+    /// The values of its `secret: true` captures, for the run's redactor.
+    var capturedSecrets: [String] {
+        guard let captured else { return [] }
+        return captured.values.values.filter(\.secret).map(\.text)
+    }
+
+    /// For the flow steps after this result: its lane, captures and cookies; nil unless it passed.
+    func laneForDependents() -> FlowLane? {
+        guard passed else { return nil }
+        var captures = planned.lane?.captures ?? [:]
+        for (name, value) in captured?.values ?? [:] { captures[name] = value }
+        return FlowLane(
+            steps: [ResultStep(scenario: scenario.name, strategy: planned.strategy, ip: planned.ip?.text)]
+                + (planned.lane?.steps ?? []),
+            strategy: planned.strategy, ip: planned.ip, host: scenario.request.url.host, captures: captures,
+            cookies: cookies)
     }
 
     /// The run was interrupted: no further hop or retry starts, and an error becomes "skipped"
@@ -76,6 +100,7 @@ struct ResultStateMachine {
 
     mutating func transferFinished(_ outcome: TransferOutcome, now: Double, date: Date) -> Action {
         guard case .sending(let request, let wire) = state else { return unexpected("a transfer", now: now) }
+        lastDate = date
         var hop = HopEvidence.from(wire: wire, method: request.method, outcome: outcome)
         if let hopResolveTime, wire.pinnedIP != nil { hop.timings.resolve = hopResolveTime }
         hops.append(hop)
@@ -118,7 +143,11 @@ struct ResultStateMachine {
                 response: response, evidence: outcome.evidence, totalTime: now - attemptStartedAt,
                 redirects: chain.count - 1, finalURL: request.url.description)
             let problems = ExpectationChecker.problems(for: scenario.expect, observed: observed, now: date)
-            return conclude(problems.isEmpty ? .passed : .failed(problems), now: now)
+            guard problems.isEmpty else { return conclude(.failed(problems), now: now) }
+            guard !scenario.captures.isEmpty else { return conclude(.passed, now: now) }
+            let taken = CaptureEvaluation.evaluate(scenario.captures, response: response)
+            captured = taken
+            return conclude(taken.problems.isEmpty ? .passed : .failed(taken.problems), now: now)
         case .error(let error):
             return conclude(.errored(error), now: now)
         case .follow(let next):
@@ -129,6 +158,7 @@ struct ResultStateMachine {
     /// The answer for the host a redirect leads to.
     mutating func resolved(_ answer: Result<Resolution, TransferError>, now: Double, date: Date) -> Action {
         guard case .resolving(let next, let strategy) = state else { return unexpected("a lookup", now: now) }
+        lastDate = date
         switch answer {
         case .failure(let error):
             return conclude(.errored(TransferError(
@@ -167,19 +197,27 @@ struct ResultStateMachine {
         attemptStartedAt = now
         hops = []
         chain = []
-        cookies = CookieJar()
+        captured = nil
+        cookies = planned.lane?.cookies ?? CookieJar()
         notes = planned.resolution?.notes ?? []
         ipSource = planned.strategy == .system
             ? "system resolver (libcurl, not pinned)" : planned.resolution?.source ?? "not resolved"
         if let resolveError = planned.resolveError {
             return conclude(.errored(resolveError), now: now)
         }
-        let request = HopRequest(
+        var request = HopRequest(
             method: scenario.request.method, url: scenario.request.url, headers: scenario.request.headers,
             body: scenario.request.body)
+        if let lane = planned.lane {
+            switch CaptureInsertion.fill(request, uses: scenario.captureUses, captures: lane.captures) {
+            case .request(let filled): request = filled
+            case .problem(let problem): return conclude(.failed([problem]), now: now)
+            }
+        }
+        // A flow step's first hop carries the session's cookies; any other starts with none.
         return send(
             request, strategy: planned.strategy, ip: planned.ip, resolveTime: planned.resolution?.lookupTime, now: now,
-            date: nil)
+            date: planned.lane == nil ? nil : lastDate)
     }
 
     /// One hop within what is left of the scenario's `timeout` (it covers every hop). `date` is
@@ -244,16 +282,26 @@ struct ResultStateMachine {
             return begin(now: now)
         }
         state = .finished
+        if case .passed = outcome { passed = true }
         var evidence = Evidence(
             strategy: planned.strategy, ipSource: ipSource, insecure: scenario.settings.insecure, hops: hops, notes: notes)
         evidence.resolutionFallbackFrom = planned.resolution?.fallbackFrom
+        evidence.captured = captured?.records ?? []
+        if let lane = planned.lane, !scenario.captureUses.isEmpty {
+            var used: [String] = []
+            for use in scenario.captureUses where !used.contains(use.name) { used.append(use.name) }
+            evidence.notes.append(
+                "captures used: " + used.map { lane.captures[$0]?.secret == true ? "\($0) (secret)" : $0 }.joined(separator: ", "))
+        }
         let jar = cookies.cookies
         if !jar.isEmpty {
             evidence.notes.append("cookies kept: " + jar.map { "\($0.name) (\($0.domain)\($0.path))" }.joined(separator: ", "))
         }
-        return .finish(ScenarioResult(
+        var result = ScenarioResult(
             scenario: scenario.name, strategy: planned.strategy, ip: planned.ip?.text, tags: scenario.tags,
-            outcome: outcome, evidence: evidence, duration: now - attemptStartedAt, earlierAttempts: earlierAttempts))
+            outcome: outcome, evidence: evidence, duration: now - attemptStartedAt, earlierAttempts: earlierAttempts)
+        result.after = planned.lane?.steps ?? []
+        return .finish(result)
     }
 
     /// Failures and transfer errors are retried. A result whose domain map gave no IP is not:

@@ -1,4 +1,5 @@
 import RunnerPlan
+import RunnerResults
 import RunnerVocabulary
 
 /// The runner's version, reported by `--version` and in every report.
@@ -22,6 +23,9 @@ public struct RunOptions: Sendable {
     public var retriesOverride: Int? = nil
     /// HTTPDNS answers kept across runs by their TTL (`runner serve`); nil: each run asks afresh.
     public var resolutionMemory: ResolutionMemory? = nil
+    /// The run's shared redactor: each `secret: true` capture is added to it before the result
+    /// that captured it reaches a sink.
+    public var redactor: Redactor? = nil
 
     public init() {}
 
@@ -32,11 +36,6 @@ public struct RunOptions: Sendable {
 
     /// Whether every scenario is selected (no `--tag`, `--filter` or `--shard`).
     public var selectsAll: Bool { tags.isEmpty && filter == nil && shard == nil }
-
-    /// Whether `scenario` of `plan` is selected by `--tag`, `--filter` and `--shard`.
-    public func selects(_ scenario: Scenario, of plan: Plan) -> Bool {
-        matchesTagsAndFilter(scenario) && shard.map { $0.holds(plan: plan.name, scenario: scenario.name) } != false
-    }
 
     /// Whether `scenario` is selected by `--tag` and `--filter` (whatever its shard).
     public func matchesTagsAndFilter(_ scenario: Scenario) -> Bool {
@@ -50,7 +49,7 @@ public struct RunOptions: Sendable {
     public func strategyConflicts(in plans: [Plan]) -> [String] {
         guard let strategyOverride else { return [] }
         return plans.flatMap { plan in
-            plan.scenarios.filter { selects($0, of: plan) }.compactMap { scenario in
+            selection(of: plan).indices.map { plan.scenarios[$0] }.compactMap { scenario in
                 StrategyRules.incompatibility(strategyOverride, with: scenario.request.url.scheme).map {
                     "--strategy \(strategyOverride.rawValue): scenario '\(scenario.name)' (\(scenario.location)): \($0)"
                 }

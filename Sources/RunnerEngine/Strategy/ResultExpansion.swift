@@ -10,6 +10,8 @@ struct PlannedResult: Sendable {
     var resolution: Resolution?
     /// Set when the result cannot run at all (the host did not resolve): it is reported as this error.
     var resolveError: TransferError?
+    /// A flow step's lane: what the passing result it runs after left it (`after:`).
+    var lane: FlowLane? = nil
 }
 
 /// Expands a scenario into its results: once per strategy, and per IP under `ips: all`.

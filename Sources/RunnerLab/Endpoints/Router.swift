@@ -18,7 +18,9 @@ struct Router: Sendable {
     let routes: [Route]
 
     /// The lab's endpoints, served on every address and port; HTTPDNS lookups are counted in `httpdns`.
-    static func standard(httpdns: HTTPDNSLedger, flaky: FlakyLedger = FlakyLedger()) -> Router {
+    static func standard(
+        httpdns: HTTPDNSLedger, flaky: FlakyLedger = FlakyLedger(), sessions: SessionLedger = SessionLedger()
+    ) -> Router {
         Router(routes: [
             Route(pattern: .exact("/echo"), endpoint: EchoEndpoint()),
             Route(pattern: .prefix("/status/"), endpoint: StatusEndpoint()),
@@ -33,6 +35,8 @@ struct Router: Sendable {
             Route(pattern: .exact("/cookies"), endpoint: CookiesEndpoint()),
             Route(pattern: .exact("/cookies/set"), endpoint: SetCookiesEndpoint()),
             Route(pattern: .prefix("/flaky/"), endpoint: FlakyEndpoint(ledger: flaky)),
+            Route(pattern: .exact("/session/login"), endpoint: LoginEndpoint(ledger: sessions)),
+            Route(pattern: .exact("/session/me"), endpoint: SessionEndpoint(ledger: sessions)),
             Route(pattern: .exact("/httpdns/dnspod/d"), endpoint: DNSPodEndpoint(service: .init(.dnspod, httpdns))),
             Route(pattern: .prefix("/httpdns/alibaba/"), endpoint: AlibabaEndpoint(service: .init(.alibaba, httpdns))),
             Route(pattern: .exact("/httpdns/doh/resolve"), endpoint: DoHJSONEndpoint(service: .init(.dohJSON, httpdns))),

@@ -33,6 +33,7 @@ struct Context: Sendable, CustomStringConvertible {
         case httpdns
         case httpdnsAuth = "httpdns.auth"
         case httpdnsAnswer = "httpdns.answer"
+        case capture
     }
 
     private final class SharedOwner: Sendable {

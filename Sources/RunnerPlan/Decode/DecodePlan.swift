@@ -22,7 +22,8 @@ extension PlanDecoder {
 
     /// The plan of `topLevel` and `scenarios`, with the secrets this decoder has recorded.
     func plan(_ topLevel: TopLevel, scenarios: [Scenario]) -> Plan {
-        Plan(path: file, name: topLevel.name, domainMaps: topLevel.domainMaps, scenarios: scenarios, secrets: secrets)
+        checkFlows(scenarios)
+        return Plan(path: file, name: topLevel.name, domainMaps: topLevel.domainMaps, scenarios: scenarios, secrets: secrets)
     }
 
     /// Everything at the top level but the scenarios, which are left in `fields`.

@@ -39,6 +39,9 @@ struct HeaderEntry {
     var header: Header
     /// Where the name is written, for a later duplicate's message.
     var keyMark: YAMLMark
+    /// The `${capture:…}` in the value (a request's own headers only).
+    var captures: [PendingCaptureUse] = []
+    var valueMark: YAMLMark? = nil
 }
 
 /// The request as decoded, before defaults are merged in.
@@ -49,6 +52,8 @@ struct RequestParts {
     var headers: [HeaderEntry]
     var body: RequestBody?
     var insecure: Bool?
+    /// Where captured values go (`${capture:NAME}`).
+    var captureUses: [CaptureUse]
 }
 
 extension PlanDecoder {
@@ -157,16 +162,20 @@ extension PlanDecoder {
                 failed = true
                 continue
             }
+            let capturesBefore = captureCollector?.count ?? 0
             guard let value = string(entry.value, for: Site(kind: "header", name: entry.key, context)) else {
                 failed = true
                 continue
             }
+            let captures = Array(captureCollector?.dropFirst(capturesBefore) ?? [])
             if value.value.containsLineBreakOrNUL {
                 report(at: value.mark, "the value of header '\(entry.key)' \(context) must not contain CR, LF or NUL")
                 failed = true
                 continue
             }
-            headers.append(HeaderEntry(key: key, header: Header(name: entry.key, value: value.value), keyMark: entry.keyMark))
+            headers.append(HeaderEntry(
+                key: key, header: Header(name: entry.key, value: value.value), keyMark: entry.keyMark, captures: captures,
+                valueMark: value.mark))
         }
         return failed ? nil : headers
     }
@@ -260,6 +269,8 @@ extension PlanDecoder {
         let layer = decodeSettings(fields, setting: \.setting)
         let request = required(.request, in: fields).flatMap { decodeRequest($0, context: context, enclosing: pairs) }
         let expect = fields[.expect].map { decodeExpect($0, context: context, enclosing: pairs) } ?? Expectations()
+        let after = fields[.after].flatMap { decodeAfter($0, context: context) } ?? []
+        let captures = fields[.capture].flatMap { decodeCaptures($0, context: context) } ?? []
 
         guard let request else { return nil }
         let strategies = layer.strategies ?? defaults.strategies ?? [.auto]
@@ -273,13 +284,17 @@ extension PlanDecoder {
         layer.apply(to: &settings)
         if let insecure = request.insecure { settings.insecure = insecure }
         let headers = Self.merge([defaults.headers ?? [], layer.headers ?? [], request.headers]).map(\.header)
-        return Scenario(
+        var scenario = Scenario(
             name: name, location: location(node.mark), tags: tags,
             domainMap: layer.domainMap ?? defaults.domainMap ?? systemDomainMapName,
             strategies: strategies, ips: layer.ips ?? defaults.ips ?? .first,
             ipVersion: layer.ipVersion ?? defaults.ipVersion ?? .any, settings: settings,
             request: RequestSpec(method: request.method, url: request.url, headers: headers, body: request.body),
             expect: expect)
+        scenario.after = after
+        scenario.captures = captures
+        scenario.captureUses = request.captureUses
+        return scenario
     }
 
     /// `header-only` sends the IP in plain HTTP; `trust-override` only makes sense with TLS.
@@ -337,15 +352,18 @@ extension PlanDecoder {
             }
         }
 
+        var captureUses: [CaptureUse] = []
         var url: (PlanURL, YAMLMark)?
         if let entry = required(.url, in: fields) {
             func site() -> Site { Site(key: "url", context) }
-            if let text = string(entry.value, for: site()) {
+            let (written, uses) = collectingCaptures { string(entry.value, for: site()) }
+            if let text = written {
                 if let parsed = PlanURL.parse(text.value) {
                     if Self.hasCredentials(text.value) {
                         report(at: text.mark, "the URL for \(site()) carries credentials; send them in an Authorization header")
-                    } else {
+                    } else if let places = urlCaptureUses(uses, text: text, url: parsed, site: site()) {
                         url = (parsed, text.mark)
+                        captureUses += places
                     }
                 } else {
                     report(at: text.mark, "expected an absolute http:// or https:// URL for \(site()), got \(text.quoted)")
@@ -353,8 +371,17 @@ extension PlanDecoder {
             }
         }
 
-        let headers = fields[.headers].flatMap {
-            decodeHeaders($0.value, site: Site(key: "headers", context), context: scenario.part(.requestHeaders))
+        let (headers, _) = collectingCaptures {
+            fields[.headers].flatMap {
+                decodeHeaders($0.value, site: Site(key: "headers", context), context: scenario.part(.requestHeaders))
+            }
+        }
+        for header in headers ?? [] {
+            for use in header.captures {
+                captureUses.append(CaptureUse(
+                    name: use.name, field: .header(header.key), offset: use.offset,
+                    location: location(header.valueMark ?? header.keyMark)))
+            }
         }
 
         var body: RequestBody?
@@ -380,8 +407,10 @@ extension PlanDecoder {
             func site() -> Site { Site(key: entry.key, context) }
             switch entry.name {
             case .body:
-                body = string(entry.value, for: site()).map { text in
-                    .bytes(text.value.withUTF8Bytes { Data($0) })
+                let (written, uses) = collectingCaptures { string(entry.value, for: site()) }
+                body = written.map { text in
+                    captureUses += uses.map { CaptureUse(name: $0.name, field: .body, offset: $0.offset, location: location(text.mark)) }
+                    return .bytes(text.value.withUTF8Bytes { Data($0) })
                 }
             case .bodyBase64:
                 if let text = string(entry.value, for: site()) {
@@ -405,7 +434,8 @@ extension PlanDecoder {
 
         guard errors.count == errorsBefore, let (parsedURL, urlMark) = url else { return nil }
         return RequestParts(
-            method: method, url: parsedURL, urlMark: urlMark, headers: headers ?? [], body: body, insecure: insecure)
+            method: method, url: parsedURL, urlMark: urlMark, headers: headers ?? [], body: body, insecure: insecure,
+            captureUses: captureUses)
     }
 
     /// `user:pass@` before the host: PlanURL would drop it silently.

@@ -2,7 +2,7 @@
 ///
 /// `PlanLoader` has the parser intern these texts first, so a key written in a plan is
 /// recognised by its text index rather than by comparing strings (a large plan holds millions
-/// of keys). Key sets are 64-bit masks: there may be at most 64 keys.
+/// of keys). Key sets are 128-bit masks: there may be at most 128 keys.
 enum PlanKey: String, CaseIterable, Sendable {
     case version, name, defaults, vars, domains, scenarios
     case timeout, connectTimeout = "connect_timeout", http, followRedirects = "follow_redirects"
@@ -16,6 +16,7 @@ enum PlanKey: String, CaseIterable, Sendable {
     case `static`, httpdns, format, fallback
     case auth, scheme, secret, key, validFor = "valid_for"
     case answer, ipv6, ttl, serviceIPs = "service_ips"
+    case capture, after, header
 
     fileprivate static let all = allCases
 
@@ -53,6 +54,8 @@ enum PlanSection: String, CaseIterable, Sendable {
     case httpdnsAuth = "httpdns-auth"
     /// `answer` of an `httpdns` map in `format: json`.
     case httpdnsAnswer = "httpdns-answer"
+    /// One named value under a scenario's `capture:`.
+    case capture
 
     /// The keys this section accepts, in the order messages list them.
     var keys: KeySet {
@@ -71,6 +74,7 @@ enum PlanSection: String, CaseIterable, Sendable {
         case .httpdns: Keys.httpdns.keySet
         case .httpdnsAuth: Keys.httpdnsAuth.keySet
         case .httpdnsAnswer: Keys.httpdnsAnswer.keySet
+        case .capture: Keys.capture.keySet
         }
     }
 }
@@ -93,10 +97,11 @@ enum SettingKey: String, SectionKey {
 
 /// A scenario's own keys, then every setting.
 enum ScenarioKey: SectionKey {
-    case name, tags, request, expect
+    case name, tags, request, expect, capture, after
     case setting(SettingKey)
 
-    static let allCases: [ScenarioKey] = [.name, .tags, .request, .expect] + SettingKey.allCases.map(Self.setting)
+    static let allCases: [ScenarioKey] =
+        [.name, .tags, .request, .expect, .capture, .after] + SettingKey.allCases.map(Self.setting)
 
     init?(rawValue: String) {
         if let setting = SettingKey(rawValue: rawValue) {
@@ -113,6 +118,8 @@ enum ScenarioKey: SectionKey {
         case .tags: "tags"
         case .request: "request"
         case .expect: "expect"
+        case .capture: "capture"
+        case .after: "after"
         case .setting(let setting): setting.rawValue
         }
     }
@@ -120,7 +127,7 @@ enum ScenarioKey: SectionKey {
     /// The setting this key is, nil for the scenario's own keys.
     var setting: SettingKey? {
         switch self {
-        case .name, .tags, .request, .expect: nil
+        case .name, .tags, .request, .expect, .capture, .after: nil
         case .setting(let setting): setting
         }
     }
@@ -175,6 +182,14 @@ enum HTTPDNSAuthKey: String, SectionKey {
     case scheme, secret, key, validFor = "valid_for"
 }
 
+/// One value under `capture:`: exactly one source, and whether it is secret.
+enum CaptureKey: String, SectionKey {
+    case json, header, body, secret
+
+    /// The keys that say where the value is: exactly one of them.
+    static let sources: [CaptureKey] = [.json, .header, .body]
+}
+
 /// A section's keys: the mask for the unknown-key check, and each key by its interned text.
 struct SectionKeys<Key: SectionKey>: Sendable {
     let section: PlanSection
@@ -218,6 +233,7 @@ enum Keys {
     static let httpdns = SectionKeys<HTTPDNSKey>(.httpdns)
     static let httpdnsAuth = SectionKeys<HTTPDNSAuthKey>(.httpdnsAuth)
     static let httpdnsAnswer = SectionKeys<HTTPDNSAnswerKey>(.httpdnsAnswer)
+    static let capture = SectionKeys<CaptureKey>(.capture)
 }
 
 /// The keys a mapping may hold.
@@ -225,12 +241,14 @@ struct KeySet: Sendable {
     /// In the order messages list them.
     let keys: [PlanKey]
     /// Bit `i` set when the key at position `i` of `PlanKey.allCases` is a member.
-    private let members: UInt64
+    private let members: UInt128
+    static let capacity = UInt128.bitWidth
 
     init(_ keys: [PlanKey]) {
+        precondition(PlanKey.all.count <= Self.capacity, "more plan keys than a KeySet holds")
         self.keys = keys
         members = PlanKey.all.enumerated().reduce(0) { mask, key in
-            keys.contains(key.element) ? mask | 1 << UInt64(key.offset) : mask
+            keys.contains(key.element) ? mask | 1 << UInt128(key.offset) : mask
         }
     }
 
@@ -242,6 +260,6 @@ struct KeySet: Sendable {
     /// Whether a scalar with this text index (in a document parsed with `PlanKey.texts`) is a member.
     func contains(textIndex: Int32) -> Bool {
         let ordinal = Int(textIndex) - 1
-        return ordinal >= 0 && ordinal < 64 && members & 1 << UInt64(ordinal) != 0
+        return ordinal >= 0 && ordinal < Self.capacity && members & 1 << UInt128(ordinal) != 0
     }
 }

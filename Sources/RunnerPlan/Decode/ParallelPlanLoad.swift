@@ -92,7 +92,9 @@ enum ParallelPlanLoad {
         }
         guard scenarios.count == total else { return nil }
         for piece in decoders { decoder.adoptSecrets(of: piece) }
-        return decoder.plan(topLevel, scenarios: scenarios)
+        let plan = decoder.plan(topLevel, scenarios: scenarios)
+        // A flow error (an `after` that names no scenario…): the one-core path reports it.
+        return decoder.errors.isEmpty ? plan : nil
     }
 
     private struct PieceOutcome {

@@ -22,6 +22,10 @@ final class PlanDecoder {
     var domainMapNames: [String] = []
     var domainMapNameSet: Set<String> = [systemDomainMapName]
 
+    /// While a scenario's request is decoded: the `${capture:NAME}` references met, in order
+    /// (nil elsewhere, where one is an error).
+    var captureCollector: [PendingCaptureUse]?
+
     /// Patterns already compiled: nil when fine, else why not. Plans repeat patterns.
     var regexVerdicts: [String: String?] = [:]
     /// Files already checked, by resolved path: nil when fine, else why not.
@@ -66,6 +70,11 @@ final class PlanDecoder {
 
     func report(at mark: YAMLMark, _ message: String) {
         errors.append(PlanError(location: location(mark), message: message))
+    }
+
+    /// For checks made once the plan's values are built (their marks are locations by then).
+    func report(at location: SourceLocation, _ message: String) {
+        errors.append(PlanError(location: location, message: message))
     }
 
     func location(_ mark: YAMLMark) -> SourceLocation {

@@ -83,6 +83,16 @@ extension PlanDecoder {
                     return .failure(Problem("unterminated '${' (no closing '}'); write '$${' for a literal '${'"))
                 }
                 let reference = String(decoding: UnsafeBufferPointer(rebasing: utf8[nameStart..<end]), as: UTF8.self)
+                if reference.hasPrefix("capture:") {
+                    // Filled in at run time: the text holds nothing here, the place is recorded.
+                    appendLiteral(upTo: index)
+                    if let problem = captureReference(String(reference.dropFirst(8)), at: value.count, record: record) {
+                        return .failure(problem)
+                    }
+                    index = end + 1
+                    literalStart = index
+                    continue
+                }
                 switch resolve(reference, allowVariables: allowVariables, record: record) {
                 case .failure(let problem):
                     return .failure(problem)
@@ -132,6 +142,20 @@ extension PlanDecoder {
             return .failure(Problem("undefined variable '\(reference)'\(hint)"))
         }
         return .success(variable)
+    }
+
+    /// A `${capture:NAME}` at `offset` (UTF-8 bytes into the substituted text): recorded when
+    /// the decoder collects captures (a scenario's request), else a problem saying where they go.
+    private func captureReference(_ name: String, at offset: Int, record: Bool) -> Problem? {
+        guard Self.isCaptureName(name) else {
+            return Problem("invalid capture name '\(name)' in '${capture:\(name)}'; \(Self.captureNameRule)")
+        }
+        guard record else { return nil }
+        guard captureCollector != nil else {
+            return Problem("${capture:\(name)} can only be used in a scenario's request: the URL's path and query, header values and 'body'")
+        }
+        captureCollector?.append(PendingCaptureUse(name: name, offset: offset))
+        return nil
     }
 
     struct Problem: Error {

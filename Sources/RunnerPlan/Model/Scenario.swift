@@ -15,6 +15,12 @@ public struct Scenario: Sendable, Equatable {
     public var settings: TransferSettings
     public var request: RequestSpec
     public var expect: Expectations
+    /// The scenarios whose passing results this one runs after (`after:`), once per such result.
+    public var after: [ScenarioReference] = []
+    /// The values taken from each of this scenario's results for the scenarios after it.
+    public var captures: [Capture] = []
+    /// Where this scenario's request takes captured values (`${capture:NAME}`).
+    public var captureUses: [CaptureUse] = []
 
     public init(
         name: String, location: SourceLocation, tags: [String], domainMap: String,
@@ -31,6 +37,17 @@ public struct Scenario: Sendable, Equatable {
         self.settings = settings
         self.request = request
         self.expect = expect
+    }
+}
+
+/// A scenario named by another (`after:`), with where the name was written.
+public struct ScenarioReference: Sendable, Equatable {
+    public var name: String
+    public var location: SourceLocation
+
+    public init(name: String, location: SourceLocation) {
+        self.name = name
+        self.location = location
     }
 }
 

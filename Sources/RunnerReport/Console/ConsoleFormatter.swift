@@ -116,6 +116,8 @@ public struct ConsoleFormatter: Sendable {
         if result.evidence.insecure { line += " " + paint("[INSECURE]", .yellow) }
         if result.evidence.resolutionFallbackFrom != nil { line += " " + paint("[FALLBACK]", .yellow) }
         if result.isFlaky { line += " " + paint("[FLAKY]", .yellow) }
+        // Run because a scenario --tag or --filter chose runs after it.
+        if result.predecessorOnly { line += " " + paint("[PREDECESSOR]", .dim) }
         switch result.outcome {
         case .passed:
             line += facts(for: result)

@@ -64,6 +64,17 @@ enum EvidenceText {
             out.endLine()
             hopLines(hop, into: &out)
         }
+        for capture in evidence.captured {
+            out.literal("captured: ")
+            out.value(capture.name)
+            if let value = capture.value {
+                out.literal(" = ")
+                out.value(value)
+            } else {
+                out.literal(" (secret)")
+            }
+            out.endLine()
+        }
         for note in evidence.notes {
             out.literal("note: ")
             out.value(note)

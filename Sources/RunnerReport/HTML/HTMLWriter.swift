@@ -67,7 +67,8 @@ struct HTMLWriter: ~Copyable {
         Format.milliseconds(seconds, to: &bytes)
     }
 
-    /// `r0-3-1`: the id of the result at `position`, what the matrix links to.
+    /// `r0-3-1`: the id of the result at `position`, what the matrix links to (a flow step's
+    /// lane follows: `r0-4-0-1-0`).
     mutating func resultID(_ position: ResultPosition) {
         bytes.append(UInt8(ascii: "r"))
         number(position.suite)
@@ -75,5 +76,9 @@ struct HTMLWriter: ~Copyable {
         number(position.scenario)
         bytes.append(UInt8(ascii: "-"))
         number(position.slot)
+        for place in position.lane {
+            bytes.append(UInt8(ascii: "-"))
+            number(place)
+        }
     }
 }

@@ -229,6 +229,9 @@ struct PlanRecord: Codable, Equatable {
 }
 
 struct ResultRecord: Codable, Equatable {
+    /// A flow step's lane, nearest predecessor first; `[]` for a scenario that runs after none
+    /// (optional only to read reports written before flows).
+    var after: [StepRecord]?
     var durationMs: Double
     var earlierAttempts: [AttemptRecord]
     var error: ErrorRecord?
@@ -247,6 +250,7 @@ struct ResultRecord: Codable, Equatable {
     var tags: [String]
 
     enum CodingKeys: String, CodingKey {
+        case after
         case durationMs = "duration_ms"
         case earlierAttempts = "earlier_attempts"
         case error, evidence, flaky, insecure, ip, name, outcome, plan, problems, scenario
@@ -269,8 +273,35 @@ struct ResultRecord: Codable, Equatable {
         earlierAttempts = result.earlierAttempts.map { AttemptRecord($0, redactor: redactor) }
         durationMs = Format.millisecondsValue(result.duration)
         evidence = EvidenceRecord(result.evidence, redactor: redactor)
+        after = result.after.map { StepRecord($0, redactor: redactor) }
     }
 
+}
+
+/// A result a flow step ran after: `{"scenario", "strategy", "ip"}`.
+struct StepRecord: Codable, Equatable {
+    var ip: String?
+    var scenario: String
+    var strategy: String
+
+    init(_ step: ResultStep, redactor: Redactor) {
+        scenario = redactor.redact(step.scenario)
+        strategy = step.strategy.rawValue
+        ip = step.ip.map(redactor.redact)
+    }
+}
+
+/// A value a result captured: its name, and its value unless it is secret.
+struct CapturedRecord: Codable, Equatable {
+    var name: String
+    var secret: Bool
+    var value: String?
+
+    init(_ record: CaptureRecord, redactor: Redactor) {
+        name = record.name
+        secret = record.value == nil
+        value = record.value.map(redactor.redact)
+    }
 }
 
 /// The four keys that say how a result (or one of its attempts) came out.
@@ -336,11 +367,15 @@ struct ErrorRecord: Codable, Equatable {
 }
 
 struct EvidenceRecord: Codable, Equatable {
+    /// What the result captured (`capture:`), `[]` for none (optional only to read reports
+    /// written before flows).
+    var captured: [CapturedRecord]?
     var hops: [HopRecord]
     var ipSource: String
     var notes: [String]
 
     enum CodingKeys: String, CodingKey {
+        case captured
         case hops
         case ipSource = "ip_source"
         case notes
@@ -350,6 +385,7 @@ struct EvidenceRecord: Codable, Equatable {
         ipSource = redactor.redact(evidence.ipSource)
         notes = evidence.notes.map(redactor.redact)
         hops = evidence.hops.map { HopRecord($0, redactor: redactor) }
+        captured = evidence.captured.map { CapturedRecord($0, redactor: redactor) }
     }
 }
 

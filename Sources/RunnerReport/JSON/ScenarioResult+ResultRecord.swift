@@ -26,9 +26,16 @@ extension ScenarioResult {
         for (number, hop) in record.evidence.hops.enumerated() {
             evidence.hops.append(try HopEvidence(hop, field: "\(field).evidence.hops[\(number)]"))
         }
+        evidence.captured = (record.evidence.captured ?? []).map { CaptureRecord(name: $0.name, value: $0.secret ? nil : $0.value) }
         self.init(
             scenario: record.scenario, strategy: strategy, ip: record.ip, tags: record.tags, outcome: outcome,
             evidence: evidence, duration: record.durationMs / 1000, earlierAttempts: attempts)
+        for (number, step) in (record.after ?? []).enumerated() {
+            guard let kind = StrategyKind(rawValue: step.strategy) else {
+                throw RecordProblem(field: "\(field).after[\(number)].strategy", message: "unknown strategy '\(step.strategy)'")
+            }
+            after.append(ResultStep(scenario: step.scenario, strategy: kind, ip: step.ip))
+        }
     }
 }
 

@@ -101,6 +101,7 @@ public final class MetricsCollector: ResultSink {
             for later in start..<end where !repeated {
                 repeated = (start..<later).contains {
                     results[$0].strategy == results[later].strategy && results[$0].ip == results[later].ip
+                        && results[$0].after == results[later].after
                 }
             }
             start = end
@@ -112,11 +113,14 @@ public final class MetricsCollector: ResultSink {
             var scenario: String
             var strategy: String
             var ip: String
+            var after: String
         }
         var taken = Set<Identity>()
         for index in results.indices {
             let result = results[index]
-            var identity = Identity(suite: result.position.suite, scenario: result.scenario, strategy: result.strategy, ip: result.ip)
+            var identity = Identity(
+                suite: result.position.suite, scenario: result.scenario, strategy: result.strategy, ip: result.ip,
+                after: result.after)
             var occurrence = 1
             while taken.contains(identity) {
                 occurrence += 1

@@ -55,6 +55,10 @@ public struct MetricsExposition: Sendable {
                 PrometheusTextWriter.label("scenario", result.scenario, into: &bytes, start: start)
                 PrometheusTextWriter.label("strategy", result.strategy, into: &bytes, start: start)
                 PrometheusTextWriter.label("ip", result.ip, into: &bytes, start: start)
+                // A flow step's series also name the result it ran after.
+                if !result.after.isEmpty {
+                    PrometheusTextWriter.label("after", result.after, into: &bytes, start: start)
+                }
             }
         }
         let results = cycle.results

@@ -9,6 +9,7 @@ extension ResultSamples {
         scenario = redactor.redact(result.scenario)
         strategy = redactor.redact(result.strategy.rawValue)
         ip = result.ip.map(redactor.redact) ?? ""
+        if !result.after.isEmpty { after = redactor.redact(result.after.map(\.description).joined(separator: " after ")) }
         switch result.outcome {
         case .passed: status = .pass
         case .failed: status = .fail

@@ -37,6 +37,8 @@ struct ResultSamples: Sendable {
     var strategy: String
     /// Empty without a pinned IP (strategy `system`, or a host that did not resolve).
     var ip: String
+    /// A flow step's lane, `login [sni-resolve 10.0.0.1]` (nearest first); empty for other results.
+    var after: String = ""
     var status: Status
     var probe: Probe?
 }

@@ -108,6 +108,7 @@ final class MonitorCycles: @unchecked Sendable {
         }
         var options = selection.runOptions
         options.resolutionMemory = memory
+        options.redactor = redactor
         let worker = ReportWorker(reports)
         let metrics = MetricsCollector(plans: identities, redactor: redactor)
         let runner = PlanRunner(options: options, sink: ResultFanOut([worker, metrics]))
