@@ -11,38 +11,143 @@ import Foundation
 /// is added before the result that captured it reaches any of them.
 public final class Redactor: @unchecked Sendable {
     public static let mask = "***"
+    /// Up to this many forms `redact` looks for each in turn (the plans' few secrets); past it,
+    /// it reads the text once and looks each position up in an index of the forms, so that a
+    /// run which captured a thousand secret tokens does not search every string four thousand
+    /// times.
+    static let formsSearchedInTurn = 16
+
     private let lock = NSLock()
-    /// Every form masked, longest first, so a secret that contains another is masked whole.
-    private var masked: [String]
-    private var secrets: Set<String>
+    private var table = FormTable()
 
     public init(secrets: [String]) {
-        self.secrets = Set(secrets.filter { !$0.isEmpty })
-        self.masked = Self.forms(of: self.secrets)
+        for secret in secrets { table.add(secret: secret) }
     }
 
-    /// Every form masked, longest first.
-    public var forms: [String] { lock.withLock { masked } }
+    /// Every form masked, longest first, so a secret that contains another is masked whole.
+    public var forms: [String] { lock.withLock { table.sortedForms } }
+
+    /// Whether there is nothing to mask.
+    public var isEmpty: Bool { lock.withLock { table.count == 0 } }
 
     /// Masks `secret` from now on (a captured value); nothing when it is already masked or empty.
     public func add(_ secret: String) {
-        guard !secret.isEmpty else { return }
-        lock.withLock {
-            guard secrets.insert(secret).inserted else { return }
-            masked = Self.forms(of: secrets)
-        }
+        lock.withLock { table.add(secret: secret) }
     }
 
-    private static func forms(of secrets: Set<String>) -> [String] {
-        var forms = Set<String>()
-        for secret in secrets {
-            forms.insert(secret)
-            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
-                forms.insert(encoded)
+    public func redact(_ text: String) -> String {
+        let table = lock.withLock { self.table }
+        guard table.count > 0 else { return text }
+        guard table.count > Self.formsSearchedInTurn else {
+            var result = text
+            for form in table.few where result.contains(form) {
+                result = result.replacingOccurrences(of: form, with: Self.mask)
             }
-            for form in Self.base64Forms(of: secret) where form.count >= 8 { forms.insert(form) }
+            return result
         }
-        return forms.sorted { $0.count > $1.count || ($0.count == $1.count && $0 < $1) }
+        return table.masking(text)
+    }
+
+    /// The forms: in order while they are few, then indexed by their first four bytes.
+    private struct FormTable {
+        /// Every form, in no order.
+        var known: Set<String> = []
+        var count: Int { known.count }
+        /// While there are at most `formsSearchedInTurn`: the forms, longest first (in UTF-8
+        /// bytes), then in text order.
+        var few: [String] = []
+        /// Forms of four bytes or more by their first four, each list longest first.
+        var byPrefix: [UInt32: [[UInt8]]] = [:]
+        /// One bit per hash of a four-byte prefix: most positions of a text are passed over
+        /// without a dictionary lookup.
+        var prefixBits = [UInt64](repeating: 0, count: 1024)
+        /// Forms under four bytes, longest first.
+        var short: [[UInt8]] = []
+
+        mutating func add(secret: String) {
+            guard !secret.isEmpty else { return }
+            insert(secret)
+            // Most tokens are letters and digits only, which percent-encoding leaves as they are.
+            let plain = secret.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }
+            if !plain, let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
+                insert(encoded)
+            }
+            for form in Redactor.base64Forms(of: secret) where form.utf8.count >= 8 { insert(form) }
+        }
+
+        /// Every form, longest first (in UTF-8 bytes), then in text order.
+        var sortedForms: [String] {
+            known.sorted { $0.utf8.count > $1.utf8.count || ($0.utf8.count == $1.utf8.count && $0 < $1) }
+        }
+
+        private mutating func insert(_ form: String) {
+            guard known.insert(form).inserted else { return }
+            if known.count <= Redactor.formsSearchedInTurn {
+                few = sortedForms
+            } else if !few.isEmpty {
+                few = []
+            }
+            let bytes = Array(form.utf8)
+            guard bytes.count >= 4 else {
+                short.insert(bytes, at: short.firstIndex { $0.count < bytes.count } ?? short.count)
+                return
+            }
+            let key = Self.key(bytes[0], bytes[1], bytes[2], bytes[3])
+            var list = byPrefix[key] ?? []
+            list.insert(bytes, at: list.firstIndex { $0.count < bytes.count } ?? list.count)
+            byPrefix[key] = list
+            let bit = Self.bit(key)
+            prefixBits[bit >> 6] |= 1 << UInt64(bit & 63)
+        }
+
+        static func key(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> UInt32 {
+            UInt32(a) | UInt32(b) << 8 | UInt32(c) << 16 | UInt32(d) << 24
+        }
+
+        static func bit(_ key: UInt32) -> Int { Int((key &* 0x9E37_79B1) >> 16) }
+
+        /// `text` with each form masked, scanning left to right and taking the longest form
+        /// that starts at each place.
+        func masking(_ text: String) -> String {
+            let bytes = Array(text.utf8)
+            let mask = Array(Redactor.mask.utf8)
+            var output: [UInt8] = []
+            var copiedUpTo = 0
+            var index = 0
+            while index < bytes.count {
+                let length = longestForm(in: bytes, at: index)
+                guard length > 0 else {
+                    index += 1
+                    continue
+                }
+                output.append(contentsOf: bytes[copiedUpTo..<index])
+                output.append(contentsOf: mask)
+                index += length
+                copiedUpTo = index
+            }
+            guard copiedUpTo > 0 else { return text }
+            output.append(contentsOf: bytes[copiedUpTo...])
+            return String(decoding: output, as: UTF8.self)
+        }
+
+        /// The length of the longest form that starts at `index`, 0 for none.
+        private func longestForm(in bytes: [UInt8], at index: Int) -> Int {
+            if index + 4 <= bytes.count {
+                let key = Self.key(bytes[index], bytes[index + 1], bytes[index + 2], bytes[index + 3])
+                let bit = Self.bit(key)
+                if prefixBits[bit >> 6] & (1 << UInt64(bit & 63)) != 0, let candidates = byPrefix[key] {
+                    for form in candidates where Self.matches(form, bytes, at: index) { return form.count }
+                }
+            }
+            for form in short where Self.matches(form, bytes, at: index) { return form.count }
+            return 0
+        }
+
+        private static func matches(_ form: [UInt8], _ bytes: [UInt8], at index: Int) -> Bool {
+            guard index + form.count <= bytes.count else { return false }
+            for offset in form.indices where bytes[index + offset] != form[offset] { return false }
+            return true
+        }
     }
 
     /// The base64 characters that depend on the secret alone, for each of the three offsets
@@ -64,13 +169,4 @@ public final class Redactor: @unchecked Sendable {
         }
     }
 
-    public func redact(_ text: String) -> String {
-        let forms = self.forms
-        guard !forms.isEmpty else { return text }
-        var result = text
-        for form in forms where result.contains(form) {
-            result = result.replacingOccurrences(of: form, with: Self.mask)
-        }
-        return result
-    }
 }

@@ -27,7 +27,7 @@ enum EvidenceText {
     /// they are written (the runner's own words need none); with secrets each line is redacted
     /// whole first, so the text is escaped once written.
     static func writeXMLText(_ evidence: Evidence, redactor: Redactor, to bytes: inout ByteBuffer) {
-        guard redactor.forms.isEmpty else {
+        guard redactor.isEmpty else {
             var plain = ByteBuffer(capacity: 1024)
             write(evidence, redactor: redactor, to: &plain)
             return plain.withUnsafeBytes { XMLWriter.escape($0, attribute: false, to: &bytes) }
@@ -223,7 +223,7 @@ enum EvidenceText {
         }
 
         mutating func endLine() {
-            if !redactor.forms.isEmpty {
+            if !redactor.isEmpty {
                 let start = lineStart
                 let line = bytes.withUnsafeBytes { String(decoding: $0[start...], as: UTF8.self) }
                 let redacted = redactor.redact(line)
