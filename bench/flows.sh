@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What flows cost: 1,000 independent two-step flows (a login on HTTPS, then a request that uses
 # its token, its cookie and its IP) against 2,000 independent requests of the same kinds, at
-# --jobs 32, in turn, ROUNDS times (default 3); the medians side by side. A flow's steps run in
+# --jobs 32, in turn, ROUNDS times (default 5); the medians side by side. A flow's steps run in
 # order on their lane while other lanes keep the jobs busy, so the flows should take about as
 # long as the same number of requests run with no order at all: the target is <= 1.2x.
 # Usage: bench/flows.sh BIN_DIR  (release binaries of runner and runner-lab)
@@ -9,7 +9,7 @@ set -euo pipefail
 bin=${1:?bin dir}
 work=.bench/flows
 flows=${FLOWS:-1000}
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-5}
 jobs=${FLOW_JOBS:-32}
 http_port=${BENCH_HTTP_PORT:-19080}
 https_port=${BENCH_HTTPS_PORT:-19443}
@@ -61,11 +61,14 @@ login() {  # NAME INDEX
   done
 } > "$work/requests.yaml"
 
-measure() {  # LABEL: wall seconds and peak RSS in KiB
-  /usr/bin/time -f "%e %M" -o "$work/time.$1" "$bin/runner" -q --jobs "$jobs" "$work/$1.yaml" > "$work/out.$1" 2> "$work/err.$1" || true
+measure() {  # LABEL: wall seconds (to the millisecond: a run takes a tenth of a second) and peak RSS in KiB
+  local start end
+  start=$(date +%s%N)
+  /usr/bin/time -f "%M" -o "$work/time.$1" "$bin/runner" -q --jobs "$jobs" "$work/$1.yaml" > "$work/out.$1" 2> "$work/err.$1" || true
+  end=$(date +%s%N)
   grep -q "^$((flows * 2)) passed, 0 failed, 0 errors" "$work/out.$1" \
     || { echo "flows: the $1 run did not pass whole:"; tail -n 3 "$work/out.$1"; cat "$work/err.$1"; exit 1; }
-  tail -n 1 "$work/time.$1"
+  echo "$(awk -v n=$((end - start)) 'BEGIN { printf "%.3f", n / 1e9 }') $(tail -n 1 "$work/time.$1")"
 }
 flow_walls=(); request_walls=(); flow_rss=(); request_rss=()
 for _ in $(seq 1 "$rounds"); do

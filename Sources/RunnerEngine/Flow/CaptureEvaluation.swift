@@ -22,14 +22,12 @@ enum CaptureEvaluation {
     static func evaluate(_ captures: [Capture], response: TransferResponse) -> Outcome {
         var outcome = Outcome()
         guard !captures.isEmpty else { return outcome }
-        var json: JSONDocument??
         var bodyText: String?
         for capture in captures {
             let found: Found
             switch capture.source {
             case .json(let path):
-                if json == nil { json = .some(JSONDocument(parsing: response.body)) }
-                found = jsonValue(at: path, in: json ?? nil, capture: capture)
+                found = jsonValue(at: path, in: response.body, capture: capture)
             case .header(let name):
                 found = response.values(of: name).first.map { .text($0) }
                     ?? .missing(problem(capture, expected: "header \(name)", actual: "no such header"))
@@ -48,19 +46,22 @@ enum CaptureEvaluation {
         return outcome
     }
 
-    private static func jsonValue(at path: JSONPath, in document: JSONDocument?, capture: Capture) -> Found {
-        guard let document else {
+    private static func jsonValue(at path: JSONPath, in body: Data, capture: Capture) -> Found {
+        switch JSONDocument.value(at: path, in: body) {
+        case .notJSON:
             return .missing(problem(capture, expected: "a JSON body with \(path.text)", actual: "the body is not JSON"))
-        }
-        switch document.value(at: path) {
-        case .string(let text): return .text(text)
-        case .bool(let value): return .text(value ? "true" : "false")
-        case .number(let number): return .text(VerdictText.json(.number(number)))
-        case .null, .array, .object:
-            let found = document.value(at: path).map(VerdictText.jsonExcerpt) ?? ""
-            return .missing(problem(capture, expected: "a string, number or boolean at \(path.text)", actual: found))
-        case nil:
+        case .missing:
             return .missing(problem(capture, expected: "a value at \(path.text)", actual: "no such path"))
+        case .found(.string(let text)):
+            return .text(text)
+        case .found(.bool(let value)):
+            return .text(value ? "true" : "false")
+        case .found(.number(let number)):
+            return .text(VerdictText.json(.number(number)))
+        case .found(let other):
+            // null, an array or an object: a capture takes a scalar.
+            return .missing(problem(
+                capture, expected: "a string, number or boolean at \(path.text)", actual: VerdictText.jsonExcerpt(other)))
         }
     }
 

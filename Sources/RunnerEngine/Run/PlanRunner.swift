@@ -194,10 +194,16 @@ final class SuiteRun {
             begin(nil)
             return
         }
+        resolve(scenario.request.url.host, for: scenario) { begin($0) }
+    }
+
+    /// Looks `host` up the way `scenario` does: its domain map, IP version, CA and connect timeout.
+    private func resolve(
+        _ host: String, for scenario: Scenario, completion: @escaping (Result<Resolution, TransferError>) -> Void
+    ) {
         resolver.resolve(
-            host: scenario.request.url.host, map: scenario.domainMap, ipVersion: scenario.ipVersion,
-            caFile: scenario.settings.caFile, systemTimeout: scenario.settings.connectTimeout
-        ) { begin($0) }
+            host: host, map: scenario.domainMap, ipVersion: scenario.ipVersion, caFile: scenario.settings.caFile,
+            systemTimeout: scenario.settings.connectTimeout, completion: completion)
     }
 
     /// Runs one result (with the retries a failure earns), counts and hands over its verdict,
@@ -206,11 +212,7 @@ final class SuiteRun {
         _ plannedResult: PlannedResult, scenario index: Int, at position: ResultPosition, scheduler: ScenarioScheduler
     ) {
         let scenario = plannedResult.scenario
-        let redirectResolve: ResultJob.Resolve = { [self] host, done in
-            resolver.resolve(
-                host: host, map: scenario.domainMap, ipVersion: scenario.ipVersion,
-                caFile: scenario.settings.caFile, systemTimeout: scenario.settings.connectTimeout, completion: done)
-        }
+        let redirectResolve: ResultJob.Resolve = { [self] host, done in resolve(host, for: scenario, completion: done) }
         ResultJob(
             machine: ResultStateMachine(planned: plannedResult, retries: options.retries(for: scenario)),
             engine: engine, clock: clock, resolve: redirectResolve, isInterrupted: { [interrupter] in interrupter.signal != nil }
@@ -271,10 +273,7 @@ final class SuiteRun {
                 begin(nil)
                 continue
             }
-            resolver.resolve(
-                host: step.request.url.host, map: step.domainMap, ipVersion: step.ipVersion,
-                caFile: step.settings.caFile, systemTimeout: step.settings.connectTimeout
-            ) { begin($0) }
+            resolve(step.request.url.host, for: step) { begin($0) }
         }
     }
 

@@ -48,6 +48,35 @@ package struct JSONDocument: Equatable, Sendable {
         return current
     }
 
+    /// The one value at `path` in the JSON text `data`, converting only that value (a capture
+    /// reads one value of a login's answer; converting the whole document cost more than
+    /// parsing it): `.notJSON`, `.missing` or the value. A path with `[*]` selects none.
+    package static func value(at path: JSONPath, in data: Data) -> Lookup {
+        guard var current = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return .notJSON
+        }
+        for component in path.components {
+            switch component {
+            case .member(let name):
+                guard let members = current as? [String: Any], let member = members[name] else { return .missing }
+                current = member
+            case .index(let index):
+                guard let items = current as? [Any], items.indices.contains(index) else { return .missing }
+                current = items[index]
+            case .everyElement:
+                return .missing
+            }
+        }
+        return .found(value(of: current))
+    }
+
+    /// What `value(at:in:)` found.
+    package enum Lookup: Equatable {
+        case notJSON
+        case missing
+        case found(JSONValue)
+    }
+
     /// Foundation's JSON objects as `JSONValue`.
     ///
     /// Booleans are the trap: JSONSerialization hands them out as NSNumber, and on Linux
