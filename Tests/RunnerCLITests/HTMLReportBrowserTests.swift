@@ -64,6 +64,8 @@ struct HTMLReportBrowserTests {
 
         let report = try JSONReportRead(run.json)
         #expect(report.results.count == 24)
+        // The flow's step names the result it ran after.
+        #expect(dom.contains(#"<span class="after">after log in (a flow's first step) [sni-resolve 127.0.0.2]</span>"#))
         let rendered = try RenderedPage(dom)
         // A `<details>` per result, in plan order, saying its outcome, and a matrix cell each.
         #expect(rendered.results.map(\.status) == report.results.map(\.outcome))

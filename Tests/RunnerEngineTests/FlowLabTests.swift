@@ -88,6 +88,32 @@ struct FlowLabTests {
         #expect(run.all.last?.evidence.hops.first?.originalURL.hasSuffix("/session/me?address=127.0.0.5") == true)
     }
 
+    @Test("a chain of three: the third step uses a capture of the first and one of the second, on the same lane")
+    func aChainOfThree() async throws {
+        let run = try await LabRun.make().run(Self.header + Self.login(strategy: "trust-override", scheme: "https") + """
+              - name: profile
+                after: login
+                request:
+                  url: "https://api.lab.test:{{https}}/session/me"
+                  headers: {Authorization: "Bearer ${capture:token}"}
+                capture:
+                  user: {json: "$.user"}
+                  via: {body: '"via":"([a-z]+)"'}
+              - name: orders
+                after: profile
+                request:
+                  url: "https://api.lab.test:{{https}}/session/me?user=${capture:user}&via=${capture:via}"
+                  headers: {Authorization: "Bearer ${capture:token}"}
+                expect: {status: 200, body: {json: {"$.user": probe}}}
+            """)
+        for result in run.all { #expect(result.passed, "\(result.summary)") }
+        let orders = try #require(run.all.last)
+        #expect(orders.displayName
+            == "orders [trust-override 127.0.0.2] after profile [trust-override 127.0.0.2] after login [trust-override 127.0.0.2]")
+        #expect(orders.evidence.hops.first?.originalURL.hasSuffix("/session/me?user=probe&via=token") == true)
+        #expect(run.all[1].evidence.captured == [CaptureRecord(name: "user", value: "probe"), CaptureRecord(name: "via", value: "token")])
+    }
+
     @Test("a step sent to another address with the session fails there: the server knows no such session")
     func anotherAddressDoesNotKnowTheSession() async throws {
         let run = try await LabRun.make().run(Self.header + Self.login(strategy: "sni-resolve", scheme: "https") + """

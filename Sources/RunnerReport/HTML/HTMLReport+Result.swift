@@ -33,6 +33,12 @@ extension HTMLReport {
             html.value(ip)
         }
         html.raw("</span>")
+        // A flow step: the results it ran after, back to the flow's first.
+        for step in result.after {
+            html.raw(" <span class=\"after\">after ")
+            html.value(step.description)
+            html.raw("</span>")
+        }
         if result.isFlaky { html.raw(" <span class=\"tag-flaky\">FLAKY</span>") }
         if result.evidence.insecure { html.raw(" <span class=\"tag-insecure\">INSECURE</span>") }
         html.raw(" <span class=\"ms\">")
