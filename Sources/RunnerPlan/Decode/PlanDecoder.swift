@@ -21,6 +21,8 @@ final class PlanDecoder {
     /// Declared domain map names (plus `system`), for lookups and suggestions.
     var domainMapNames: [String] = []
     var domainMapNameSet: Set<String> = [systemDomainMapName]
+    /// The maps whose answers may come from the machine's resolver (`resolver:` applies there).
+    var mapsReachingSystemResolver: Set<String> = [systemDomainMapName]
 
     /// While a scenario's request is decoded: the `${capture:NAME}` references met, in order
     /// (nil elsewhere, where one is an error).
@@ -54,6 +56,7 @@ final class PlanDecoder {
         piece.secretSet = secretSet
         piece.domainMapNames = domainMapNames
         piece.domainMapNameSet = domainMapNameSet
+        piece.mapsReachingSystemResolver = mapsReachingSystemResolver
         piece.regexVerdicts = regexVerdicts
         piece.fileVerdicts = fileVerdicts
         piece.workingDirectory = workingDirectory
