@@ -22,6 +22,9 @@ final class PlanDecoder {
     var domainMapNames: [String] = []
     var domainMapNameSet: Set<String> = [systemDomainMapName]
 
+    /// Every scenario name the plan writes, those of scenarios with errors too: an `after`
+    /// naming one of those is not unknown (its own errors are reported).
+    var scenarioNamesWritten: Set<String> = []
     /// While a scenario's request is decoded: the `${capture:NAME}` references met, in order
     /// (nil elsewhere, where one is an error).
     var captureCollector: [PendingCaptureUse]?
