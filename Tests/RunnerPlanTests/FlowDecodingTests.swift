@@ -160,4 +160,19 @@ struct FlowDecodingTests {
         let found = loadErrors(path).map(\.message)
         #expect(found == ["${capture:token} can only be used in a scenario's request: the URL's path and query, header values and 'body'"])
     }
+
+    /// A login with an error of its own (an unset secret) is reported once: the step after it
+    /// is not also told that nothing captures its token.
+    @Test func aBrokenPredecessorIsReportedOnce() throws {
+        let found = try errors("""
+              - name: login
+                request: {method: POST, url: "https://api.example.com/login", body: "${secret:UNSET}"}
+                capture: {token: {json: "$.token"}}
+              - name: profile
+                after: login
+                request: {url: "https://api.example.com/me", headers: {Authorization: "Bearer ${capture:token}"}}
+
+            """)
+        #expect(found == ["4:73: environment variable 'UNSET' is not set"], "\(found)")
+    }
 }

@@ -135,9 +135,16 @@ extension PlanDecoder {
 
         // Edges to the scenarios each one runs after; unknown names are reported and dropped.
         var predecessors: [[Int]] = Array(repeating: [], count: scenarios.count)
+        // Scenarios after one that did not decode (its errors are reported): what they may use
+        // is unknown, so nothing is said about it.
+        var afterBroken = Array(repeating: false, count: scenarios.count)
         for (index, scenario) in scenarios.enumerated() {
             for reference in scenario.after {
                 guard let target = position[reference.name] else {
+                    if scenarioNamesWritten.contains(reference.name) {
+                        afterBroken[index] = true
+                        continue
+                    }
                     let others = names.filter { $0 != scenario.name }
                     let hint = Suggestion.closest(to: reference.name, among: others).map { "; did you mean '\($0)'?" } ?? ""
                     report(at: reference.location, "unknown scenario '\(reference.name)' in 'after' of scenario '\(scenario.name)'\(hint)")
@@ -158,6 +165,7 @@ extension PlanDecoder {
         var capturedBefore: [[String: String]] = Array(repeating: [:], count: scenarios.count)
         for index in order {
             let scenario = scenarios[index]
+            if predecessors[index].contains(where: { afterBroken[$0] }) { afterBroken[index] = true }
             var common: Set<String>?
             for predecessor in predecessors[index] {
                 let offered = available[predecessor].union(scenarios[predecessor].captures.map(\.name))
@@ -176,7 +184,7 @@ extension PlanDecoder {
                             + "before it on its 'after' chain; give it another name")
                 }
             }
-            for use in scenario.captureUses where !available[index].contains(use.name) {
+            for use in scenario.captureUses where !afterBroken[index] && !available[index].contains(use.name) {
                 let offering = predecessors[index].filter { scenarios[$0].captures.contains { $0.name == use.name } || available[$0].contains(use.name) }
                 let detail =
                     offering.isEmpty

@@ -259,6 +259,7 @@ extension PlanDecoder {
            let text = string(pairs[position].value, for: Site(key: "name", Context(.scenario(number: number, name: nil)))) {
             name = text.value
             shownName = text.shown
+            scenarioNamesWritten.insert(name)
             if let first = names[name] {
                 report(at: text.mark, "duplicate scenario name \(text.quoted) (first at \(first.text))")
             } else {

@@ -24,6 +24,9 @@ final class PlanDecoder {
     /// The maps whose answers may come from the machine's resolver (`resolver:` applies there).
     var mapsReachingSystemResolver: Set<String> = [systemDomainMapName]
 
+    /// Every scenario name the plan writes, those of scenarios with errors too: an `after`
+    /// naming one of those is not unknown (its own errors are reported).
+    var scenarioNamesWritten: Set<String> = []
     /// While a scenario's request is decoded: the `${capture:NAME}` references met, in order
     /// (nil elsewhere, where one is an error).
     var captureCollector: [PendingCaptureUse]?
