@@ -66,6 +66,9 @@ public final class UnboundDoH: Sendable {
 
     private let process: UnboundProcess
 
+    /// Plain DNS over UDP: the same port number as the DoH service's TCP port.
+    public var dnsPort: Int { port }
+
     /// The RFC 8484 endpoint, by name (connect to `listenAddress`).
     public var url: String { "https://\(Self.serviceHost):\(port)/dns-query" }
 
@@ -193,7 +196,8 @@ public final class UnboundDoH: Sendable {
               http-endpoint: "/dns-query"
               tls-service-key: "\(folder)/doh.key"
               tls-service-pem: "\(folder)/doh.pem"
-              do-udp: no
+              # Plain DNS over UDP on the same port number: what resolver checks ask.
+              do-udp: yes
               do-ip6: no
               num-threads: 1
               chroot: ""
