@@ -10,18 +10,33 @@ package enum DNSServerQuery {
     /// Blocks: call it off the engine's thread.
     package static func lookup(
         host: String, family: IPAddress.Family, server: IPAddress, port: Int, timeout: Duration
-    ) -> Result<HTTPDNSAnswer, DNSServerProblem> {
+    ) -> DNSServerReply {
         let type: DNSMessage.RecordType = family == .v4 ? .a : .aaaa
         switch DNSMessage.exchange(server: server, port: port, name: host, type: type, timeout: timeout) {
         case .failure(let failure):
-            return .failure(.exchange(failure))
+            return DNSServerReply(rcode: nil, answer: .failure(.exchange(failure)))
         case .success(let message):
+            let rcode = (try? DNSMessage.response(message)).map { DoHJSONAnswerParser.rcodeName($0.rcode) }
             do {
-                return .success(try DoHAnswerParser.parse(host: host, type: type, status: 200, age: nil, body: message))
+                let answer = try DoHAnswerParser.parse(host: host, type: type, status: 200, age: nil, body: message)
+                return DNSServerReply(rcode: rcode, answer: .success(answer))
             } catch {
-                return .failure(.answer(error))
+                return DNSServerReply(rcode: rcode, answer: .failure(.answer(error)))
             }
         }
+    }
+}
+
+/// A DNS server's reply to one question: its response code when a message came back, and the
+/// addresses or why there are none.
+package struct DNSServerReply: Equatable, Sendable {
+    /// `NOERROR`, `NXDOMAIN`, `SERVFAIL`, … (nil: no readable message came back).
+    package var rcode: String?
+    package var answer: Result<HTTPDNSAnswer, DNSServerProblem>
+
+    package init(rcode: String?, answer: Result<HTTPDNSAnswer, DNSServerProblem>) {
+        self.rcode = rcode
+        self.answer = answer
     }
 }
 
@@ -32,6 +47,13 @@ package enum DNSServerProblem: Error, Equatable, Sendable, CustomStringConvertib
     /// A message came back that holds no usable address: no such name, no record, an error
     /// RCODE or a malformed answer.
     case answer(HTTPDNSProblem)
+
+    /// True when the name has no address of the asked type (NXDOMAIN or no record): with the
+    /// other family's question answered, the host still resolves.
+    package var isNoAnswer: Bool {
+        guard case .answer(let problem) = self else { return false }
+        return problem.kind == .noAnswer || problem.kind == .noSuchName
+    }
 
     package var description: String {
         switch self {

@@ -1,6 +1,6 @@
 /// Which DNS resolver answers where the machine's would (`resolver:`): strategy `system`, the
 /// implicit `system` domain map, and a map's `fallback: system`.
-public enum ResolverChoice: Sendable, Equatable, CustomStringConvertible {
+public enum ResolverChoice: Sendable, Hashable, CustomStringConvertible {
     /// The machine's resolver, as libcurl asks it.
     case system
     /// A DNS server asked directly, by address (port 53 unless the plan says otherwise).
@@ -30,10 +30,12 @@ public enum ResolverChoice: Sendable, Equatable, CustomStringConvertible {
         self = .server(address, port: port)
     }
 
-    /// As a plan writes it: `system`, `192.0.2.53:53`, `[2001:db8::53]:53`.
+    /// As a plan writes it: `system`, `192.0.2.53` (port 53 goes without saying),
+    /// `192.0.2.53:5353`, `[2001:db8::53]:5353`.
     public var description: String {
         switch self {
         case .system: "system"
+        case .server(let address, let port) where port == Self.dnsPort: address.text
         case .server(let address, let port): "\(address.urlHost):\(port)"
         }
     }
