@@ -192,13 +192,15 @@ public final class UnboundDoH: Sendable {
               # that an answer came from here.
               log-queries: yes
               interface: \(listenAddress)@\(port)
+              # And on IPv6 loopback, plain DNS only in effect (resolver checks ask a server by either family).
+              interface: ::1@\(port)
               https-port: \(port)
               http-endpoint: "/dns-query"
               tls-service-key: "\(folder)/doh.key"
               tls-service-pem: "\(folder)/doh.pem"
               # Plain DNS over UDP on the same port number: what resolver checks ask.
               do-udp: yes
-              do-ip6: no
+              do-ip6: yes
               num-threads: 1
               chroot: ""
               username: ""
@@ -208,6 +210,7 @@ public final class UnboundDoH: Sendable {
               use-syslog: no
               do-daemonize: no
               access-control: 127.0.0.0/8 allow
+              access-control: ::1 allow
               do-not-query-localhost: yes
               module-config: "iterator"
               # Only local answers: nothing is ever asked of the root servers.

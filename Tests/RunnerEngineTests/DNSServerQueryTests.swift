@@ -2,6 +2,7 @@ import Foundation
 import LabTestSupport
 import PlanFixtures
 import RunnerHTTPDNS
+import RunnerLab
 import RunnerPlan
 import Testing
 
@@ -93,5 +94,51 @@ extension Result where Failure == DNSServerProblem {
     fileprivate var failureText: String? {
         if case .failure(let problem) = self { return problem.description }
         return nil
+    }
+
+}
+
+/// The lab's own resolvers, for what unbound will not do on demand: truncate, answer with
+/// another ID, send a compression loop.
+@Suite("A DNS server asked directly, against the lab's resolver", .timeLimit(.minutes(2)))
+struct LabResolverQueryTests {
+    /// The lab's own resolver, for what unbound will not do on demand.
+    static func labReply(_ host: String, timeout: Duration = .seconds(5)) async throws -> DNSServerReply {
+        let lab = try await SharedLab.get()
+        let address = try #require(IPAddress(LabResolver.honest.address))
+        return try await offPool {
+            DNSServerQuery.lookup(host: host, family: .v4, server: address, port: lab.dnsPort, timeout: timeout)
+        }
+    }
+
+    @Test("a truncated UDP answer is asked again over TCP, and the TCP answer is used")
+    func truncationFallsBackToTCP() async throws {
+        let reply = try await Self.labReply("truncated.lab.test")
+        #expect(try reply.answer.get().addresses == [try #require(IPAddress(LabAddress.primary))], "\(reply)")
+    }
+
+    @Test("a reply with another ID is dropped, and the right one that follows is used")
+    func aMismatchedIDIsIgnored() async throws {
+        let reply = try await Self.labReply("mismatch.lab.test")
+        #expect(try reply.answer.get().addresses == [try #require(IPAddress(LabAddress.primary))], "\(reply)")
+    }
+
+    @Test("an answer whose name is a compression loop is malformed, not a hang or a crash")
+    func aCompressionLoopIsMalformed() async throws {
+        let started = ContinuousClock.now
+        let reply = try await Self.labReply("loop.lab.test")
+        #expect(reply.answer.failureText?.hasPrefix("not a DNS message") == true, "\(reply)")
+        #expect(ContinuousClock.now - started < .seconds(4))
+    }
+
+    @Test("a server on an IPv6 address (unbound on ::1)")
+    func anIPv6Server() async throws {
+        let server = try await DNSServerQueryTests.unbound.value
+        let address = try #require(IPAddress(LabAddress.ipv6))
+        let reply = try await offPool {
+            DNSServerQuery.lookup(
+                host: UnboundDoH.Names.api, family: .v4, server: address, port: server.dnsPort, timeout: .seconds(5))
+        }
+        #expect(try reply.answer.get().addresses == [try #require(IPAddress(UnboundDoH.Names.apiIPv4))], "\(reply)")
     }
 }

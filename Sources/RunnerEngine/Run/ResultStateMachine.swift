@@ -292,7 +292,8 @@ struct ResultStateMachine {
         evidence.resolutionFallbackFrom = planned.resolution?.fallbackFrom
         evidence.captured = captured?.records ?? []
         evidence.dns = dnsLookups
-        if scenario.expect.dns != nil, !dnsLookups.contains(where: { $0.within != nil }) {
+        // Only a result that sent something used addresses from somewhere; one that did not resolve has its error.
+        if scenario.expect.dns != nil, !hops.isEmpty, !dnsLookups.contains(where: { $0.within != nil }) {
             evidence.dnsNotChecked = "expect.dns not checked: the addresses came from \(ipSource), not a resolver"
         }
         if let lane = planned.lane, !scenario.captureUses.isEmpty {
