@@ -16,13 +16,20 @@ package enum DNSServerQuery {
         case .failure(let failure):
             return DNSServerReply(rcode: nil, answer: .failure(.exchange(failure)))
         case .success(let message):
-            let rcode = (try? DNSMessage.response(message)).map { DoHJSONAnswerParser.rcodeName($0.rcode) }
-            do {
-                let answer = try DoHAnswerParser.parse(host: host, type: type, status: 200, age: nil, body: message)
-                return DNSServerReply(rcode: rcode, answer: .success(answer))
-            } catch {
-                return DNSServerReply(rcode: rcode, answer: .failure(.answer(error)))
-            }
+            return read(message, host: host, family: family)
+        }
+    }
+
+    /// A server's message answering the `family` question for `host`, read by the `doh` format's
+    /// parser (one codec, two transports); the `doh` fuzz target feeds it arbitrary bytes.
+    package static func read(_ message: Data, host: String, family: IPAddress.Family) -> DNSServerReply {
+        let type: DNSMessage.RecordType = family == .v4 ? .a : .aaaa
+        let rcode = (try? DNSMessage.response(message)).map { DoHJSONAnswerParser.rcodeName($0.rcode) }
+        do {
+            let answer = try DoHAnswerParser.parse(host: host, type: type, status: 200, age: nil, body: message)
+            return DNSServerReply(rcode: rcode, answer: .success(answer))
+        } catch {
+            return DNSServerReply(rcode: rcode, answer: .failure(.answer(error)))
         }
     }
 }
