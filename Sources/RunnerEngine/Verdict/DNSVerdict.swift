@@ -37,7 +37,7 @@ enum DNSVerdict {
             guard let within = lookup.within, !lookup.foreign.isEmpty else { return nil }
             return Problem(
                 subject: "dns",
-                expected: "only addresses \(VerdictText.list(within.map { "'\($0)'" }, "or")) lists for \(lookup.host)",
+                expected: "only addresses listed by \(VerdictText.list(within.map { "'\($0)'" }, "or")) for \(lookup.host)",
                 actual: "resolver \(lookup.resolver) returned \(VerdictText.list(lookup.foreign, "and")) for \(lookup.host), "
                     + (within.count == 1
                         ? "which '\(within[0])' does not list"
