@@ -11,7 +11,9 @@
 /// answers TC without records over UDP and `LabAddress.primary` over TCP; `mismatch.lab.test`
 /// first sends a reply with another ID (to `LabResolver.mismatchDecoy`), then the right one
 /// (`LabAddress.primary`); `loop.lab.test` answers a record whose owner name is a compression
-/// pointer to itself; `servfail.lab.test` and `refused.lab.test` answer those RCODEs.
+/// pointer to itself; `servfail.lab.test` and `refused.lab.test` answer those RCODEs; any name
+/// under `bench.lab.test` answers `LabAddress.primary` (a bench asks a thousand different names,
+/// so that no answer is reused).
 public enum LabResolver: String, CaseIterable, Sendable {
     case honest
     case lying
@@ -32,6 +34,8 @@ public enum LabResolver: String, CaseIterable, Sendable {
     public static let lie = [LabAddress.primary, LabAddress.impostor]
     /// The address in the reply with the wrong ID to `mismatch.lab.test`, which a client must drop.
     public static let mismatchDecoy = "127.0.0.99"
+    /// Every name under this one has an A record, `LabAddress.primary`.
+    public static let benchZone = ".bench.lab.test"
     /// The TTL of the answers only the resolvers give (the lie, TCP's answer to `truncated`, …).
     public static let ttl = 30
 }
