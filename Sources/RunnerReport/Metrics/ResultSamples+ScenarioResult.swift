@@ -10,11 +10,6 @@ extension ResultSamples {
         strategy = redactor.redact(result.strategy.rawValue)
         ip = result.ip.map(redactor.redact) ?? ""
         if !result.after.isEmpty { after = redactor.redact(result.after.map(\.description).joined(separator: " after ")) }
-        dns = result.evidence.dns.map {
-            DNSSample(
-                resolver: $0.resolver, host: redactor.redact($0.host), foreign: $0.within == nil ? nil : $0.foreign.count,
-                duration: $0.duration)
-        }
         switch result.outcome {
         case .passed: status = .pass
         case .failed: status = .fail
@@ -23,6 +18,11 @@ extension ResultSamples {
             status = .skipped
             probe = nil
             return
+        }
+        dns = result.evidence.dns.map {
+            DNSSample(
+                resolver: $0.resolver, host: redactor.redact($0.host), foreign: $0.within == nil ? nil : $0.foreign.count,
+                duration: $0.duration)
         }
         let hops = result.evidence.hops
         let final = hops.last
