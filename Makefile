@@ -8,6 +8,7 @@ LAB_DIR      := .lab
 DEMO_DIR     := .demo
 HTTP_PORT    ?= 18080
 HTTPS_PORT   ?= 18443
+DNS_PORT     ?= 18053
 BIN           = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: all deps build test test-repeat demo screenshots lab bench fuzz clean install manual
@@ -60,11 +61,11 @@ test-repeat: deps
 demo: build
 	@mkdir -p $(DEMO_DIR)
 	@rm -f $(LAB_DIR)/ready
-	@$(BIN)/runner-lab --http-port $(HTTP_PORT) --https-port $(HTTPS_PORT) --state-dir $(LAB_DIR) > $(DEMO_DIR)/lab.log 2>&1 & \
+	@$(BIN)/runner-lab --http-port $(HTTP_PORT) --https-port $(HTTPS_PORT) --dns-port $(DNS_PORT) --state-dir $(LAB_DIR) > $(DEMO_DIR)/lab.log 2>&1 & \
 	lab=$$!; trap 'kill $$lab 2>/dev/null; wait $$lab 2>/dev/null' EXIT; \
 	for i in $$(seq 1 100); do [ -f $(LAB_DIR)/ready ] && break; sleep 0.1; done; \
 	[ -f $(LAB_DIR)/ready ] || { echo "the lab did not start:"; cat $(DEMO_DIR)/lab.log; exit 1; }; \
-	LAB_ALIBABA_SECRET=lab-alibaba-secret $(BIN)/runner plans/lab.yaml --var http_port=$(HTTP_PORT) --var https_port=$(HTTPS_PORT) \
+	LAB_ALIBABA_SECRET=lab-alibaba-secret $(BIN)/runner plans/lab.yaml --var http_port=$(HTTP_PORT) --var https_port=$(HTTPS_PORT) --var dns_port=$(DNS_PORT) \
 	  --junit $(DEMO_DIR)/junit.xml --json $(DEMO_DIR)/report.json --html $(DEMO_DIR)/report.html; status=$$?; \
 	echo; \
 	if [ $$status -ne 1 ]; then echo "demo: expected exit 1 (one scenario is meant to fail), got $$status"; exit 1; fi; \
@@ -100,7 +101,8 @@ install: manual
 ## --metrics and --html cost at 40,000 results (bench/reports.sh), HTTP throughput against nginx
 ## (bench/http.sh; installs nginx-light when missing), and `runner serve` over 1,000 cycles of
 ## 200 scenarios, its RSS and descriptors after the first 50 (bench/serve.sh), and 1,000 two-step
-## flows against 2,000 independent requests at --jobs 32 (bench/flows.sh). The release build links the Swift
+## flows against 2,000 independent requests at --jobs 32 (bench/flows.sh), and 1,000 resolver checks
+## (each its own DNS question) against 1,000 pinned requests (bench/dns.sh). The release build links the Swift
 ## runtime and Foundation statically, as a binary to deploy is built: it needs no Swift
 ## toolchain where it runs, and starts ~6 ms sooner (no symbol lookups into their libraries).
 ## Only the two executables: the static SDK has no Testing module for the test fixtures.
@@ -110,7 +112,7 @@ bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product runner-lab
 	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
 	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin" && bench/reports.sh "$$bin" && bench/http.sh "$$bin" \
-	  && bench/serve.sh "$$bin" && bench/flows.sh "$$bin"
+	  && bench/serve.sh "$$bin" && bench/flows.sh "$$bin" && bench/dns.sh "$$bin"
 
 ## fuzz: build the libFuzzer targets (plan parser, HTTPDNS parsers), then run each for
 ## FUZZ_SECONDS after replaying fuzz/regressions (see fuzz/README.md)
@@ -120,7 +122,7 @@ fuzz: deps
 
 ## lab: run the lab in the foreground (Ctrl-C stops it)
 lab: build
-	$(BIN)/runner-lab --http-port $(HTTP_PORT) --https-port $(HTTPS_PORT) --state-dir $(LAB_DIR)
+	$(BIN)/runner-lab --http-port $(HTTP_PORT) --https-port $(HTTPS_PORT) --dns-port $(DNS_PORT) --state-dir $(LAB_DIR)
 
 clean:
 	rm -rf .build .build-release .build-fuzz $(LAB_DIR) $(DEMO_DIR) .bench

@@ -87,7 +87,10 @@ let package = Package(
         .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerVocabulary", "RunnerTransport", "CCurlShim", "RunnerLab", "LabTestSupport"]),
         .testTarget(
             name: "RunnerEngineTests",
-            dependencies: ["RunnerVocabulary", "RunnerEngine", "RunnerPlan", "RunnerResults", "RunnerTransport", "RunnerLab", "LabTestSupport", "PlanFixtures"]),
+            dependencies: [
+                "RunnerVocabulary", "RunnerEngine", "RunnerPlan", "RunnerResults", "RunnerTransport", "RunnerHTTPDNS",
+                "RunnerLab", "LabTestSupport", "PlanFixtures",
+            ]),
         .testTarget(name: "RunnerHTTPDNSTests", dependencies: ["RunnerHTTPDNS", "RunnerPlan", "PlanFixtures"]),
         .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures"]),
     ]

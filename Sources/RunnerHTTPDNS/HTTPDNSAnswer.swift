@@ -9,6 +9,8 @@ package struct HTTPDNSAnswer: Equatable, Sendable {
     package var ttl: Int?
     /// The client address the service saw (dnspod `|clientip` suffix, alibaba `client_ip`).
     package var clientIP: String?
+    /// The CNAME chain a DNS answer went through to the addresses (`doh`, a DNS server).
+    package var aliases: [String] = []
 
     package init(addresses: [IPAddress], ttl: Int? = nil, clientIP: String? = nil) {
         self.addresses = addresses

@@ -25,6 +25,8 @@ public final class Lab: Sendable {
     public let httpPort: Int
     /// The TLS port, the same on every lab address.
     public let httpsPort: Int
+    /// The DNS port (UDP and TCP) of every lab resolver (`LabResolver`).
+    public var dnsPort: Int { resolvers.port }
     /// Path of the CA certificate PEM that clients should trust.
     public let caFile: String
     /// The CA certificate, PEM.
@@ -32,6 +34,7 @@ public final class Lab: Sendable {
 
     private let group: MultiThreadedEventLoopGroup
     private let listeners: [ListenerSet]
+    private let resolvers: LabResolverServer
     private let ledger: ConnectionLedger
     private let httpdnsLedger: HTTPDNSLedger
     private let sessions: SessionLedger
@@ -41,8 +44,8 @@ public final class Lab: Sendable {
 
     private init(
         httpPort: Int, httpsPort: Int, caFile: String, caPEM: String, group: MultiThreadedEventLoopGroup,
-        listeners: [ListenerSet], ledger: ConnectionLedger, httpdnsLedger: HTTPDNSLedger, sessions: SessionLedger,
-        temporaryDirectory: String?
+        listeners: [ListenerSet], resolvers: LabResolverServer, ledger: ConnectionLedger, httpdnsLedger: HTTPDNSLedger,
+        sessions: SessionLedger, temporaryDirectory: String?
     ) {
         self.httpPort = httpPort
         self.httpsPort = httpsPort
@@ -50,17 +53,19 @@ public final class Lab: Sendable {
         self.caPEM = caPEM
         self.group = group
         self.listeners = listeners
+        self.resolvers = resolvers
         self.ledger = ledger
         self.httpdnsLedger = httpdnsLedger
         self.sessions = sessions
         self.temporaryDirectory = temporaryDirectory
     }
 
-    /// Issues the certificates, listens on every lab address (a port of 0 picks one number free on all
-    /// of them), then writes `ca.pem` into `stateDirectory` (a fresh temporary directory when `nil`).
-    public static func start(httpPort: Int = 0, httpsPort: Int = 0, stateDirectory: String? = nil) async throws
-        -> Lab
-    {
+    /// Issues the certificates, listens on every lab address and starts the lab's resolvers (a port
+    /// of 0 picks one number free on all of them), then writes `ca.pem` into `stateDirectory` (a
+    /// fresh temporary directory when `nil`).
+    public static func start(
+        httpPort: Int = 0, httpsPort: Int = 0, dnsPort: Int = 0, stateDirectory: String? = nil
+    ) async throws -> Lab {
         let certificates = try LabCertificates.generate()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let ledger = ConnectionLedger()
@@ -69,6 +74,7 @@ public final class Lab: Sendable {
         let pipeline = ConnectionPipeline(ledger: ledger, router: .standard(httpdns: httpdnsLedger, sessions: sessions))
         let hosts = VirtualHost.labHosts(certificates)
         var listeners: [ListenerSet] = []
+        var resolverServer: LabResolverServer?
         do {
             let http = try await ListenerSet.bind(service: "HTTP", hosts: hosts, port: httpPort, group: group) {
                 pipeline.plainHTTP($0, host: $1)
@@ -78,6 +84,8 @@ public final class Lab: Sendable {
                 pipeline.tls($0, host: $1)
             }
             listeners.append(https)
+            let resolvers = try await LabResolverServer.bind(port: dnsPort, group: group)
+            resolverServer = resolvers
 
             // Written only once the ports are ours: a lab that fails to start must not replace the CA
             // of one already running with the same state directory.
@@ -91,13 +99,21 @@ public final class Lab: Sendable {
             }
             return Lab(
                 httpPort: http.port, httpsPort: https.port, caFile: caFile, caPEM: certificates.authority.pem,
-                group: group, listeners: listeners, ledger: ledger, httpdnsLedger: httpdnsLedger, sessions: sessions,
+                group: group, listeners: listeners, resolvers: resolvers, ledger: ledger, httpdnsLedger: httpdnsLedger,
+                sessions: sessions,
                 temporaryDirectory: state.isTemporary ? state.path : nil)
         } catch {
             for listener in listeners { await listener.close() }
+            await resolverServer?.close()
             try? await group.shutdownGracefully()
             throw error
         }
+    }
+
+    /// DNS queries `resolver` has received for `name` since start (UDP and TCP), counted before
+    /// they are answered.
+    public func resolverQueries(_ resolver: LabResolver, name: String) -> Int {
+        resolvers.ledger.queries(at: resolver, name: name)
     }
 
     /// Requests for `path` (without the query) the lab has read whole since start, on every
@@ -143,6 +159,7 @@ public final class Lab: Sendable {
         }
         if alreadyDown { return }
         for listener in listeners { await listener.close() }
+        await resolvers.close()
         // Stopping the loops closes the connections still open (keep-alive, hanging requests).
         try await group.shutdownGracefully()
         if let temporaryDirectory {

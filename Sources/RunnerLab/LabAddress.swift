@@ -18,6 +18,15 @@ public enum LabAddress {
     /// Its TLS port reads the ClientHello and closes the connection (clients see a failed handshake); its
     /// plain HTTP port serves like every other address.
     public static let handshakeCloser = "127.0.0.6"
-    /// Every lab address, in the order above.
-    public static let all: [String] = [primary, sniOnly, expired, replica, ipv6, handshakeCloser]
+    /// Same certificate and endpoints as `primary`, listed by no name in `LabDNS`: the address the
+    /// lying resolver (`LabResolver.lying`) slips in, which serves api.lab.test so well that only a
+    /// DNS check tells.
+    public static let impostor = "127.0.0.7"
+    /// Every lab address with HTTP and HTTPS, in the order above.
+    public static let all: [String] = [primary, sniOnly, expired, replica, ipv6, handshakeCloser, impostor]
+
+    /// The lying DNS server's address (UDP and TCP, `Lab.dnsPort`; no HTTP).
+    public static let lyingResolver = "127.0.0.8"
+    /// A DNS server's address that reads every query and never answers (UDP and TCP, `Lab.dnsPort`).
+    public static let silentResolver = "127.0.0.10"
 }

@@ -17,6 +17,12 @@ public struct Evidence: Sendable {
     public var resolutionFallbackFrom: String? = nil
     /// What the result captured for the scenarios after it (`capture:`), in the plan's order.
     public var captured: [CaptureRecord] = []
+    /// What a resolver answered for each host it was asked during the result (`resolver:`),
+    /// in hop order; empty when the addresses came from no resolver the runner asked.
+    public var dns: [DNSLookupEvidence] = []
+    /// Why `expect.dns` was not checked (the addresses came from no resolver); nil when it was,
+    /// or when the scenario has none.
+    public var dnsNotChecked: String? = nil
 
     public init(strategy: StrategyKind, ipSource: String, insecure: Bool, hops: [HopEvidence] = [], notes: [String] = []) {
         self.strategy = strategy

@@ -10,6 +10,7 @@ enum Banner {
             (LabAddress.replica, "api.lab.test", "second IP for api.lab.test, like 127.0.0.2 but HTTP/1.1 only"),
             (LabAddress.ipv6, "api.lab.test", "IPv6, same as 127.0.0.2"),
             (LabAddress.handshakeCloser, "api.lab.test", "HTTPS reads the ClientHello, then hangs up; HTTP serves"),
+            (LabAddress.impostor, "api.lab.test", "like 127.0.0.2, but no map lists it: what the lying resolver adds"),
         ]
         let width = rows.map(\.hosts.count).max() ?? 0
         var text = "runner lab: HTTP on port \(lab.httpPort), HTTPS on port \(lab.httpsPort), CA \(stateDir)/ca.pem\n\n"
@@ -28,6 +29,9 @@ enum Banner {
         for format in LabDNS.Format.allCases {
             text += "  " + pad(format.rawValue, 11) + LabDNS.urlTemplate(format, port: lab.httpPort) + "\n"
         }
+        text += "dns (UDP and TCP, port \(lab.dnsPort)): honest \(LabResolver.honest.address) (the LabDNS table), lying "
+        text += "\(LabResolver.lying.address) (\(LabResolver.liedAbout) → \(LabResolver.lie.joined(separator: ", "))), "
+        text += "silent \(LabResolver.silent.address) (never answers)\n"
         text += "  signed and encrypted: volcengine secret \(LabDNS.volcengineSecret), alibaba /sign_d secret "
         text += "\(LabDNS.alibabaSecret), dnspod alg=des|aes key \(LabDNS.dnspodKey)\n"
         text += "try: curl --cacert \(stateDir)/ca.pem --resolve sni.lab.test:\(lab.httpsPort):\(LabAddress.sniOnly) "

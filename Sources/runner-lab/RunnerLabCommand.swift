@@ -15,6 +15,9 @@ struct RunnerLabCommand: AsyncParsableCommand {
     @Option(help: "Port for HTTPS on every lab address.")
     var httpsPort = 18443
 
+    @Option(help: "Port for DNS (UDP and TCP) on every lab resolver's address.")
+    var dnsPort = 18053
+
     @Option(name: .customLong("state-dir"), help: "Directory for ca.pem and the ready file.")
     var stateDir = ".lab"
 
@@ -22,11 +25,12 @@ struct RunnerLabCommand: AsyncParsableCommand {
         let signals = TerminationSignals()
         // Fails before touching the state directory when the ports are taken, so a second instance
         // cannot clobber the CA or ready file of one already running.
-        let lab = try await Lab.start(httpPort: httpPort, httpsPort: httpsPort, stateDirectory: stateDir)
+        let lab = try await Lab.start(
+            httpPort: httpPort, httpsPort: httpsPort, dnsPort: dnsPort, stateDirectory: stateDir)
         let readyFile = URL(fileURLWithPath: stateDir).appendingPathComponent("ready").path
         do {
             Console.write(Banner.text(lab: lab, stateDir: stateDir))
-            try "http_port=\(lab.httpPort)\nhttps_port=\(lab.httpsPort)\n"
+            try "http_port=\(lab.httpPort)\nhttps_port=\(lab.httpsPort)\ndns_port=\(lab.dnsPort)\n"
                 .write(toFile: readyFile, atomically: true, encoding: .utf8)
         } catch {
             try? await lab.shutdown()

@@ -66,6 +66,9 @@ public final class UnboundDoH: Sendable {
 
     private let process: UnboundProcess
 
+    /// Plain DNS over UDP: the same port number as the DoH service's TCP port.
+    public var dnsPort: Int { port }
+
     /// The RFC 8484 endpoint, by name (connect to `listenAddress`).
     public var url: String { "https://\(Self.serviceHost):\(port)/dns-query" }
 
@@ -189,12 +192,15 @@ public final class UnboundDoH: Sendable {
               # that an answer came from here.
               log-queries: yes
               interface: \(listenAddress)@\(port)
+              # And on IPv6 loopback, plain DNS only in effect (resolver checks ask a server by either family).
+              interface: ::1@\(port)
               https-port: \(port)
               http-endpoint: "/dns-query"
               tls-service-key: "\(folder)/doh.key"
               tls-service-pem: "\(folder)/doh.pem"
-              do-udp: no
-              do-ip6: no
+              # Plain DNS over UDP on the same port number: what resolver checks ask.
+              do-udp: yes
+              do-ip6: yes
               num-threads: 1
               chroot: ""
               username: ""
@@ -204,6 +210,7 @@ public final class UnboundDoH: Sendable {
               use-syslog: no
               do-daemonize: no
               access-control: 127.0.0.0/8 allow
+              access-control: ::1 allow
               do-not-query-localhost: yes
               module-config: "iterator"
               # Only local answers: nothing is ever asked of the root servers.

@@ -18,6 +18,7 @@ struct CLITests {
         [
             Repository.root.appendingPathComponent("plans/lab.yaml").path,
             "--var", "http_port=\(lab.httpPort)", "--var", "https_port=\(lab.httpsPort)", "--var", "lab_ca=\(lab.caFile)",
+            "--var", "dns_port=\(lab.dnsPort)",
             // A parallel run loads the machine (and the in-process lab) far more than `make demo`
             // does: a TLS handshake to the lab took over 5 s in 1 suite run of 4 with a core busy.
             "--var", "timeout=30s", "--var", "connect_timeout=10s", "--var", "lookup_timeout=10s", "--var", "time_limit=30s",
@@ -70,7 +71,7 @@ struct CLITests {
         let lab = try await SharedLab.get()
         let output = try await runner(["check"] + demoArguments(lab))
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.hasSuffix("lab.yaml: ok (13 scenarios)\n"), "\(output.stdout)")
+        #expect(output.stdout.hasSuffix("lab.yaml: ok (14 scenarios)\n"), "\(output.stdout)")
     }
 
     @Test func checkReportsEveryPlanErrorAndExitsTwo() async throws {
@@ -113,7 +114,7 @@ struct CLITests {
         #expect(output.status == 1, "\(output.stdout)\n\(output.stderr)")
         #expect(output.stderr.isEmpty, "\(output.stderr)")
         let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.dropLast().last == "19 passed, 0 failed, 1 errors", "\(output.stdout)")
+        #expect(lines.dropLast().last == "20 passed, 0 failed, 1 errors", "\(output.stdout)")
         #expect(output.stdout.contains("so this endpoint needs sni-resolve"))
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
@@ -192,7 +193,7 @@ struct CLITests {
         #expect(output.status == 1)
         #expect(!output.stdout.contains("PASS"))
         #expect(output.stdout.contains("ERROR SNI-only host without SNI"))
-        #expect(output.stdout.hasSuffix("19 passed, 0 failed, 1 errors\n"))
+        #expect(output.stdout.hasSuffix("20 passed, 0 failed, 1 errors\n"))
     }
 
     @Test func aFailedExpectationExitsOne() async throws {

@@ -57,13 +57,13 @@ struct HTMLReportBrowserTests {
     @Test func theMatrixAndTheCountsAreTheRunsResults() async throws {
         let run = try await Self.run.value
         #expect(run.output.status == 1, "\(run.output.stdout)\n\(run.output.stderr)")
-        #expect(run.output.stdout.hasSuffix("19 passed, 4 failed, 1 errors\n"), "\(run.output.stdout)")
+        #expect(run.output.stdout.hasSuffix("20 passed, 4 failed, 1 errors\n"), "\(run.output.stdout)")
         let dom = run.dom
         // The page's own script ran, under its Content-Security-Policy (it marks the page).
         #expect(dom.contains(#"<html lang="en" data-filters="ready">"#), "\(dom.prefix(300))")
 
         let report = try JSONReportRead(run.json)
-        #expect(report.results.count == 24)
+        #expect(report.results.count == 25)
         // The flow's step names the result it ran after.
         #expect(dom.contains(#"<span class="after">after log in (a flow's first step) [sni-resolve 127.0.0.2]</span>"#))
         let rendered = try RenderedPage(dom)
@@ -85,11 +85,11 @@ struct HTMLReportBrowserTests {
 
         for (name, count) in [
             ("passed", report.summary.passed), ("failed", report.summary.failed), ("error", report.summary.errors),
-            ("skipped", report.summary.skipped), ("flaky", 0), ("total", 24),
+            ("skipped", report.summary.skipped), ("flaky", 0), ("total", 25),
         ] {
             #expect(dom.contains(#"<b id="count-\#(name)">\#(count)</b>"#), "count of \(name)")
         }
-        #expect(dom.contains(#"<output id="shown">24 of 24 results shown</output>"#))
+        #expect(dom.contains(#"<output id="shown">25 of 25 results shown</output>"#))
         // Every result unfolds to its evidence.
         #expect(dom.contains("<dt>sni</dt><dd>api.lab.test</dd>"))
         #expect(dom.contains("<dt>names</dt><dd>api.lab.test"))
@@ -136,25 +136,25 @@ struct HTMLReportBrowserTests {
 
         let notPassing = try RenderedPage(try await HeadlessChromium.renderedDOM(of: run.html, fragment: "status=failed,error"))
         #expect(notPassing.results.filter { !$0.hidden }.map(\.status) == ["error", "failed", "failed", "failed", "failed"])
-        #expect(notPassing.shown == "5 of 24 results shown")
+        #expect(notPassing.shown == "5 of 25 results shown")
         // A scenario with nothing left to show is hidden whole, its matrix with it.
-        #expect(notPassing.scenarios.count == 14 && notPassing.scenarios.filter { $0 }.count == 2)
-        #expect(notPassing.dimmedCells == 19)
+        #expect(notPassing.scenarios.count == 15 && notPassing.scenarios.filter { $0 }.count == 2)
+        #expect(notPassing.dimmedCells == 20)
 
         let tagged = try RenderedPage(try await HeadlessChromium.renderedDOM(of: run.html, fragment: "tag=hostile"))
         let hostile = zip(tagged.results, report.results).filter { !$0.0.hidden }.map { $0.1.scenario }
         #expect(hostile == Array(repeating: "a server that sends markup", count: 4))
-        #expect(tagged.shown == "4 of 24 results shown")
+        #expect(tagged.shown == "4 of 25 results shown")
 
         // A matrix cell's link unfolds its result.
         let target = try #require(notPassing.results.first { $0.status == "error" }?.id)
         let opened = try RenderedPage(try await HeadlessChromium.renderedDOM(of: run.html, fragment: target))
         #expect(opened.results.filter(\.open).map(\.id) == [target])
-        #expect(opened.shown == "24 of 24 results shown")
+        #expect(opened.shown == "25 of 25 results shown")
         // Filtered and unfolded by one link.
         let both = try RenderedPage(try await HeadlessChromium.renderedDOM(of: run.html, fragment: "status=error&open=\(target)"))
         #expect(both.results.filter(\.open).map(\.id) == [target])
-        #expect(both.shown == "1 of 24 results shown")
+        #expect(both.shown == "1 of 25 results shown")
     }
 }
 

@@ -29,9 +29,11 @@ struct MetricsCLITests {
         #expect(Exposition.problems(text) == [])
         #expect(!text.contains(LabDNS.alibabaSecret))
 
-        // 20 results, as the console counted them: a runner_result status each.
-        #expect(values(text, "runner_result", ["status": "pass"]).count == 20)
-        #expect(values(text, "runner_result", ["status": "pass"]).filter { $0 == "1" }.count == 19)
+        // 21 results, as the console counted them: a runner_result status each.
+        #expect(values(text, "runner_result", ["status": "pass"]).count == 21)
+        #expect(values(text, "runner_result", ["status": "pass"]).filter { $0 == "1" }.count == 20)
+        // The demo's resolver check: the lab's honest DNS server gave nothing foreign.
+        #expect(values(text, "runner_dns_foreign_addresses", ["host": "api.lab.test", "strategy": "system"]) == ["0"])
         // The flow's step names the result it ran after.
         let step = [
             "scenario": "use the session on the login's server", "strategy": "sni-resolve", "ip": "127.0.0.2",

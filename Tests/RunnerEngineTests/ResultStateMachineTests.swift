@@ -75,11 +75,12 @@ struct ResultStateMachineTests {
         _ = machine.start(now: 0)
         let lookup = machine.transferFinished(
             Self.response(301, headers: [Header(name: "Location", value: "https://cdn.example.com/x")]), now: 0.1, date: Self.date)
-        guard case .resolve(let host) = lookup else {
+        guard case .resolve(let host, let source) = lookup else {
             Issue.record("expected a lookup, got \(lookup)")
             return
         }
         #expect(host == "cdn.example.com")
+        #expect(source == .domainMap)
         let answer = Resolution(addresses: [try #require(IPAddress("198.51.100.7"))], source: "static map 'm'", lookupTime: 0.002)
         let spec = try #require(machine.resolved(.success(answer), now: 0.2, date: Self.date).spec)
         #expect(spec.connectTo == "cdn.example.com:443:198.51.100.7:443")

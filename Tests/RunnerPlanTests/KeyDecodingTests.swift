@@ -54,6 +54,7 @@ struct KeyDecodingTests {
         ("ip_version", "6", { $0.ipVersion == .v6 }),
         ("domains", "m", { $0.domainMap == "m" }),
         ("headers", "{X-Set: v}", { $0.request.headers.contains(Header(name: "X-Set", value: "v")) }),
+        ("resolver", "'[2001:db8::53]:5353'", { $0.settings.resolver.description == "[2001:db8::53]:5353" }),
     ]
 
     static func scenario(_ check: @escaping @Sendable (Scenario) -> Bool) -> @Sendable (Plan) -> Bool {
@@ -111,6 +112,10 @@ struct KeyDecodingTests {
             Row(section: .scenario, key: "after",
                 yaml: plan(scenario: "after: first") + "  - {name: first, request: {url: 'https://api.example.com/'}}\n",
                 check: scenario { $0.after.map(\.name) == ["first"] }),
+            Row(section: .expect, key: "dns", yaml: plan(scenario: "strategy: system", expect: "dns: {within: system}"),
+                check: scenario { $0.expect.dns == DNSExpectation(within: ["system"]) }),
+            Row(section: .dns, key: "within", yaml: plan(scenario: "strategy: system", expect: "dns: {within: [system]}"),
+                check: scenario { $0.expect.dns?.within == ["system"] }),
             Row(section: .capture, key: "json", yaml: plan(scenario: "capture: {t: {json: '$.a[2]'}}"),
                 check: scenario { $0.captures.first?.source == .json(path("$.a[2]", [.member("a"), .index(2)])) }),
             Row(section: .capture, key: "header", yaml: plan(scenario: "capture: {t: {header: X-T}}"),

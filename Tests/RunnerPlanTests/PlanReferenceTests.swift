@@ -87,6 +87,7 @@ struct PlanReferenceTests {
             return "version: 1\ndomains: {m: {httpdns: {format: json, url: 'http://192.0.2.1/r?n={host}', answer: {\(item)}}}}\n"
                 + scenario("")
         case .capture: return "version: 1\n" + scenario(", capture: {token: {\(item)}}")
+        case .dns: return "version: 1\n" + expect("dns: {\(item)}")
         }
     }
 

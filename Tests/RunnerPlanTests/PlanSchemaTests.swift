@@ -29,6 +29,7 @@ struct PlanSchemaTests {
         case .httpdnsAuth: "/$defs/httpdnsAuth"
         case .httpdnsAnswer: "/$defs/httpdnsAnswer"
         case .capture: "/$defs/capture"
+        case .dns: "/$defs/expectDNS"
         }
     }
 

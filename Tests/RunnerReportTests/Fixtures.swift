@@ -78,6 +78,27 @@ enum Fixture {
             notes: ["fell back to the system resolver for cdn.example.com; query had key=\(secret)"]),
         duration: 0.456)
 
+    /// A resolver check's evidence (`resolver:`, `expect.dns`): one host, an answered and a
+    /// failed question, a foreign address.
+    static var skippedEvidence: Evidence {
+        var evidence = Evidence(strategy: .system, ipSource: "resolver 192.0.2.53", insecure: false)
+        var lookup = DNSLookupEvidence(
+            resolver: "192.0.2.53", host: "api.example.com",
+            questions: [
+                DNSQuestionEvidence(
+                    type: "A", rcode: "NOERROR", addresses: ["203.0.113.10", "198.51.100.66"], ttl: 60,
+                    aliases: ["edge.example.net"], duration: 0.0021, problem: nil),
+                DNSQuestionEvidence(
+                    type: "AAAA", rcode: "NXDOMAIN", addresses: [], ttl: nil, aliases: [], duration: 0.0013,
+                    problem: "no such name (NXDOMAIN)"),
+            ])
+        lookup.within = ["tencent"]
+        lookup.foreign = ["198.51.100.66"]
+        evidence.dns = [lookup]
+        evidence.dnsNotChecked = "expect.dns not checked: the addresses came from static map 'builtin', not a resolver"
+        return evidence
+    }
+
     static var redirectHop: HopEvidence {
         var hop = HopEvidence(
             method: "GET", originalURL: "http://api.example.com/profile?token=\(secret)",
@@ -125,7 +146,7 @@ enum Fixture {
     static let skipped = ScenarioResult(
         scenario: "slow one", strategy: .system, ip: nil, tags: ["slow"],
         outcome: .skipped(reason: "not run: interrupted by SIGINT"),
-        evidence: Evidence(strategy: .system, ipSource: "system resolver", insecure: false),
+        evidence: skippedEvidence,
         duration: 0)
 
     static let insecure = ScenarioResult(

@@ -93,7 +93,7 @@ import RunnerVocabulary
             "!DOCTYPE", "html", "head", "meta", "title", "style", "body", "header", "h1", "p", "strong", "ul", "li",
             "b", "form", "fieldset", "legend", "label", "input", "select", "option", "output", "span", "main",
             "section", "h2", "small", "details", "summary", "dl", "dt", "dd", "h3", "table", "thead", "tr", "th",
-            "tbody", "td", "a", "div", "svg", "title", "rect", "code", "ol", "h4", "script",
+            "tbody", "td", "a", "div", "svg", "title", "rect", "code", "ol", "h4", "script", "mark",
         ]
         #expect(elements.subtracting(own.union(own.map { "/" + $0 })).isEmpty, "\(elements.subtracting(own))")
     }

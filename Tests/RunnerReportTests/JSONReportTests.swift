@@ -67,7 +67,7 @@ import RunnerResults
         for result in all {
             #expect(Set(result.keys) == expected)
             let evidence = try #require(result["evidence"] as? [String: Any])
-            #expect(Set(evidence.keys) == ["ip_source", "notes", "hops", "captured"])
+            #expect(Set(evidence.keys) == ["ip_source", "notes", "hops", "captured", "dns", "dns_not_checked"])
         }
         #expect(all.map { $0["outcome"] as? String } == ["passed", "failed", "error", "skipped", "passed", "failed"])
     }

@@ -80,7 +80,12 @@ import RunnerVocabulary
                 <testcase name="slow one [system]" classname="staging" time="0.000">
                   <skipped message="not run: interrupted by SIGINT"/>
                   <system-out>strategy: system
-            ip source: system resolver
+            ip source: resolver 192.0.2.53
+            dns: api.example.com from resolver 192.0.2.53, NOT within 'tencent'
+              A: NOERROR, cname edge.example.net, 203.0.113.10 198.51.100.66, ttl 60, 2.100 ms
+              AAAA: NXDOMAIN, no such name (NXDOMAIN), 1.300 ms
+              foreign: 198.51.100.66
+            dns: expect.dns not checked: the addresses came from static map 'builtin', not a resolver
             no request was sent
             </system-out>
             """))

@@ -44,6 +44,25 @@ int cdns_read_header(const unsigned char *message, int length, cdns_header *head
    (runs past the end, a compression loop, an A/AAAA of the wrong length). */
 int cdns_read_answer(const unsigned char *message, int length, int index, cdns_record *record);
 
+/* Why an exchange with a DNS server failed. */
+typedef struct {
+    /* ETIMEDOUT when nothing answered in time, ECONNREFUSED when the port is closed, another
+       errno for another socket error; 0 when the query could not be built or the answer did not
+       match it. */
+    int error;
+    char reason[128];
+} cdns_failure;
+
+/* Asks the DNS server at `server` (an IPv4 or IPv6 literal) and `port` the standard query for
+   `name` and `type`, built by libresolv (res_mkquery: a random ID; RD set): over a connected UDP
+   socket (a random source port; a closed port reported), keeping only an answer to this
+   question (ID, QR and question section, by res_queriesmatch) and, when it is truncated, asking
+   again over TCP. Everything within `timeout_ms`. Returns the answer's length in `answer`, or
+   -1 with `failure` filled. (libresolv's own res_nsend would do the sending, but it treats a
+   REFUSED or SERVFAIL answer as no answer, and a resolver check must name it.) */
+int cdns_exchange(const char *server, int port, const char *name, int type, int timeout_ms,
+                  unsigned char *answer, int capacity, cdns_failure *failure);
+
 #ifdef __cplusplus
 }
 #endif

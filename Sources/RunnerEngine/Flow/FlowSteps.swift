@@ -12,13 +12,22 @@ enum FlowSteps {
 
     /// The lane's IP, when the step goes to the same host under a strategy that pins.
     static func keptIP(of step: Scenario, on lane: FlowLane) -> IPAddress? {
-        guard StrategyRules.pins(strategy(of: step, on: lane)), step.request.url.host == lane.host else { return nil }
+        guard ResultExpansion.addressSource(of: strategy(of: step, on: lane), in: step) != nil,
+            step.request.url.host == lane.host
+        else { return nil }
         return lane.ip
+    }
+
+    /// Where the step's host must be looked up (another host): its domain map or its resolver;
+    /// nil when it keeps the lane's IP or libcurl resolves it.
+    static func lookupSource(of step: Scenario, on lane: FlowLane) -> AddressSource? {
+        guard keptIP(of: step, on: lane) == nil else { return nil }
+        return ResultExpansion.addressSource(of: strategy(of: step, on: lane), in: step)
     }
 
     /// Whether the step's host must be looked up through its own domain map (another host).
     static func needsResolution(_ step: Scenario, on lane: FlowLane) -> Bool {
-        StrategyRules.pins(strategy(of: step, on: lane)) && keptIP(of: step, on: lane) == nil
+        lookupSource(of: step, on: lane) == .domainMap
     }
 
     /// The step's results on `lane`: one on the kept IP, or one per IP its map gives for
@@ -34,7 +43,8 @@ enum FlowSteps {
         } else {
             var onLane = step
             onLane.strategies = [strategy]
-            planned = ResultExpansion.expand(onLane, strategyOverride: nil, resolution: resolution)
+            // The one strategy takes the answer from wherever it looks its host up.
+            planned = ResultExpansion.expand(onLane, strategyOverride: nil, resolution: resolution, resolverAnswer: resolution)
         }
         for index in planned.indices { planned[index].lane = lane }
         return planned
@@ -43,7 +53,7 @@ enum FlowSteps {
     /// The result that stands for `step` after `predecessor`, which did not pass.
     static func skipped(_ step: Scenario, after predecessor: ScenarioResult, predecessorHost: String) -> ScenarioResult {
         let strategy = ResultStateMachine.hopStrategy(requested: predecessor.strategy, scheme: step.request.url.scheme)
-        let ip = StrategyRules.pins(strategy) && step.request.url.host == predecessorHost ? predecessor.ip : nil
+        let ip = predecessor.ip != nil && step.request.url.host == predecessorHost ? predecessor.ip : nil
         var result = ScenarioResult(
             scenario: step.name, strategy: strategy, ip: ip, tags: step.tags,
             outcome: .skipped(reason: "\(predecessor.step) did not pass (\(Self.word(for: predecessor.outcome)))"),

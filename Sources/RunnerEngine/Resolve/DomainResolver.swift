@@ -24,6 +24,8 @@ final class DomainResolver {
     private let clock: MonotonicClock
     private let wallClock: WallClock
     private let memory: ResolutionMemory?
+    /// The maps whose answer may come from a scenario's resolver: their answers are kept per resolver.
+    private let mapsReachingResolver: Set<String>
     private var cache = ResolutionCache<Completion>()
     /// Every lookup's answer, in the order they came.
     private(set) var records: [Record] = []
@@ -41,14 +43,16 @@ final class DomainResolver {
         self.clock = clock
         self.wallClock = wallClock
         self.memory = memory
+        self.mapsReachingResolver = Plan.mapsReachingSystemResolver(plan.domainMaps)
     }
 
     /// Answers `host` through map `mapName`; `completion` runs on the engine's thread (at once
-    /// for built-in lists and cached answers). `systemTimeout` bounds the machine's resolver
-    /// when it is asked (HTTPDNS services have their map's own `timeout`).
+    /// for built-in lists and cached answers). `resolver` answers where the machine's resolver
+    /// would (the `system` map, `fallback: system`), within `systemTimeout` (HTTPDNS services
+    /// have their map's own `timeout`).
     func resolve(
         host: String, map mapName: String, ipVersion: IPVersionPreference, caFile: String?,
-        systemTimeout: Duration, completion: @escaping Completion
+        resolver: ResolverChoice, systemTimeout: Duration, completion: @escaping Completion
     ) {
         if let literal = IPAddress(host) {
             completion(.success(Resolution(addresses: [literal], source: "IP literal in the URL", lookupTime: 0)))
@@ -56,8 +60,12 @@ final class DomainResolver {
         }
         guard let map = mapName == systemDomainMapName ? nil : plan.domainMap(named: mapName) else {
             if mapName == systemDomainMapName {
-                answer(Key(map: mapName, host: host, family: .any), completion: completion) { [self] done in
-                    lookUpSystem(host: host, timeout: systemTimeout) { done($0, nil) }
+                // getaddrinfo asks both families at once; a DNS server is asked what `ip_version` needs.
+                let family: IPVersionPreference = resolver == .system ? .any : ipVersion
+                answer(Key(map: mapName, host: host, family: family, resolver: resolver), completion: completion) { [self] done in
+                    lookUp(host: host, resolver: resolver, ipVersion: ipVersion, timeout: systemTimeout) { result in
+                        done(result, (try? result.get())?.ttl)
+                    }
                 }
             } else {
                 completion(.failure(TransferError(kind: .resolve, message: "no domain map named '\(mapName)'")))
@@ -76,7 +84,8 @@ final class DomainResolver {
                 done(.success(Resolution(addresses: entry.addresses, source: "static map '\(mapName)'", lookupTime: 0)), nil)
             }
         case .httpdns(let service):
-            answer(Key(map: mapName, host: host, family: ipVersion), completion: completion) { [self] done in
+            let keyResolver = mapsReachingResolver.contains(mapName) ? resolver : nil
+            answer(Key(map: mapName, host: host, family: ipVersion, resolver: keyResolver), completion: completion) { [self] done in
                 let kept = ResolutionMemory.Key(plan: plan.path, map: mapName, host: host, family: ipVersion)
                 if let (resolution, ttl) = memory?.answer(for: kept, service: service, now: clock.now()) {
                     // A kept answer is the service's too (its series stay from cycle to cycle), taking no time.
@@ -101,7 +110,7 @@ final class DomainResolver {
                         case .failure(let error):
                             fallBack(
                                 from: mapName, service: service, error: error, host: host, ipVersion: ipVersion,
-                                caFile: caFile, systemTimeout: systemTimeout
+                                caFile: caFile, resolver: resolver, systemTimeout: systemTimeout
                             ) { done($0, nil) }
                         }
                     }
@@ -133,7 +142,8 @@ final class DomainResolver {
     /// resolver, or another map; a fallback answer says so in its notes.
     private func fallBack(
         from mapName: String, service: HTTPDNSSpec, error: TransferError, host: String,
-        ipVersion: IPVersionPreference, caFile: String?, systemTimeout: Duration, completion: @escaping Completion
+        ipVersion: IPVersionPreference, caFile: String?, resolver: ResolverChoice, systemTimeout: Duration,
+        completion: @escaping Completion
     ) {
         let degraded = { (result: Result<Resolution, TransferError>, target: String) -> Result<Resolution, TransferError> in
             switch result {
@@ -151,27 +161,42 @@ final class DomainResolver {
         case .none:
             completion(.failure(error))
         case .system:
-            lookUpSystem(host: host, timeout: systemTimeout) { completion(degraded($0, "the system resolver")) }
+            let target = resolver == .system ? "the system resolver" : "resolver \(resolver)"
+            lookUp(host: host, resolver: resolver, ipVersion: ipVersion, timeout: systemTimeout) {
+                completion(degraded($0, target))
+            }
         case .map(let other):
-            resolve(host: host, map: other, ipVersion: ipVersion, caFile: caFile, systemTimeout: systemTimeout) { result in
+            resolve(
+                host: host, map: other, ipVersion: ipVersion, caFile: caFile, resolver: resolver,
+                systemTimeout: systemTimeout
+            ) { result in
                 completion(degraded(result, "map '\(other)'"))
             }
         }
     }
 
-    /// The machine's resolver, on a thread of its own: getaddrinfo cannot be interrupted and
-    /// may wait seconds on a slow DNS server, which must hold up no transfer. Bounded by
+    /// The scenario's resolver, on a thread of its own: getaddrinfo cannot be interrupted and
+    /// either may wait seconds on a slow DNS server, which must hold up no transfer. Bounded by
     /// `timeout`, as curl bounds name resolution by its connect timeout.
-    private func lookUpSystem(host: String, timeout: Duration, completion: @escaping Completion) {
-        engine.submitBlocking(timeout: timeout, { SystemResolver.resolve(host: host) }) { result in
+    private func lookUp(
+        host: String, resolver: ResolverChoice, ipVersion: IPVersionPreference, timeout: Duration,
+        completion: @escaping Completion
+    ) {
+        let name = resolver == .system ? "system resolver" : "resolver \(resolver)"
+        // A DNS server's lookup keeps its own time and says which question ran out; the margin
+        // lets it.
+        let bound = resolver == .system ? timeout : timeout + .milliseconds(500)
+        engine.submitBlocking(timeout: bound, {
+            ResolverLookup.resolve(host: host, resolver: resolver, ipVersion: ipVersion, timeout: timeout)
+        }) { result in
             switch result {
             case .success(let answer):
                 completion(answer)
             case .failure(let failure) where failure.kind == .timeout:
                 completion(.failure(TransferError(
-                    kind: .resolve, message: "system resolver: no answer for '\(host)' within \(timeout.planNotation)")))
+                    kind: .resolve, message: "\(name): no answer for '\(host)' within \(timeout.planNotation)")))
             case .failure(let failure):
-                completion(.failure(TransferError(kind: .resolve, message: "system resolver: \(failure.message)")))
+                completion(.failure(TransferError(kind: .resolve, message: "\(name): \(failure.message)")))
             }
         }
     }

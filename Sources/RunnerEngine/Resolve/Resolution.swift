@@ -14,6 +14,9 @@ struct Resolution: Sendable, Equatable {
     var notes: [String] = []
     /// The map whose HTTPDNS service failed, when this answer came from its fallback.
     var fallbackFrom: String? = nil
+    /// The questions, when the addresses came from a resolver the runner asked itself (the
+    /// machine's or a DNS server: `resolver:`), and under `expect.dns` the check's verdict.
+    var dns: DNSLookupEvidence? = nil
 
     /// The addresses a scenario will use, in order: IPv4 first under `any`, as the mobile SDKs do.
     func ordered(for preference: IPVersionPreference) -> [IPAddress] {

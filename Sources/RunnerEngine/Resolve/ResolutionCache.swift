@@ -9,6 +9,9 @@ struct ResolutionCache<Waiter> {
         var map: String
         var host: String
         var family: IPVersionPreference
+        /// The resolver asked, for a map whose answer may come from it (`system`, a `fallback:
+        /// system` chain); nil for every other map, whose answer is the same for any resolver.
+        var resolver: ResolverChoice? = nil
     }
 
     /// What to do for one asker.

@@ -7,7 +7,7 @@ import Glibc
 import RunnerVocabulary
 #endif
 
-/// The machine's own resolver (getaddrinfo), for the implicit `system` map.
+/// The machine's own resolver (getaddrinfo), for `resolver: system`.
 enum SystemResolver {
     static func resolve(host: String) -> Result<Resolution, TransferError> {
         let started = DispatchTime.now()
@@ -33,7 +33,14 @@ enum SystemResolver {
             return .failure(TransferError(kind: .resolve, message: "system resolver: no addresses for '\(host)'"))
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        return .success(Resolution(addresses: addresses, source: "system resolver", lookupTime: elapsed))
+        var resolution = Resolution(addresses: addresses, source: "system resolver", lookupTime: elapsed)
+        // getaddrinfo tells neither TTL, nor response code, nor CNAME chain.
+        resolution.dns = DNSLookupEvidence(
+            resolver: ResolverChoice.system.description, host: host,
+            questions: [DNSQuestionEvidence(
+                type: "A+AAAA", rcode: nil, addresses: addresses.map(\.text), ttl: nil, aliases: [], duration: elapsed,
+                problem: nil)])
+        return .success(resolution)
     }
 
     private static func numericHost(_ entry: addrinfo) -> String? {

@@ -181,8 +181,11 @@ final class SuiteRun {
             return
         }
         let scenario = scenarios[index]
-        let begin = { [self] (resolution: Result<Resolution, TransferError>?) in
-            let expansion = ResultExpansion.expand(scenario, strategyOverride: options.strategyOverride, resolution: resolution)
+        let needsMap = ResultExpansion.needsResolution(scenario, override: options.strategyOverride)
+        let asksResolver = ResultExpansion.asksResolver(scenario, override: options.strategyOverride)
+        resolveBoth(scenario.request.url.host, for: scenario, map: needsMap, resolver: asksResolver) { [self] mapAnswer, resolverAnswer in
+            let expansion = ResultExpansion.expand(
+                scenario, strategyOverride: options.strategyOverride, resolution: mapAnswer, resolverAnswer: resolverAnswer)
             planned[index] = expansion
             finished[index] = Array(repeating: false, count: expansion.count)
             scheduler.expanded(into: expansion.count)
@@ -190,20 +193,66 @@ final class SuiteRun {
                 run(plannedResult, scenario: index, at: position(scenario: index, slot: slot), scheduler: scheduler)
             }
         }
-        guard ResultExpansion.needsResolution(scenario, override: options.strategyOverride) else {
-            begin(nil)
-            return
-        }
-        resolve(scenario.request.url.host, for: scenario) { begin($0) }
     }
 
-    /// Looks `host` up the way `scenario` does: its domain map, IP version, CA and connect timeout.
-    private func resolve(
-        _ host: String, for scenario: Scenario, completion: @escaping (Result<Resolution, TransferError>) -> Void
+    typealias Answer = Result<Resolution, TransferError>
+
+    /// Looks `host` up through the scenario's domain map and/or its resolver, as its strategies
+    /// need (at once when neither is needed).
+    private func resolveBoth(
+        _ host: String, for scenario: Scenario, map: Bool, resolver: Bool,
+        completion: @escaping (_ map: Answer?, _ resolver: Answer?) -> Void
     ) {
+        switch (map, resolver) {
+        case (false, false):
+            completion(nil, nil)
+        case (true, false):
+            resolve(host, for: scenario, from: .domainMap) { completion($0, nil) }
+        case (false, true):
+            resolve(host, for: scenario, from: .resolver) { completion(nil, $0) }
+        case (true, true):
+            resolve(host, for: scenario, from: .domainMap) { [self] mapAnswer in
+                resolve(host, for: scenario, from: .resolver) { completion(mapAnswer, $0) }
+            }
+        }
+    }
+
+    /// Looks `host` up the way `scenario` does: its domain map (or its resolver, as if through
+    /// the `system` map), IP version, CA, resolver and connect timeout; under `expect.dns` an
+    /// answer from a resolver is checked against the maps it names.
+    private func resolve(
+        _ host: String, for scenario: Scenario, from source: AddressSource, completion: @escaping (Answer) -> Void
+    ) {
+        let map = source == .resolver ? systemDomainMapName : scenario.domainMap
         resolver.resolve(
-            host: host, map: scenario.domainMap, ipVersion: scenario.ipVersion, caFile: scenario.settings.caFile,
-            systemTimeout: scenario.settings.connectTimeout, completion: completion)
+            host: host, map: map, ipVersion: scenario.ipVersion, caFile: scenario.settings.caFile,
+            resolver: scenario.settings.resolver, systemTimeout: scenario.settings.connectTimeout
+        ) { [self] answer in
+            guard let within = scenario.expect.dns?.within, case .success(let resolution) = answer, resolution.dns != nil
+            else { return completion(answer) }
+            check(resolution, within: within, for: scenario, completion: completion)
+        }
+    }
+
+    /// `expect.dns.within`: the resolver's answer against each named map's answer for the same
+    /// host (looked up as usual, cache and fallback included); a map without one is an error.
+    private func check(
+        _ resolution: Resolution, within maps: [String], for scenario: Scenario, completion: @escaping (Answer) -> Void
+    ) {
+        guard let lookup = resolution.dns else { return completion(.success(resolution)) }
+        var answers = [Answer?](repeating: nil, count: maps.count)
+        var waiting = maps.count
+        for (slot, map) in maps.enumerated() {
+            resolver.resolve(
+                host: lookup.host, map: map, ipVersion: scenario.ipVersion, caFile: scenario.settings.caFile,
+                resolver: scenario.settings.resolver, systemTimeout: scenario.settings.connectTimeout
+            ) { answer in
+                answers[slot] = answer
+                waiting -= 1
+                guard waiting == 0 else { return }
+                completion(DNSVerdict.check(resolution, against: maps, answers: answers.compactMap { $0 }))
+            }
+        }
     }
 
     /// Runs one result (with the retries a failure earns), counts and hands over its verdict,
@@ -212,7 +261,9 @@ final class SuiteRun {
         _ plannedResult: PlannedResult, scenario index: Int, at position: ResultPosition, scheduler: ScenarioScheduler
     ) {
         let scenario = plannedResult.scenario
-        let redirectResolve: ResultJob.Resolve = { [self] host, done in resolve(host, for: scenario, completion: done) }
+        let redirectResolve: ResultJob.Resolve = { [self] host, source, done in
+            resolve(host, for: scenario, from: source, completion: done)
+        }
         ResultJob(
             machine: ResultStateMachine(planned: plannedResult, retries: options.retries(for: scenario)),
             engine: engine, clock: clock, resolve: redirectResolve, isInterrupted: { [interrupter] in interrupter.signal != nil }
@@ -260,8 +311,11 @@ final class SuiteRun {
                 continue
             }
             scheduler.hold()
-            let begin = { [self] (resolution: Result<Resolution, TransferError>?) in
-                let results = FlowSteps.expand(step, on: lane, resolution: resolution)
+            let source = FlowSteps.lookupSource(of: step, on: lane)
+            resolveBoth(
+                step.request.url.host, for: step, map: source == .domainMap, resolver: source == .resolver
+            ) { [self] mapAnswer, resolverAnswer in
+                let results = FlowSteps.expand(step, on: lane, resolution: mapAnswer ?? resolverAnswer)
                 scheduler.expanded(into: results.count)
                 for (fan, plannedResult) in results.enumerated() {
                     let at = ResultPosition(suite: base.suite, scenario: base.scenario, slot: base.slot, lane: base.lane + [fan])
@@ -269,11 +323,6 @@ final class SuiteRun {
                     run(plannedResult, scenario: stepIndex, at: at, scheduler: scheduler)
                 }
             }
-            guard FlowSteps.needsResolution(step, on: lane) else {
-                begin(nil)
-                continue
-            }
-            resolve(step.request.url.host, for: step) { begin($0) }
         }
     }
 

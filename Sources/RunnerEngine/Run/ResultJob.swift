@@ -7,7 +7,9 @@ import RunnerVocabulary
 /// on the engine, lookups through the scenario's domain map, and the verdict to `completion`.
 /// All the deciding is in the machine.
 final class ResultJob {
-    typealias Resolve = (_ host: String, _ completion: @escaping (Result<Resolution, TransferError>) -> Void) -> Void
+    typealias Resolve = (
+        _ host: String, _ source: AddressSource, _ completion: @escaping (Result<Resolution, TransferError>) -> Void
+    ) -> Void
 
     private var machine: ResultStateMachine
     private let engine: TransferEngine
@@ -17,7 +19,7 @@ final class ResultJob {
     private let completion: (ScenarioResult, ResultStateMachine) -> Void
 
     /// - Parameters:
-    ///   - resolve: the scenario's domain map, for the hosts redirects lead to.
+    ///   - resolve: the scenario's domain map or resolver, for the hosts redirects lead to.
     ///   - isInterrupted: asked before each event is handed to the machine.
     ///   - completion: called once, with the last attempt's result and the machine that decided
     ///     it (what it captured, the lane for the flow steps after it).
@@ -51,8 +53,8 @@ final class ResultJob {
             engine.submit(spec) { [self] outcome in
                 deliver { machine, now in machine.probeFinished(outcome, now: now) }
             }
-        case .resolve(let host):
-            resolve(host) { [self] answer in
+        case .resolve(let host, let source):
+            resolve(host, source) { [self] answer in
                 deliver { machine, now in machine.resolved(answer, now: now, date: Date()) }
             }
         case .finish(let result):

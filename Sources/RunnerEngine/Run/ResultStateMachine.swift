@@ -17,8 +17,8 @@ struct ResultStateMachine {
     enum Action {
         /// Submit this transfer, then call `transferFinished`.
         case send(TransferSpec)
-        /// Look `host` up through the scenario's domain map, then call `resolved`.
-        case resolve(host: String)
+        /// Look `host` up through the scenario's domain map or its resolver, then call `resolved`.
+        case resolve(host: String, source: AddressSource)
         /// Submit this handshake-only probe, then call `probeFinished`.
         case probe(TransferSpec)
         /// The result is decided; no event follows.
@@ -50,6 +50,8 @@ struct ResultStateMachine {
     private var cookies = CookieJar()
     private var notes: [String] = []
     private var ipSource = ""
+    /// What the scenario's resolver answered for each host it was asked, in hop order.
+    private var dnsLookups: [DNSLookupEvidence] = []
     /// The lookup time of the hop being sent, when a lookup was made for it.
     private var hopResolveTime: Double?
     /// What the attempt captured (`capture:`) once its final response passed.
@@ -169,6 +171,7 @@ struct ResultStateMachine {
                     kind: .resolve, message: "redirect to \(next.url): \(resolution.source) has no usable address")), now: now)
             }
             notes += resolution.notes
+            if let dns = resolution.dns { dnsLookups.append(dns) }
             ipSource += "; hop \(chain.count + 1): \(resolution.source)"
             return send(next, strategy: strategy, ip: ip, resolveTime: resolution.lookupTime, now: now, date: date)
         }
@@ -200,7 +203,8 @@ struct ResultStateMachine {
         captured = nil
         cookies = planned.lane?.cookies ?? CookieJar()
         notes = planned.resolution?.notes ?? []
-        ipSource = planned.strategy == .system
+        dnsLookups = planned.resolution?.dns.map { [$0] } ?? []
+        ipSource = ResultExpansion.addressSource(of: planned.strategy, in: scenario) == nil
             ? "system resolver (libcurl, not pinned)" : planned.resolution?.source ?? "not resolved"
         if let resolveError = planned.resolveError {
             return conclude(.errored(resolveError), now: now)
@@ -253,7 +257,7 @@ struct ResultStateMachine {
         if strategy != previous.strategy {
             notes.append("hop \(chain.count + 1) (\(next.url.scheme.rawValue)) uses \(strategy.rawValue) instead of \(previous.strategy.rawValue)")
         }
-        guard StrategyRules.pins(strategy) else {
+        guard let source = ResultExpansion.addressSource(of: strategy, in: scenario) else {
             return send(next, strategy: strategy, ip: nil, resolveTime: nil, now: now, date: date)
         }
         if next.url.host == previous.originalURL.host, let ip = previous.pinnedIP {
@@ -261,7 +265,7 @@ struct ResultStateMachine {
         }
         if interrupted { return conclude(.skipped(reason: "interrupted"), now: now) }
         state = .resolving(next, strategy)
-        return .resolve(host: next.url.host)
+        return .resolve(host: next.url.host, source: source)
     }
 
     /// A hop keeps the result's strategy when it can carry the hop's scheme; otherwise the
@@ -273,7 +277,7 @@ struct ResultStateMachine {
 
     /// An attempt's verdict: another attempt when a failure may be retried, else the result.
     private mutating func conclude(_ verdict: Outcome, now: Double) -> Action {
-        var outcome = verdict
+        var outcome = DNSVerdict.apply(to: verdict, lookups: dnsLookups)
         if interrupted, case .errored = outcome {
             outcome = .skipped(reason: "interrupted")
         }
@@ -287,6 +291,11 @@ struct ResultStateMachine {
             strategy: planned.strategy, ipSource: ipSource, insecure: scenario.settings.insecure, hops: hops, notes: notes)
         evidence.resolutionFallbackFrom = planned.resolution?.fallbackFrom
         evidence.captured = captured?.records ?? []
+        evidence.dns = dnsLookups
+        // Only a result that sent something used addresses from somewhere; one that did not resolve has its error.
+        if scenario.expect.dns != nil, !hops.isEmpty, !dnsLookups.contains(where: { $0.within != nil }) {
+            evidence.dnsNotChecked = "expect.dns not checked: the addresses came from \(ipSource), not a resolver"
+        }
         if let lane = planned.lane, !scenario.captureUses.isEmpty {
             var used: [String] = []
             for use in scenario.captureUses where !used.contains(use.name) { used.append(use.name) }

@@ -14,6 +14,12 @@ struct PlannedResult: Sendable {
     var lane: FlowLane? = nil
 }
 
+/// Where a result's addresses come from (`ResultExpansion.addressSource`).
+enum AddressSource: Sendable, Equatable {
+    case domainMap
+    case resolver
+}
+
 /// Expands a scenario into its results: once per strategy, and per IP under `ips: all`.
 enum ResultExpansion {
     /// The concrete strategies a scenario runs, in order, each once (`auto` decided by scheme).
@@ -26,18 +32,39 @@ enum ResultExpansion {
         return strategies
     }
 
-    /// Whether any of the scenario's strategies needs the host's IPs (all but `system`).
+    /// Where a result under `strategy` takes its addresses from: the scenario's domain map (every
+    /// strategy that pins), its resolver (`system` when the plan names a DNS server or checks
+    /// the answer with `expect.dns`: the runner asks and connects to what it answered), or
+    /// nowhere (`system` as libcurl resolves it).
+    static func addressSource(of strategy: StrategyKind, in scenario: Scenario) -> AddressSource? {
+        if StrategyRules.pins(strategy) { return .domainMap }
+        return scenario.settings.resolver != .system || scenario.expect.dns != nil ? .resolver : nil
+    }
+
+    /// Whether any of the scenario's strategies needs the host's IPs from its domain map.
     static func needsResolution(_ scenario: Scenario, override: StrategyKind?) -> Bool {
         strategies(of: scenario, override: override).contains(where: StrategyRules.pins)
     }
 
-    /// The results of `scenario`, given its domain map's answer (nil when nothing pins).
+    /// Whether any of the scenario's strategies asks its resolver itself.
+    static func asksResolver(_ scenario: Scenario, override: StrategyKind?) -> Bool {
+        strategies(of: scenario, override: override).contains { addressSource(of: $0, in: scenario) == .resolver }
+    }
+
+    /// The results of `scenario`, given its domain map's answer (nil when nothing pins) and its
+    /// resolver's (nil when no strategy asks it).
     static func expand(
-        _ scenario: Scenario, strategyOverride: StrategyKind?, resolution: Result<Resolution, TransferError>?
+        _ scenario: Scenario, strategyOverride: StrategyKind?, resolution mapAnswer: Result<Resolution, TransferError>?,
+        resolverAnswer: Result<Resolution, TransferError>? = nil
     ) -> [PlannedResult] {
         var planned: [PlannedResult] = []
         for strategy in strategies(of: scenario, override: strategyOverride) {
-            guard StrategyRules.pins(strategy), let resolution else {
+            let answer: Result<Resolution, TransferError>? = switch addressSource(of: strategy, in: scenario) {
+            case .domainMap: mapAnswer
+            case .resolver: resolverAnswer
+            case nil: nil
+            }
+            guard let resolution = answer else {
                 planned.append(PlannedResult(scenario: scenario, strategy: strategy))
                 continue
             }

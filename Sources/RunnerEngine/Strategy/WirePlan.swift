@@ -22,7 +22,7 @@ struct WirePlan: Equatable, Sendable {
     var sni: String?
     /// Trust override: the name OpenSSL checks the certificate against during the handshake.
     var verifyName: String?
-    /// The IP the strategy pinned; nil under `system`.
+    /// The IP the strategy pinned; nil under `system` unless the runner asked the resolver itself.
     var pinnedIP: IPAddress?
     /// Connection identity: scheme, original host, port, pinned IP, strategy and TLS settings.
     var poolKey: PoolKey
@@ -44,7 +44,8 @@ enum StrategyRules {
     /// True when the strategy connects to an IP the runner chose (everything but `system`).
     static func pins(_ strategy: StrategyKind) -> Bool { strategy != .system }
 
-    /// The wire plan for one hop. `ip` is required for every strategy that pins.
+    /// The wire plan for one hop. `ip` is required for every strategy that pins; under `system`
+    /// it is the address the scenario's resolver gave (nil: libcurl resolves the name).
     static func wirePlan(
         url: PlanURL, strategy requested: StrategyKind, ip: IPAddress?, tls: TLSIdentity
     ) -> WirePlan {
@@ -65,12 +66,14 @@ enum StrategyRules {
             plan.explicitHostHeader = authority
             plan.sni = nil
             if strategy == .trustOverride { plan.verifyName = url.host }
-        case .sniResolve:
+        case .sniResolve, .system:
+            // `system` pins only when the runner asked the resolver itself (`resolver:`): the
+            // name still goes in the URL, SNI and certificate check, as libcurl would send it.
             guard let ip else { break }
             plan.pinnedIP = ip
             let connectHost = url.host.utf8.contains(UInt8(ascii: ":")) ? "[\(url.host)]" : url.host
             plan.connectTo = "\(connectHost):\(url.port):\(ip.urlHost):\(url.port)"
-        case .system, .auto:
+        case .auto:
             break
         }
         plan.poolKey = PoolKey([

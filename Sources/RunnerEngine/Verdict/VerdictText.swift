@@ -47,6 +47,12 @@ enum VerdictText {
 
     // MARK: Quoted text
 
+    /// `a`, `a and b`, `a, b and c` (with `or`, `nor`: whatever joins the last two).
+    static func list(_ items: [String], _ conjunction: String) -> String {
+        guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+
     /// `'text'`, control characters escaped, cut at `excerptLimit` characters with `…`.
     static func quoted(_ text: String) -> String {
         "'\(excerpt(text))'"

@@ -54,6 +54,16 @@ struct ListenerSet: Sendable {
         }
     }
 
+    /// Plain words for the failures people actually hit; anything else as NIO describes it.
+    static func reason(_ error: any Error) -> String {
+        switch (error as? IOError)?.errnoCode {
+        case EADDRINUSE?: return "address already in use (another lab or server holds this port)"
+        case EADDRNOTAVAIL?: return "address not available on this machine"
+        case EACCES?: return "permission denied (ports below 1024 need privileges)"
+        default: return "\(error)"
+        }
+    }
+
     /// Closes every listener; connections already accepted stay up until the event loops stop.
     func close() async {
         for channel in channels {
@@ -101,21 +111,11 @@ private struct Binder: Sendable {
             let address = try SocketAddress(ipAddress: host.address, port: port)
             return try await bootstrap.bind(to: address).get()
         } catch {
-            let reason = Self.reason(error)
+            let reason = ListenerSet.reason(error)
             throw BindFailure(
                 labError: .cannotListen(service: service, address: host.address, port: port, reason: reason),
                 reason: reason,
                 addressInUse: (error as? IOError)?.errnoCode == EADDRINUSE)
-        }
-    }
-
-    /// Plain words for the failures people actually hit; anything else as NIO describes it.
-    static func reason(_ error: any Error) -> String {
-        switch (error as? IOError)?.errnoCode {
-        case EADDRINUSE?: return "address already in use (another lab or server holds this port)"
-        case EADDRNOTAVAIL?: return "address not available on this machine"
-        case EACCES?: return "permission denied (ports below 1024 need privileges)"
-        default: return "\(error)"
         }
     }
 }

@@ -53,6 +53,7 @@ struct VirtualHost: Sendable {
             VirtualHost(
                 address: LabAddress.handshakeCloser, defaultIdentity: certificates.primary,
                 handshake: .closeAfterClientHello),
+            VirtualHost(address: LabAddress.impostor, defaultIdentity: certificates.primary),
         ]
     }
 }

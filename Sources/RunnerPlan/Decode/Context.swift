@@ -28,6 +28,7 @@ struct Context: Sendable, CustomStringConvertible {
         case expectCertificateIssuer = "expect.certificate.issuer"
         case expectCertificateSubject = "expect.certificate.subject"
         case expectTime = "expect.time"
+        case expectDNS = "expect.dns"
         case headerMatcher = "the matcher for header"
         case `static`
         case httpdns

@@ -45,6 +45,7 @@ extension PlanDecoder {
             }
         }
         checkFallbackCycles(maps, marks: fallbackMarks)
+        mapsReachingSystemResolver = Plan.mapsReachingSystemResolver(maps)
         return maps
     }
 

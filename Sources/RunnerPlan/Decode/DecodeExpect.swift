@@ -33,9 +33,44 @@ extension PlanDecoder {
                         report(at: text.mark, "expected an absolute http:// or https:// URL for \(site()), got \(text.quoted)")
                     }
                 }
+            case .dns:
+                expect.dns = decodeDNSExpectation(entry, scenario: scenario)
             }
         }
         return expect
+    }
+
+    /// `expect.dns`: `within`, a domain map's name or a list of them.
+    private func decodeDNSExpectation(_ entry: FieldEntry<ExpectKey>, scenario: Context) -> DNSExpectation? {
+        let context = scenario.part(.expectDNS)
+        let errorsBefore = errors.count
+        guard let fields = fields(
+            of: entry.value, site: Site(key: "dns", scenario.part(.expect)), context: context, ownerMark: entry.keyMark,
+            keys: Keys.dns)
+        else { return nil }
+        var expectation: DNSExpectation?
+        var sawWithin = false
+        for entry in fields.entries {
+            func site() -> Site { Site(key: entry.key, context) }
+            switch entry.name {
+            case .within:
+                sawWithin = true
+                guard let items = items(entry.value, expected: "a domain map's name or a list of them", for: site()) else {
+                    continue
+                }
+                guard !items.isEmpty else {
+                    report(at: entry.value.mark, "expected at least one domain map for \(site()), got an empty list")
+                    continue
+                }
+                let maps = items.compactMap { domainMapReference($0, site: site()) }
+                if maps.count == items.count { expectation = DNSExpectation(within: maps) }
+            }
+        }
+        // A misspelt `within` is the one error to show.
+        if !sawWithin, errors.count == errorsBefore {
+            report(at: entry.value.mark, "expected 'within' in \(Site(key: "dns", scenario.part(.expect)))")
+        }
+        return expectation
     }
 
     // MARK: Status

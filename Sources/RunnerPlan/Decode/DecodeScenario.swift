@@ -19,6 +19,7 @@ struct SettingsLayer {
     var ipVersion: IPVersionPreference?
     var domainMap: String?
     var headers: [HeaderEntry]?
+    var resolver: ResolverChoice?
 
     func apply(to settings: inout TransferSettings) {
         if let timeout { settings.timeout = timeout }
@@ -30,6 +31,7 @@ struct SettingsLayer {
         if let insecure { settings.insecure = insecure }
         if let maxBody { settings.maxBody = maxBody }
         if let retries { settings.retries = retries }
+        if let resolver { settings.resolver = resolver }
     }
 }
 
@@ -87,6 +89,7 @@ extension PlanDecoder {
                     .flatMap { IPVersionPreference(rawValue: $0.value) }
             case .domains: layer.domainMap = domainMapReference(value, site: site())
             case .headers: layer.headers = decodeHeaders(value, site: site(), context: context.part(.headers))
+            case .resolver: layer.resolver = resolverChoice(value, site: site())
             }
         }
         return layer
@@ -131,7 +134,20 @@ extension PlanDecoder {
 
     private static let strategyNames = StrategyKind.allCases.map(\.rawValue)
 
-    private func domainMapReference(_ node: YAMLNode, site: @autoclosure () -> Site) -> String? {
+    /// `resolver:` — `system` or a DNS server by address.
+    private func resolverChoice(_ node: YAMLNode, site: @autoclosure () -> Site) -> ResolverChoice? {
+        guard let text = string(node, for: site()) else { return nil }
+        if let choice = ResolverChoice(text.value) { return choice }
+        let isName = text.value.unicodeScalars.contains { $0.properties.isAlphabetic }
+            && IPAddress(text.value) == nil && !text.value.hasPrefix("[")
+        report(
+            at: text.mark,
+            "expected 'system' or a DNS server's address ('IP', 'IP:PORT' or '[IPv6]:PORT') for \(site()), got \(text.quoted)"
+                + (isName ? "; a resolver is given by its address, since finding it by name would take a resolver" : ""))
+        return nil
+    }
+
+    func domainMapReference(_ node: YAMLNode, site: @autoclosure () -> Site) -> String? {
         guard let text = string(node, for: site()) else { return nil }
         guard domainMapNameSet.contains(text.value) else {
             let declared = domainMapNames + [systemDomainMapName]
@@ -278,6 +294,18 @@ extension PlanDecoder {
         checkStrategies(
             strategies, marks: layer.strategies == nil ? nil : layer.strategyMarks, url: request.url,
             urlMark: request.urlMark, scenario: label())
+
+        if expect.dns != nil {
+            let map = layer.domainMap ?? defaults.domainMap ?? systemDomainMapName
+            let asksResolver = strategies.contains { $0.concrete(for: request.url.scheme) == .system }
+                || mapsReachingSystemResolver.contains(map)
+            if !asksResolver, let mark = fields[.expect]?.keyMark {
+                report(
+                    at: mark,
+                    "'expect.dns' checks what a resolver answers, but \(label()) asks none: its strategies pin IPs from "
+                        + "domain map '\(map)', which does not fall back to the system resolver; use strategy 'system' or a map with 'fallback: system'")
+            }
+        }
 
         guard errors.count == errorsBefore else { return nil }
         var settings = TransferSettings()

@@ -17,6 +17,7 @@ enum PlanKey: String, CaseIterable, Sendable {
     case auth, scheme, secret, key, validFor = "valid_for"
     case answer, ipv6, ttl, serviceIPs = "service_ips"
     case capture, after, header
+    case resolver, dns, within
 
     fileprivate static let all = allCases
 
@@ -56,6 +57,8 @@ enum PlanSection: String, CaseIterable, Sendable {
     case httpdnsAnswer = "httpdns-answer"
     /// One named value under a scenario's `capture:`.
     case capture
+    /// `expect.dns`.
+    case dns = "expect-dns"
 
     /// The keys this section accepts, in the order messages list them.
     var keys: KeySet {
@@ -75,6 +78,7 @@ enum PlanSection: String, CaseIterable, Sendable {
         case .httpdnsAuth: Keys.httpdnsAuth.keySet
         case .httpdnsAnswer: Keys.httpdnsAnswer.keySet
         case .capture: Keys.capture.keySet
+        case .dns: Keys.dns.keySet
         }
     }
 }
@@ -92,7 +96,7 @@ enum TopLevelKey: String, SectionKey {
 enum SettingKey: String, SectionKey {
     case timeout, connectTimeout = "connect_timeout", http, followRedirects = "follow_redirects"
     case maxRedirects = "max_redirects", ca, insecure, maxBody = "max_body", retries, strategy, ips
-    case ipVersion = "ip_version", domains, headers
+    case ipVersion = "ip_version", domains, headers, resolver
 }
 
 /// A scenario's own keys, then every setting.
@@ -141,7 +145,12 @@ enum RequestKey: String, SectionKey {
 }
 
 enum ExpectKey: String, SectionKey {
-    case status, headers, body, certificate, time, httpVersion = "http_version", redirects, finalURL = "final_url"
+    case status, headers, body, certificate, time, httpVersion = "http_version", redirects, finalURL = "final_url", dns
+}
+
+/// `expect.dns`.
+enum DNSExpectKey: String, SectionKey {
+    case within
 }
 
 /// A string matcher's keys; `absent` only for header matchers.
@@ -234,6 +243,7 @@ enum Keys {
     static let httpdnsAuth = SectionKeys<HTTPDNSAuthKey>(.httpdnsAuth)
     static let httpdnsAnswer = SectionKeys<HTTPDNSAnswerKey>(.httpdnsAnswer)
     static let capture = SectionKeys<CaptureKey>(.capture)
+    static let dns = SectionKeys<DNSExpectKey>(.dns)
 }
 
 /// The keys a mapping may hold.

@@ -77,7 +77,7 @@ struct MisplacedKey {
             } else {
                 return nil
             }
-        case .headerMatcher, .valueMatcher, .body, .certificate, .time, .httpdnsAuth, .httpdnsAnswer, .capture:
+        case .headerMatcher, .valueMatcher, .body, .certificate, .time, .httpdnsAuth, .httpdnsAnswer, .capture, .dns:
             return nil
         }
     }

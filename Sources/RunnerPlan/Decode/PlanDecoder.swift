@@ -21,6 +21,8 @@ final class PlanDecoder {
     /// Declared domain map names (plus `system`), for lookups and suggestions.
     var domainMapNames: [String] = []
     var domainMapNameSet: Set<String> = [systemDomainMapName]
+    /// The maps whose answers may come from the machine's resolver (`resolver:` applies there).
+    var mapsReachingSystemResolver: Set<String> = [systemDomainMapName]
 
     /// Every scenario name the plan writes, those of scenarios with errors too: an `after`
     /// naming one of those is not unknown (its own errors are reported).
@@ -57,6 +59,7 @@ final class PlanDecoder {
         piece.secretSet = secretSet
         piece.domainMapNames = domainMapNames
         piece.domainMapNameSet = domainMapNameSet
+        piece.mapsReachingSystemResolver = mapsReachingSystemResolver
         piece.regexVerdicts = regexVerdicts
         piece.fileVerdicts = fileVerdicts
         piece.workingDirectory = workingDirectory

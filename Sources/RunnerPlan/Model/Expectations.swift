@@ -9,6 +9,8 @@ public struct Expectations: Sendable, Equatable {
     public var redirects: Int? = nil
     /// The final response's URL, with the original host (after every redirect followed).
     public var finalURL: PlanURL? = nil
+    /// What the resolver may answer (`expect.dns`).
+    public var dns: DNSExpectation? = nil
 
     public init() {}
 }

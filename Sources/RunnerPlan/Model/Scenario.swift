@@ -78,6 +78,8 @@ public struct TransferSettings: Sendable, Equatable {
     public var maxBody: Int = 1 << 20
     /// Extra runs of a result that failed or errored; one that then passes is flaky.
     public var retries: Int = 0
+    /// The DNS resolver asked where the machine's would be (`resolver:`).
+    public var resolver: ResolverChoice = .system
     /// A bound that catches a typo (`retries: 1000`) before it turns one outage into hours.
     public static let maxRetries = 10
 

@@ -50,6 +50,14 @@ enum EvidenceText {
         out.literal("ip source: ")
         out.value(evidence.ipSource)
         out.endLine()
+        for lookup in evidence.dns {
+            dnsLines(lookup, into: &out)
+        }
+        if let notChecked = evidence.dnsNotChecked {
+            out.literal("dns: ")
+            out.value(notChecked)
+            out.endLine()
+        }
         if evidence.hops.isEmpty {
             out.literal("no request was sent")
             out.endLine()
@@ -78,6 +86,51 @@ enum EvidenceText {
         for note in evidence.notes {
             out.literal("note: ")
             out.value(note)
+            out.endLine()
+        }
+    }
+
+    /// What a resolver answered for one host: a line for the lookup, one per question, and the
+    /// foreign addresses when the check found some.
+    private static func dnsLines(_ lookup: DNSLookupEvidence, into out: inout Lines) {
+        out.literal("dns: ")
+        out.value(lookup.host)
+        out.literal(" from resolver ")
+        out.value(lookup.resolver)
+        if let within = lookup.within {
+            out.literal(lookup.foreign.isEmpty ? ", within " : ", NOT within ")
+            out.value(within.map { "'\($0)'" }.joined(separator: ", "))
+        }
+        out.endLine()
+        for question in lookup.questions {
+            out.literal("  ")
+            out.value(question.type)
+            out.literal(": ")
+            out.value(question.rcode, or: "no rcode")
+            if let problem = question.problem {
+                out.literal(", ")
+                out.value(problem)
+            }
+            if !question.aliases.isEmpty {
+                out.literal(", cname ")
+                out.value(question.aliases.joined(separator: " -> "))
+            }
+            if !question.addresses.isEmpty {
+                out.literal(", ")
+                out.value(question.addresses.joined(separator: " "))
+            }
+            if let ttl = question.ttl {
+                out.literal(", ttl ")
+                out.number(ttl)
+            }
+            out.literal(", ")
+            out.text(Format.milliseconds(question.duration))
+            out.literal(" ms")
+            out.endLine()
+        }
+        if !lookup.foreign.isEmpty {
+            out.literal("  foreign: ")
+            out.value(lookup.foreign.joined(separator: " "))
             out.endLine()
         }
     }

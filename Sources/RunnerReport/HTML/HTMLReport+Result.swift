@@ -128,6 +128,12 @@ extension HTMLReport {
             html.raw("</dd>")
         }
         html.raw("</dl>\n")
+        for lookup in evidence.dns { dns(lookup, into: &html) }
+        if let notChecked = evidence.dnsNotChecked {
+            html.raw("<p class=\"dns-unchecked\">")
+            html.value(notChecked)
+            html.raw("</p>\n")
+        }
         if evidence.hops.isEmpty { html.raw("<p class=\"nohop\">no request was sent</p>\n") }
         for (index, hop) in evidence.hops.enumerated() {
             self.hop(hop, number: index + 1, redirected: index > 0, into: &html)
@@ -140,6 +146,52 @@ extension HTMLReport {
             html.raw("</li>\n")
         }
         html.raw("</ul>\n")
+    }
+
+    /// What a resolver answered for one host: each question's answer, a foreign address
+    /// marked where it appears and listed again under the table.
+    private static func dns(_ lookup: DNSLookupEvidence, into html: inout HTMLWriter) {
+        html.raw("<div class=\"dns\"><h4>dns: ")
+        html.value(lookup.host)
+        html.raw(" from resolver ")
+        html.value(lookup.resolver)
+        if let within = lookup.within {
+            html.raw(lookup.foreign.isEmpty ? ", within " : ", <strong class=\"foreign\">not within</strong> ")
+            html.value(within.map { "'\($0)'" }.joined(separator: ", "))
+        }
+        html.raw("</h4><table class=\"dns-questions\"><tr><th>type</th><th>rcode</th><th>addresses</th><th>ttl</th><th>cname</th><th>ms</th></tr>\n")
+        for question in lookup.questions {
+            html.raw("<tr><td>")
+            html.value(question.type)
+            html.raw("</td><td>")
+            html.value(question.rcode, or: "-")
+            html.raw("</td><td>")
+            if let problem = question.problem { html.value(problem) }
+            for (index, address) in question.addresses.enumerated() {
+                if index > 0 { html.raw(" ") }
+                if lookup.foreign.contains(address) {
+                    html.raw("<mark class=\"foreign\" title=\"no map of expect.dns.within lists it\">")
+                    html.value(address)
+                    html.raw("</mark>")
+                } else {
+                    html.value(address)
+                }
+            }
+            html.raw("</td><td>")
+            if let ttl = question.ttl { html.number(ttl) } else { html.raw("-") }
+            html.raw("</td><td>")
+            html.value(question.aliases.joined(separator: " → "))
+            html.raw("</td><td class=\"ms\">")
+            html.milliseconds(question.duration)
+            html.raw("</td></tr>\n")
+        }
+        html.raw("</table>")
+        if !lookup.foreign.isEmpty {
+            html.raw("<p class=\"foreign\">foreign: ")
+            html.value(lookup.foreign.joined(separator: ", "))
+            html.raw("</p>")
+        }
+        html.raw("</div>\n")
     }
 
     /// One request on the wire: what was sent, to where, and what came back.

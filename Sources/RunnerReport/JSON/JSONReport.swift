@@ -370,12 +370,19 @@ struct EvidenceRecord: Codable, Equatable {
     /// What the result captured (`capture:`), `[]` for none (optional only to read reports
     /// written before flows).
     var captured: [CapturedRecord]?
+    /// What the scenario's resolver answered per host (`resolver:`), `[]` for none (optional
+    /// only to read reports written before resolver checks).
+    var dns: [DNSLookupRecord]?
+    /// Why `expect.dns` was not checked, when it was not.
+    var dnsNotChecked: String?
     var hops: [HopRecord]
     var ipSource: String
     var notes: [String]
 
     enum CodingKeys: String, CodingKey {
         case captured
+        case dns
+        case dnsNotChecked = "dns_not_checked"
         case hops
         case ipSource = "ip_source"
         case notes
@@ -386,6 +393,63 @@ struct EvidenceRecord: Codable, Equatable {
         notes = evidence.notes.map(redactor.redact)
         hops = evidence.hops.map { HopRecord($0, redactor: redactor) }
         captured = evidence.captured.map { CapturedRecord($0, redactor: redactor) }
+        dns = evidence.dns.map { DNSLookupRecord($0, redactor: redactor) }
+        dnsNotChecked = evidence.dnsNotChecked.map(redactor.redact)
+    }
+}
+
+/// One host a resolver was asked for: its questions, and the check's findings.
+struct DNSLookupRecord: Codable, Equatable {
+    var foreign: [String]
+    var host: String
+    var questions: [DNSQuestionRecord]
+    var resolver: String
+    /// The maps checked against; null when `expect.dns` did not check this lookup.
+    var within: [String]?
+
+    init(_ lookup: DNSLookupEvidence, redactor: Redactor) {
+        foreign = lookup.foreign
+        host = redactor.redact(lookup.host)
+        questions = lookup.questions.map(DNSQuestionRecord.init)
+        resolver = lookup.resolver
+        within = lookup.within
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(foreign, forKey: .foreign)
+        try container.encode(host, forKey: .host)
+        try container.encode(questions, forKey: .questions)
+        try container.encode(resolver, forKey: .resolver)
+        // Always present: null says "not checked" as plainly as a list says against what.
+        try container.encode(within, forKey: .within)
+    }
+}
+
+/// One question to a resolver and its answer.
+struct DNSQuestionRecord: Codable, Equatable {
+    var addresses: [String]
+    var aliases: [String]
+    var durationMs: Double
+    var problem: String?
+    var rcode: String?
+    var ttl: Int?
+    var type: String
+
+    enum CodingKeys: String, CodingKey {
+        case addresses, aliases
+        case durationMs = "duration_ms"
+        case problem, rcode, ttl, type
+    }
+
+    init(_ question: DNSQuestionEvidence) {
+        addresses = question.addresses
+        aliases = question.aliases
+        durationMs = Format.millisecondsValue(question.duration)
+        problem = question.problem
+        rcode = question.rcode
+        ttl = question.ttl
+        type = question.type
     }
 }
 

@@ -27,6 +27,8 @@ extension ScenarioResult {
             evidence.hops.append(try HopEvidence(hop, field: "\(field).evidence.hops[\(number)]"))
         }
         evidence.captured = (record.evidence.captured ?? []).map { CaptureRecord(name: $0.name, value: $0.secret ? nil : $0.value) }
+        evidence.dns = (record.evidence.dns ?? []).map(DNSLookupEvidence.init)
+        evidence.dnsNotChecked = record.evidence.dnsNotChecked
         self.init(
             scenario: record.scenario, strategy: strategy, ip: record.ip, tags: record.tags, outcome: outcome,
             evidence: evidence, duration: record.durationMs / 1000, earlierAttempts: attempts)
@@ -87,5 +89,19 @@ extension HopEvidence {
                 subject: certificate.subject, issuer: certificate.issuer, notAfter: notAfter,
                 subjectAltNames: certificate.subjectAltNames)
         }
+    }
+}
+
+extension DNSLookupEvidence {
+    init(_ record: DNSLookupRecord) {
+        self.init(
+            resolver: record.resolver, host: record.host,
+            questions: record.questions.map {
+                DNSQuestionEvidence(
+                    type: $0.type, rcode: $0.rcode, addresses: $0.addresses, ttl: $0.ttl, aliases: $0.aliases,
+                    duration: $0.durationMs / 1000, problem: $0.problem)
+            })
+        within = record.within
+        foreign = record.foreign
     }
 }

@@ -77,6 +77,17 @@ struct MetricFamily: Sendable {
         name: "runner_httpdns_answer_addresses", help: "Addresses in the HTTPDNS service's answer (0 when it failed).",
         type: .gauge, labels: lookupLabels)
 
+    // Per resolver check (`resolver:`, `expect.dns`).
+
+    static let dnsForeignAddresses = MetricFamily(
+        name: "runner_dns_foreign_addresses",
+        help: "Addresses the resolver returned for the host that none of expect.dns.within's maps lists.",
+        type: .gauge, labels: ["plan", "scenario", "strategy", "resolver", "host"])
+    static let dnsLookupDuration = MetricFamily(
+        name: "runner_dns_lookup_duration_seconds",
+        help: "Seconds the resolver took to answer the host's questions (the latest lookup).", type: .gauge,
+        labels: ["resolver", "host"])
+
     // The cycle (a run; `runner serve` runs one per --every) and the runner itself.
 
     static let cycleDuration = MetricFamily(
@@ -98,7 +109,7 @@ struct MetricFamily: Sendable {
     static let all: [MetricFamily] = [
         probeSuccess, probeDuration, probeHTTPDuration, probeHTTPStatusCode, probeHTTPVersion, probeHTTPRedirects,
         probeSSLEarliestCertExpiry, result, resultFlaky, resolutionFallback,
-        httpdnsLookupSuccess, httpdnsLookupDuration, httpdnsAnswerAddresses,
+        httpdnsLookupSuccess, httpdnsLookupDuration, httpdnsAnswerAddresses, dnsForeignAddresses, dnsLookupDuration,
         cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful, buildInfo,
     ]
 

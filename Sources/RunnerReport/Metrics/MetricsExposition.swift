@@ -91,6 +91,8 @@ public struct MetricsExposition: Sendable {
 
         writeLookups(into: &writer)
         spill(&writer)
+        writeResolverChecks(into: &writer)
+        spill(&writer)
 
         writer.header(.cycleDuration)
         writer.sample(.cycleDuration, value: cycle.duration)
@@ -174,6 +176,37 @@ public struct MetricsExposition: Sendable {
             writer.header(family)
             for (index, entry) in cycle.lookups.enumerated() {
                 labels.withLabels(of: index) { writer.sample(family, labels: $0, value: value(entry.lookup)) }
+            }
+        }
+    }
+
+    /// The resolver checks' families. Results that share a lookup (`ips: all`, a cached answer)
+    /// share its series: each label set is written once, with the latest result's value.
+    private func writeResolverChecks(into writer: inout PrometheusTextWriter) {
+        var foreign: [[String]: Double] = [:]
+        var foreignOrder: [[String]] = []
+        var durations: [[String]: Double] = [:]
+        var durationOrder: [[String]] = []
+        for result in cycle.results {
+            for lookup in result.dns {
+                if let count = lookup.foreign {
+                    let key = [cycle.plans[result.position.suite], result.scenario, result.strategy, lookup.resolver, lookup.host]
+                    if foreign.updateValue(Double(count), forKey: key) == nil { foreignOrder.append(key) }
+                }
+                let key = [lookup.resolver, lookup.host]
+                if durations.updateValue(lookup.duration, forKey: key) == nil { durationOrder.append(key) }
+            }
+        }
+        for (family, order, values) in [
+            (MetricFamily.dnsForeignAddresses, foreignOrder, foreign), (.dnsLookupDuration, durationOrder, durations),
+        ] where !order.isEmpty {
+            writer.header(family)
+            for key in order {
+                var labels = ByteBuffer(capacity: 256)
+                for (name, value) in zip(family.labels, key) {
+                    PrometheusTextWriter.label(name, value, into: &labels, start: 0)
+                }
+                labels.withUnsafeBytes { writer.sample(family, labels: $0, value: values[key] ?? 0) }
             }
         }
     }

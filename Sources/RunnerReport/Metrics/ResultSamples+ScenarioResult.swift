@@ -19,6 +19,11 @@ extension ResultSamples {
             probe = nil
             return
         }
+        dns = result.evidence.dns.map {
+            DNSSample(
+                resolver: $0.resolver, host: redactor.redact($0.host), foreign: $0.within == nil ? nil : $0.foreign.count,
+                duration: $0.duration)
+        }
         let hops = result.evidence.hops
         let final = hops.last
         probe = Probe(

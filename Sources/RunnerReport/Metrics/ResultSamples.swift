@@ -41,4 +41,15 @@ struct ResultSamples: Sendable {
     var after: String = ""
     var status: Status
     var probe: Probe?
+    /// What the scenario's resolver answered during the result, per host asked (`resolver:`).
+    var dns: [DNSSample] = []
+
+    /// One host a resolver was asked for during the result.
+    struct DNSSample: Sendable, Equatable {
+        var resolver: String
+        var host: String
+        /// Returned addresses the maps do not list; nil when `expect.dns` did not check it.
+        var foreign: Int?
+        var duration: Double
+    }
 }

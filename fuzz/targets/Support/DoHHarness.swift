@@ -1,4 +1,4 @@
-// The doh target's checks: the same message gives the same result; an answer has addresses of
+// The doh target's checks (through a DNS server's reply reader, which is the doh parser): the same message gives the same result; an answer has addresses of
 // the asked family and a TTL within a year; a problem's text is printable ASCII and a garbage
 // one quotes the body's length.
 
@@ -42,8 +42,23 @@ enum DoHHarness {
         return 0
     }
 
+    /// The message read as a DNS server's reply (`resolver:`), which reads it with the `doh`
+    /// format's parser: both transports' code, at once.
     static func parse(_ body: Data, _ type: DNSMessage.RecordType) -> Result<HTTPDNSAnswer, HTTPDNSProblem> {
-        Result { () throws(HTTPDNSProblem) in try DoHAnswerParser.parse(host: host, type: type, status: 200, age: nil, body: body) }
+        let reply = DNSServerQuery.read(body, host: host, family: type == .a ? .v4 : .v6)
+        if let rcode = reply.rcode, rcode.isEmpty || !rcode.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+            fail("an rcode name that is not printable: \(rcode)")
+        }
+        switch reply.answer {
+        case .success(let answer):
+            guard reply.rcode == "NOERROR" else { fail("an answer with rcode \(reply.rcode ?? "none")") }
+            guard answer.aliases.count <= DoHAnswerParser.maxAliases else { fail("\(answer.aliases.count) aliases followed") }
+            return .success(answer)
+        case .failure(.answer(let problem)):
+            return .failure(problem)
+        case .failure(.exchange(let failure)):
+            fail("reading a message gave an exchange failure: \(failure)")
+        }
     }
 
     static func describe(_ result: Result<HTTPDNSAnswer, HTTPDNSProblem>) -> String {

@@ -23,6 +23,30 @@ enum DNSMessage {
         return Data(buffer.prefix(Int(length)))
     }
 
+    /// Asks the DNS server at `server`:`port` the `type` query for `name` (UDP, then TCP when
+    /// the answer comes back truncated; a random ID and source port; the answer matched to the
+    /// question). Blocks for at most `timeout`: call it off the engine's thread.
+    static func exchange(
+        server: IPAddress, port: Int, name: String, type: RecordType, timeout: Duration
+    ) -> Result<Data, DNSExchangeFailure> {
+        var answer = [UInt8](repeating: 0, count: 65_535)
+        var failure = cdns_failure()
+        let milliseconds = Int32(clamping: max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
+        let capacity = Int32(answer.count)
+        let length = answer.withUnsafeMutableBufferPointer { bytes in
+            cdns_exchange(server.text, Int32(port), name, type.rawValue, milliseconds, bytes.baseAddress, capacity, &failure)
+        }
+        guard length >= 0 else {
+            let reason = text(of: &failure.reason)
+            switch failure.error {
+            case ETIMEDOUT: return .failure(.timedOut)
+            case ECONNREFUSED: return .failure(.refused)
+            default: return .failure(.other(reason))
+            }
+        }
+        return .success(Data(answer.prefix(Int(length))))
+    }
+
     /// The header and answer records of a response, or why it is not one.
     static func response(_ message: Data) throws(HTTPDNSMalformed) -> DNSResponse {
         let bytes = [UInt8](message)
@@ -93,4 +117,13 @@ struct DNSRecord: Equatable, Sendable {
     var isInternetClass: Bool
     var ttl: Int
     var value: Value
+}
+
+/// Why a DNS server gave no message back.
+package enum DNSExchangeFailure: Error, Equatable, Sendable {
+    /// Nothing answered within the time allowed.
+    case timedOut
+    /// The server's port is closed (ICMP port unreachable, a refused TCP connection).
+    case refused
+    case other(String)
 }

@@ -35,29 +35,34 @@ enum DoHAnswerParser {
             throw HTTPDNSProblem(
                 .serviceError, "DNS error \(DoHJSONAnswerParser.rcodeName(response.rcode)) (RCODE \(response.rcode))")
         }
-        let (addresses, ttl): ([IPAddress], Int?)
+        let (addresses, ttl, aliases): ([IPAddress], Int?, [String])
         do {
-            (addresses, ttl) = try records(of: response, host: host, type: type)
+            (addresses, ttl, aliases) = try records(of: response, host: host, type: type)
         } catch {
             throw .garbage(formatName, body, reason: error.reason)
         }
         guard !addresses.isEmpty else {
             throw HTTPDNSProblem(.noAnswer, "no answer (no \(type == .a ? "A" : "AAAA") record)")
         }
-        return HTTPDNSAnswer(addresses: addresses, ttl: ttl.map { max(0, $0 - max(0, age ?? 0)) })
+        var answer = HTTPDNSAnswer(addresses: addresses, ttl: ttl.map { max(0, $0 - max(0, age ?? 0)) })
+        answer.aliases = aliases
+        return answer
     }
 
-    /// The addresses of `type` for `host` through its CNAME chain, and the smallest TTL used.
+    /// The addresses of `type` for `host` through its CNAME chain, the smallest TTL used, and
+    /// the chain's names.
     private static func records(
         of response: DNSResponse, host: String, type: DNSMessage.RecordType
-    ) throws(HTTPDNSMalformed) -> ([IPAddress], Int?) {
+    ) throws(HTTPDNSMalformed) -> ([IPAddress], Int?, [String]) {
         let answers = response.answers.filter(\.isInternetClass)
         var name = HTTPDNSFields.canonicalHost(host)
         var seen: Set<String> = [name]
         var ttl: Int?
+        var aliases: [String] = []
         while let alias = answers.first(where: { HTTPDNSFields.canonicalHost($0.name) == name && $0.type == Int(DNSMessage.RecordType.cname.rawValue) }) {
             guard case .alias(let target) = alias.value else { throw HTTPDNSMalformed("a CNAME without a target") }
             name = HTTPDNSFields.canonicalHost(target)
+            aliases.append(name)
             guard seen.insert(name).inserted, seen.count <= maxAliases + 1 else {
                 throw HTTPDNSMalformed("CNAME loop or chain over \(maxAliases) names at \(HTTPDNSBodyQuote.quoteText(target))")
             }
@@ -72,6 +77,6 @@ enum DoHAnswerParser {
             if !addresses.contains(address) { addresses.append(address) }
             ttl = min(ttl ?? record.ttl, record.ttl)
         }
-        return (addresses, addresses.isEmpty ? nil : ttl)
+        return (addresses, addresses.isEmpty ? nil : ttl, aliases)
     }
 }

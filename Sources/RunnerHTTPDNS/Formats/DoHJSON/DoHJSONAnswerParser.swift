@@ -85,7 +85,7 @@ enum DoHJSONAnswerParser {
     /// The RCODE's mnemonic (RFC 1035, 2136, 6895), or `RCODE n`.
     static func rcodeName(_ rcode: Int) -> String {
         let names = [
-            1: "FORMERR", 2: "SERVFAIL", 3: "NXDOMAIN", 4: "NOTIMP", 5: "REFUSED", 6: "YXDOMAIN",
+            0: "NOERROR", 1: "FORMERR", 2: "SERVFAIL", 3: "NXDOMAIN", 4: "NOTIMP", 5: "REFUSED", 6: "YXDOMAIN",
             7: "YXRRSET", 8: "NXRRSET", 9: "NOTAUTH", 10: "NOTZONE", 11: "DSOTYPENI", 16: "BADVERS",
         ]
         return names[rcode] ?? "RCODE \(rcode)"

@@ -1,0 +1,85 @@
+import Dispatch
+import RunnerHTTPDNS
+import RunnerPlan
+import RunnerResults
+import RunnerVocabulary
+
+/// A host looked up by the resolver a scenario names (`resolver:`): the machine's (getaddrinfo)
+/// or a DNS server asked directly, each question kept as evidence. Blocks: the resolver runs it
+/// on a thread of its own, bounded by the scenario's `connect_timeout`.
+enum ResolverLookup {
+    static func resolve(
+        host: String, resolver: ResolverChoice, ipVersion: IPVersionPreference, timeout: Duration
+    ) -> Result<Resolution, TransferError> {
+        switch resolver {
+        case .system:
+            return SystemResolver.resolve(host: host)
+        case .server(let server, let port):
+            return askServer(host: host, server: server, port: port, ipVersion: ipVersion, timeout: timeout)
+        }
+    }
+
+    /// A and/or AAAA by `ip_version`, one after the other within `timeout` in all; the host
+    /// resolves when either question gives addresses.
+    private static func askServer(
+        host: String, server: IPAddress, port: Int, ipVersion: IPVersionPreference, timeout: Duration
+    ) -> Result<Resolution, TransferError> {
+        let name = ResolverChoice.server(server, port: port).description
+        let families: [IPAddress.Family] = switch ipVersion {
+        case .v4: [.v4]
+        case .v6: [.v6]
+        case .any: [.v4, .v6]
+        }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(clamping: timeout.nanoseconds)
+        var questions: [DNSQuestionEvidence] = []
+        var addresses: [IPAddress] = []
+        var ttl: Int?
+        var problems: [DNSServerProblem] = []
+        for family in families {
+            let started = DispatchTime.now().uptimeNanoseconds
+            guard started < deadline else {
+                problems.append(.exchange(.timedOut))
+                break
+            }
+            let reply = DNSServerQuery.lookup(
+                host: host, family: family, server: server, port: port, timeout: .nanoseconds(Int64(deadline - started)))
+            let duration = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            let type = family == .v4 ? "A" : "AAAA"
+            switch reply.answer {
+            case .success(let answer):
+                addresses += answer.addresses
+                ttl = min(ttl ?? answer.ttl ?? Int.max, answer.ttl ?? Int.max)
+                questions.append(DNSQuestionEvidence(
+                    type: type, rcode: reply.rcode, addresses: answer.addresses.map(\.text), ttl: answer.ttl,
+                    aliases: answer.aliases, duration: duration, problem: nil))
+            case .failure(let problem):
+                problems.append(problem)
+                questions.append(DNSQuestionEvidence(
+                    type: type, rcode: reply.rcode, addresses: [], ttl: nil, aliases: [], duration: duration,
+                    problem: problem.description))
+            }
+        }
+        // A server that fails one question fails the lookup: its other answer may be as wrong.
+        if let failure = problems.first(where: { !$0.isNoAnswer }) {
+            return .failure(TransferError(
+                kind: .resolve, message: "resolver \(name) failed for '\(host)': \(failure.description)"))
+        }
+        guard !addresses.isEmpty else {
+            let causes = problems.map(\.description).joined(separator: "; ")
+            return .failure(TransferError(kind: .resolve, message: "resolver \(name): no answer for '\(host)' (\(causes))"))
+        }
+        var resolution = Resolution(
+            addresses: addresses, source: "resolver \(name)", lookupTime: 0, ttl: ttl == Int.max ? nil : ttl)
+        resolution.dns = DNSLookupEvidence(resolver: name, host: host, questions: questions)
+        return .success(resolution)
+    }
+}
+
+extension Duration {
+    /// The whole duration in nanoseconds, saturating.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? (seconds < 0 ? .min : .max) : scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
+    }
+}
