@@ -30,10 +30,10 @@ enum ResolverLookup {
         case .v6: [.v6]
         case .any: [.v4, .v6]
         }
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(clamping: timeout.nanoseconds)
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, VerdictText.seconds(timeout)) * 1e9)
         var questions: [DNSQuestionEvidence] = []
         var addresses: [IPAddress] = []
-        var ttl: Int?
+        var ttls: [Int] = []
         var problems: [DNSServerProblem] = []
         for family in families {
             let started = DispatchTime.now().uptimeNanoseconds
@@ -48,7 +48,7 @@ enum ResolverLookup {
             switch reply.answer {
             case .success(let answer):
                 addresses += answer.addresses
-                ttl = min(ttl ?? answer.ttl ?? Int.max, answer.ttl ?? Int.max)
+                if let ttl = answer.ttl { ttls.append(ttl) }
                 questions.append(DNSQuestionEvidence(
                     type: type, rcode: reply.rcode, addresses: answer.addresses.map(\.text), ttl: answer.ttl,
                     aliases: answer.aliases, duration: duration, problem: nil))
@@ -69,17 +69,8 @@ enum ResolverLookup {
             return .failure(TransferError(kind: .resolve, message: "resolver \(name): no answer for '\(host)' (\(causes))"))
         }
         var resolution = Resolution(
-            addresses: addresses, source: "resolver \(name)", lookupTime: 0, ttl: ttl == Int.max ? nil : ttl)
+            addresses: addresses, source: "resolver \(name)", lookupTime: 0, ttl: ttls.min())
         resolution.dns = DNSLookupEvidence(resolver: name, host: host, questions: questions)
         return .success(resolution)
-    }
-}
-
-extension Duration {
-    /// The whole duration in nanoseconds, saturating.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? (seconds < 0 ? .min : .max) : scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
     }
 }

@@ -211,8 +211,16 @@ final class SuiteRun {
         case (false, true):
             resolve(host, for: scenario, from: .resolver) { completion(nil, $0) }
         case (true, true):
-            resolve(host, for: scenario, from: .domainMap) { [self] mapAnswer in
-                resolve(host, for: scenario, from: .resolver) { completion(mapAnswer, $0) }
+            // Both at once; whichever ends last hands the pair on (all on the engine's thread).
+            var mapAnswer: Answer?
+            var resolverAnswer: Answer?
+            resolve(host, for: scenario, from: .domainMap) { answer in
+                mapAnswer = answer
+                if let resolverAnswer { completion(answer, resolverAnswer) }
+            }
+            resolve(host, for: scenario, from: .resolver) { answer in
+                resolverAnswer = answer
+                if let mapAnswer { completion(mapAnswer, answer) }
             }
         }
     }
@@ -228,23 +236,24 @@ final class SuiteRun {
             host: host, map: map, ipVersion: scenario.ipVersion, caFile: scenario.settings.caFile,
             resolver: scenario.settings.resolver, systemTimeout: scenario.settings.connectTimeout
         ) { [self] answer in
-            guard let within = scenario.expect.dns?.within, case .success(let resolution) = answer, resolution.dns != nil
+            guard let within = scenario.expect.dns?.within, case .success(let resolution) = answer,
+                let host = resolution.dns?.host
             else { return completion(answer) }
-            check(resolution, within: within, for: scenario, completion: completion)
+            check(resolution, of: host, within: within, for: scenario, completion: completion)
         }
     }
 
     /// `expect.dns.within`: the resolver's answer against each named map's answer for the same
     /// host (looked up as usual, cache and fallback included); a map without one is an error.
     private func check(
-        _ resolution: Resolution, within maps: [String], for scenario: Scenario, completion: @escaping (Answer) -> Void
+        _ resolution: Resolution, of host: String, within maps: [String], for scenario: Scenario,
+        completion: @escaping (Answer) -> Void
     ) {
-        guard let lookup = resolution.dns else { return completion(.success(resolution)) }
         var answers = [Answer?](repeating: nil, count: maps.count)
         var waiting = maps.count
         for (slot, map) in maps.enumerated() {
             resolver.resolve(
-                host: lookup.host, map: map, ipVersion: scenario.ipVersion, caFile: scenario.settings.caFile,
+                host: host, map: map, ipVersion: scenario.ipVersion, caFile: scenario.settings.caFile,
                 resolver: scenario.settings.resolver, systemTimeout: scenario.settings.connectTimeout
             ) { answer in
                 answers[slot] = answer
