@@ -36,6 +36,14 @@ public protocol ResultSink: AnyObject {
     /// the reason `interrupted`. Reports list it; the console, which printed no line for it,
     /// need not.
     func notRun(_ result: ScenarioResult, at position: ResultPosition)
+    /// The run now expects `results` more results than it did (fewer when negative): at the
+    /// start, one for each scenario to run; then, as each scenario resolves, what it fanned
+    /// out into. A progress display reads it; other sinks need not.
+    func expecting(_ results: Int)
+}
+
+extension ResultSink {
+    public func expecting(_ results: Int) {}
 }
 
 /// The same results to several sinks, in order.
@@ -52,5 +60,9 @@ public final class ResultFanOut: ResultSink {
 
     public func notRun(_ result: ScenarioResult, at position: ResultPosition) {
         for sink in sinks { sink.notRun(result, at: position) }
+    }
+
+    public func expecting(_ results: Int) {
+        for sink in sinks { sink.expecting(results) }
     }
 }
