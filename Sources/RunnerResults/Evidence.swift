@@ -74,6 +74,9 @@ public struct HopEvidence: Sendable {
     public var connectTo: String?
     /// Trust override: the name the certificate was checked against, without SNI.
     public var verifyName: String?
+    /// The hop's curl line as a report recorded it (`runner merge` reads it back, without the
+    /// facts above); nil in a run, whose reports make it from those facts.
+    public var reproduction: String?
 
     public init(
         method: String, originalURL: String, urlSent: String, hostHeader: String, sni: String?,

@@ -18,6 +18,7 @@ import RunnerVocabulary
 enum CurlCommand {
     /// The command for `hop` of `evidence`, appended to `bytes` (no newline).
     static func write(_ hop: HopEvidence, of evidence: Evidence, redactor: Redactor, to bytes: inout ByteBuffer) {
+        if let recorded = hop.reproduction { return bytes.append(utf8: redactor.redact(recorded)) }
         let strategy = hop.strategy ?? evidence.strategy
         let connection = evidence.connection
         let https = hop.urlSent.utf8.starts(with: "https://".utf8)

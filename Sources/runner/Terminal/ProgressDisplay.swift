@@ -30,7 +30,8 @@ final class ProgressDisplay: @unchecked Sendable {
         self.color = color
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "runner.progress"))
         timer.setEventHandler { [weak self] in self?.redraw() }
-        timer.schedule(deadline: .now(), repeating: Self.interval)
+        // A run over within one interval never shows the line (nothing to watch).
+        timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval)
         timer.resume()
     }
 
