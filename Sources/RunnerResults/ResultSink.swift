@@ -36,14 +36,23 @@ public protocol ResultSink: AnyObject {
     /// the reason `interrupted`. Reports list it; the console, which printed no line for it,
     /// need not.
     func notRun(_ result: ScenarioResult, at position: ResultPosition)
-    /// The run now expects `results` more results than it did (fewer when negative): at the
-    /// start, one for each scenario to run; then, as each scenario resolves, what it fanned
-    /// out into. A progress display reads it; other sinks need not.
-    func expecting(_ results: Int)
+    /// What the run now knows it will do, as it learns it: a progress display reads it;
+    /// other sinks need not.
+    func planned(_ change: PlannedChange)
 }
 
 extension ResultSink {
-    public func expecting(_ results: Int) {}
+    public func planned(_ change: PlannedChange) {}
+}
+
+/// News of a run's size: scenarios resolve (and fan out) only as they start.
+public enum PlannedChange: Sendable, Equatable {
+    /// At the start: this many scenarios will each resolve into their results.
+    case scenarios(Int)
+    /// One of them resolved into this many results.
+    case expanded(results: Int)
+    /// A flow step started on a lane with this many results (steps are not among `scenarios`).
+    case steps(results: Int)
 }
 
 /// The same results to several sinks, in order.
@@ -62,7 +71,7 @@ public final class ResultFanOut: ResultSink {
         for sink in sinks { sink.notRun(result, at: position) }
     }
 
-    public func expecting(_ results: Int) {
-        for sink in sinks { sink.expecting(results) }
+    public func planned(_ change: PlannedChange) {
+        for sink in sinks { sink.planned(change) }
     }
 }

@@ -49,8 +49,7 @@ public final class PlanRunner {
             limit: max(1, options.jobs), interrupter: interrupter, suites: suites.map { ($0, $0.scenarios.indices) })
         interrupter.attach(engine)
         defer { interrupter.detach() }
-        // One result each to begin with; each scenario corrects its own count as it expands.
-        sink.expecting(suites.reduce(0) { $0 + $1.scenariosStartedByTheScheduler })
+        sink.planned(.scenarios(suites.reduce(0) { $0 + $1.scenariosStartedByTheScheduler }))
         scheduler.pump()
         engine.run()
         let duration = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
@@ -195,7 +194,7 @@ final class SuiteRun {
             planned[index] = expansion
             finished[index] = Array(repeating: false, count: expansion.count)
             scheduler.expanded(into: expansion.count)
-            sink.expecting(expansion.count - 1)
+            sink.planned(.expanded(results: expansion.count))
             for (slot, plannedResult) in expansion.enumerated() {
                 run(plannedResult, scenario: index, at: position(scenario: index, slot: slot), scheduler: scheduler)
             }
@@ -320,7 +319,7 @@ final class SuiteRun {
             guard let lane else {
                 let skipped = FlowSteps.skipped(step, after: result, predecessorHost: scenarios[index].request.url.host)
                 let at = ResultPosition(suite: base.suite, scenario: base.scenario, slot: base.slot, lane: base.lane + [0])
-                sink.expecting(1)
+                sink.planned(.steps(results: 1))
                 hand(skipped, scenario: stepIndex, at: at)
                 if !flows.dependents[stepIndex].isEmpty {
                     startSteps(after: skipped, of: stepIndex, at: at, lane: nil, scheduler: scheduler)
@@ -334,7 +333,7 @@ final class SuiteRun {
             ) { [self] mapAnswer, resolverAnswer in
                 let results = FlowSteps.expand(step, on: lane, resolution: mapAnswer ?? resolverAnswer)
                 scheduler.expanded(into: results.count)
-                sink.expecting(results.count)
+                sink.planned(.steps(results: results.count))
                 for (fan, plannedResult) in results.enumerated() {
                     let at = ResultPosition(suite: base.suite, scenario: base.scenario, slot: base.slot, lane: base.lane + [fan])
                     stepsUnderWay[at] = plannedResult

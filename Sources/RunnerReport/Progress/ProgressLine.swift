@@ -2,7 +2,8 @@ import Foundation
 import RunnerResults
 
 /// The live progress line's text, e.g.
-/// `[1234/5000] 1200 passed, 30 failed, 4 errors · 412/s · 9s left`.
+/// `[1234/5000] 1200 passed, 30 failed, 4 errors · 412/s · 9s left` (`~5000` while the total is
+/// an estimate).
 ///
 /// Plain ASCII but for the separators, each one column wide, so the line can be cut to the
 /// terminal's width by characters: a line that wrapped could not be redrawn in place.
@@ -23,7 +24,7 @@ public struct ProgressLine: Sendable, Equatable {
         let done = counts.total
         let expected = max(snapshot.expected, done)
         var pieces: [(text: String, style: ANSIStyle?)] = [
-            ("[\(done)/\(expected)] ", nil),
+            ("[\(done)/\(snapshot.estimated ? "~" : "")\(expected)] ", nil),
             ("\(counts.passed) passed", counts.passed > 0 ? ANSIStyle.green : nil),
             (", ", nil),
             ("\(counts.failed) failed", counts.failed > 0 ? ANSIStyle.red : nil),
