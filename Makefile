@@ -102,7 +102,8 @@ install: manual
 ## (bench/http.sh; installs nginx-light when missing), and `runner serve` over 1,000 cycles of
 ## 200 scenarios, its RSS and descriptors after the first 50 (bench/serve.sh), and 1,000 two-step
 ## flows against 2,000 independent requests at --jobs 32 (bench/flows.sh), and 1,000 resolver checks
-## (each its own DNS question) against 1,000 pinned requests (bench/dns.sh). The release build links the Swift
+## (each its own DNS question) against 1,000 pinned requests (bench/dns.sh), and what --progress
+## always and --curl cost at 40,000 results (bench/terminal.sh). The release build links the Swift
 ## runtime and Foundation statically, as a binary to deploy is built: it needs no Swift
 ## toolchain where it runs, and starts ~6 ms sooner (no symbol lookups into their libraries).
 ## Only the two executables: the static SDK has no Testing module for the test fixtures.
@@ -112,7 +113,7 @@ bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product runner-lab
 	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
 	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin" && bench/reports.sh "$$bin" && bench/http.sh "$$bin" \
-	  && bench/serve.sh "$$bin" && bench/flows.sh "$$bin" && bench/dns.sh "$$bin"
+	  && bench/serve.sh "$$bin" && bench/flows.sh "$$bin" && bench/dns.sh "$$bin" && bench/terminal.sh "$$bin"
 
 ## fuzz: build the libFuzzer targets (plan parser, HTTPDNS parsers), then run each for
 ## FUZZ_SECONDS after replaying fuzz/regressions (see fuzz/README.md)

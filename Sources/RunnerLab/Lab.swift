@@ -122,6 +122,12 @@ public final class Lab: Sendable {
         ledger.requests(path: path)
     }
 
+    /// The latest requests (up to 4,096 kept) whose target — path and query — is `target`
+    /// exactly, as they arrived: address, SNI, Host, method and body digest.
+    public func requestsArrived(target: String) -> [LabArrival] {
+        ledger.arrivals(target: target)
+    }
+
     /// Logins `/session/login` accepted since start.
     public var loginsAccepted: Int { sessions.logins }
 

@@ -23,6 +23,9 @@ public struct Evidence: Sendable {
     /// Why `expect.dns` was not checked (the addresses came from no resolver); nil when it was,
     /// or when the scenario has none.
     public var dnsNotChecked: String? = nil
+    /// The scenario's connection settings, for reproducing its requests; nil when unknown (a
+    /// result read back from a JSON report).
+    public var connection: ConnectionSettings? = nil
 
     public init(strategy: StrategyKind, ipSource: String, insecure: Bool, hops: [HopEvidence] = [], notes: [String] = []) {
         self.strategy = strategy
@@ -59,6 +62,21 @@ public struct HopEvidence: Sendable {
     /// Bytes of response body received, and its SHA-256 (hex).
     public var bodyLength: Int?
     public var bodySHA256: String?
+    /// The strategy this hop used: the result's, unless a redirect changed scheme (an https→http
+    /// hop under trust override goes header-only); nil when unknown.
+    public var strategy: StrategyKind?
+    /// The request's headers as sent, in order, the session's `Cookie` included; `Host` only
+    /// when the plan set it (the strategy's is `hostHeader`).
+    public var requestHeaders: [Header] = []
+    public var requestBody: RequestBody?
+    /// curl's `--connect-to` value the hop used (sni-resolve, and `system` asking its own
+    /// resolver): `HOST:PORT:IP:PORT`.
+    public var connectTo: String?
+    /// Trust override: the name the certificate was checked against, without SNI.
+    public var verifyName: String?
+    /// The hop's curl line as a report recorded it (`runner merge` reads it back, without the
+    /// facts above); nil in a run, whose reports make it from those facts.
+    public var reproduction: String?
 
     public init(
         method: String, originalURL: String, urlSent: String, hostHeader: String, sni: String?,

@@ -1,4 +1,5 @@
 import Foundation
+import RunnerVocabulary
 
 /// Masks secret values (from `${secret:…}`, and `secret: true` captures as a run makes them)
 /// as `***` in any text bound for a person or a file.
@@ -19,13 +20,29 @@ public final class Redactor: @unchecked Sendable {
 
     private let lock = NSLock()
     private var table = FormTable()
+    /// The secrets that have a name (`${secret:NAME}`, a capture's name), longest value first:
+    /// what a reproduction writes as `"$NAME"`.
+    private var named: [SecretValue] = []
 
+    /// Masks these values; nothing names them, so a reproduction shows them masked too.
     public init(secrets: [String]) {
         for secret in secrets { table.add(secret: secret) }
     }
 
+    /// Masks these values; a reproduction refers to each by its name.
+    public convenience init(named secrets: [SecretValue]) {
+        self.init(secrets: [])
+        for secret in secrets { add(secret) }
+    }
+
     /// Every form masked, longest first, so a secret that contains another is masked whole.
     public var forms: [String] { lock.withLock { table.sortedForms } }
+
+    /// The names of the secrets that have one, sorted, each once: what a reproduction's reader
+    /// must set in the environment.
+    public var secretNames: [String] {
+        Array(Set(lock.withLock { named.map(\.name) })).sorted()
+    }
 
     /// Whether there is nothing to mask.
     public var isEmpty: Bool { lock.withLock { table.count == 0 } }
@@ -33,6 +50,46 @@ public final class Redactor: @unchecked Sendable {
     /// Masks `secret` from now on (a captured value); nothing when it is already masked or empty.
     public func add(_ secret: String) {
         lock.withLock { table.add(secret: secret) }
+    }
+
+    /// Masks `secret` from now on, and names it in reproductions (the first name a value had stays).
+    public func add(_ secret: SecretValue) {
+        guard !secret.value.isEmpty else { return }
+        lock.withLock {
+            table.add(secret: secret.value)
+            guard !named.contains(where: { $0.value == secret.value }) else { return }
+            let index = named.firstIndex { $0.value.utf8.count < secret.value.utf8.count } ?? named.count
+            named.insert(secret, at: index)
+        }
+    }
+
+    /// A piece of text on the way to a reproduction: as it is, or a named secret's place.
+    public enum Piece: Sendable, Equatable {
+        case text(String)
+        case secret(name: String)
+    }
+
+    /// `text` cut where a named secret's value appears, left to right, the longest value at each
+    /// place; the text between is returned as it is (callers still redact it: a secret without a
+    /// name, or one in an encoded form, can only be masked).
+    public func pieces(of text: String) -> [Piece] {
+        let named = lock.withLock { self.named }
+        guard !named.isEmpty, !text.isEmpty else { return [.text(text)] }
+        var pieces: [Piece] = []
+        var rest = text[...]
+        while !rest.isEmpty {
+            var earliest: (range: Range<Substring.Index>, name: String)?
+            for secret in named {
+                guard let range = rest.range(of: secret.value) else { continue }
+                if earliest.map({ range.lowerBound < $0.range.lowerBound }) ?? true { earliest = (range, secret.name) }
+            }
+            guard let earliest else { break }
+            if earliest.range.lowerBound > rest.startIndex { pieces.append(.text(String(rest[..<earliest.range.lowerBound]))) }
+            pieces.append(.secret(name: earliest.name))
+            rest = rest[earliest.range.upperBound...]
+        }
+        if !rest.isEmpty { pieces.append(.text(String(rest))) }
+        return pieces
     }
 
     public func redact(_ text: String) -> String {

@@ -36,6 +36,23 @@ public protocol ResultSink: AnyObject {
     /// the reason `interrupted`. Reports list it; the console, which printed no line for it,
     /// need not.
     func notRun(_ result: ScenarioResult, at position: ResultPosition)
+    /// What the run now knows it will do, as it learns it: a progress display reads it;
+    /// other sinks need not.
+    func planned(_ change: PlannedChange)
+}
+
+extension ResultSink {
+    public func planned(_ change: PlannedChange) {}
+}
+
+/// News of a run's size: scenarios resolve (and fan out) only as they start.
+public enum PlannedChange: Sendable, Equatable {
+    /// At the start: this many scenarios will each resolve into their results.
+    case scenarios(Int)
+    /// One of them resolved into this many results.
+    case expanded(results: Int)
+    /// A flow step started on a lane with this many results (steps are not among `scenarios`).
+    case steps(results: Int)
 }
 
 /// The same results to several sinks, in order.
@@ -52,5 +69,9 @@ public final class ResultFanOut: ResultSink {
 
     public func notRun(_ result: ScenarioResult, at position: ResultPosition) {
         for sink in sinks { sink.notRun(result, at: position) }
+    }
+
+    public func planned(_ change: PlannedChange) {
+        for sink in sinks { sink.planned(change) }
     }
 }

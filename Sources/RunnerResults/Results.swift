@@ -177,6 +177,12 @@ public enum Outcome: Sendable {
     case errored(TransferError)
     case skipped(reason: String)
 
+    /// Whether the result passed (a skipped one did not).
+    public var isPassed: Bool {
+        if case .passed = self { return true }
+        return false
+    }
+
     public var counts: OutcomeCounts {
         switch self {
         case .passed: OutcomeCounts(passed: 1)

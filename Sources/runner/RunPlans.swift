@@ -18,6 +18,11 @@ struct RunPlans: ParsableCommand {
         "Write Prometheus text metrics (atomically, for node_exporter's textfile collector).", valueName: "FILE"))
     var metrics: String?
 
+    @Option(help: ArgumentHelp(
+        "Write a bash script that sends each result's requests again with curl on the same lane (secrets as \"$NAME\").",
+        valueName: "FILE"))
+    var curl: String?
+
     @Flag(name: .shortAndLong, help: "Print only problems and the summary.")
     var quiet = false
 
@@ -28,15 +33,15 @@ struct RunPlans: ParsableCommand {
     var stats = false
 
     @Option(help: "Colour the console output: auto, always or never (NO_COLOR is honoured).")
-    var color: ColorChoice = .auto
+    var color: TerminalChoice = .auto
 
-    enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
-        case auto, always, never
-    }
+    @Option(help: ArgumentHelp(
+        "A live progress line on standard error (done/total, passed, failed, errors, rate, time left): auto (when standard error is a terminal and not --quiet), always or never."))
+    var progress: TerminalChoice = .auto
 
     func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other") }
-        if let metrics { try RunSelection.checkDirectory(of: metrics) }
+        for path in [metrics, curl].compactMap({ $0 }) { try RunSelection.checkDirectory(of: path) }
     }
 
     func run() throws {
@@ -48,18 +53,23 @@ struct RunPlans: ParsableCommand {
             throw ExitCode(ExitStatus.invalidInput)
         }
 
-        let redactor = Redactor(secrets: plans.flatMap(\.secrets))
+        let redactor = Redactor(named: plans.flatMap(\.secrets))
         options.redactor = redactor
         let identities = plans.map { PlanIdentity(name: $0.name, file: $0.path) }
         let formatter = ConsoleFormatter(
-            color: useColor, verbosity: quiet ? .quiet : verbose ? .verbose : .normal, redactor: redactor)
-        let console = ConsoleReport(formatter: formatter, plans: identities) { Console.output($0) }
+            color: useColor(on: Console.outputIsTerminal), verbosity: quiet ? .quiet : verbose ? .verbose : .normal, redactor: redactor)
+        let progressCounter = showProgress ? ProgressCounter() : nil
+        let display = progressCounter.map { ProgressDisplay(counter: $0, color: useColor(on: Console.errorIsTerminal)) }
+        let console = ConsoleReport(formatter: formatter, plans: identities) { line in
+            if let display { display.print(line) } else { Console.output(line) }
+        }
         // Opened before the run, so a report that cannot be written is known before an hour of it.
         var reports: [any StreamedReport] = []
         do throws(ReportWriteError) {
             if let junit = selection.junit { reports.append(try JUnitReport(path: junit, plans: identities, redactor: redactor)) }
             if let json = selection.json { reports.append(try JSONReport(path: json, plans: identities, redactor: redactor)) }
             if let html = selection.html { reports.append(try HTMLReport(path: html, plans: identities, redactor: redactor)) }
+            if let curl { reports.append(try CurlReport(path: curl, plans: identities, redactor: redactor)) }
             if let metrics {
                 reports.append(try MetricsReport(
                     path: metrics, plans: identities, redactor: redactor, version: RunnerVersion.current))
@@ -69,8 +79,9 @@ struct RunPlans: ParsableCommand {
             throw ExitCode(ExitStatus.invalidInput)
         }
         let reportWorker = ReportWorker(reports)
-        let runner = PlanRunner(options: options, sink: ResultFanOut(reports.isEmpty ? [console] : [console, reportWorker]))
-        InterruptSignals.install(runner.interrupter)
+        let sinks: [any ResultSink] = [console] + (reports.isEmpty ? [] : [reportWorker]) + (progressCounter.map { [$0] } ?? [])
+        let runner = PlanRunner(options: options, sink: ResultFanOut(sinks))
+        InterruptSignals.install(runner.interrupter, beforeExit: { display?.stop() })
         // Counted once the process's own fixtures (signal sources) and the reports' spools
         // exist: what the run opens must all be closed when it ends.
         let descriptorsAtStart = ProcessResources.openSocketsAndFiles()
@@ -78,9 +89,11 @@ struct RunPlans: ParsableCommand {
         do {
             run = try runner.run(plans)
         } catch {
+            display?.stop()
             Console.error("error: \(redactor.redact(error.description))")
             throw ExitCode(ExitStatus.failed)
         }
+        display?.stop()
 
         let reportErrors = reportWorker.finish(run)
         reportErrors.forEach { Console.error("error: \($0.description)") }
@@ -93,7 +106,7 @@ struct RunPlans: ParsableCommand {
         // Ends the process here instead of returning: unwinding would free every plan and the
         // run's bookkeeping piece by piece (tens of milliseconds at 40,000 results) for nothing.
         // They must stay alive until then, or they are released right after their last use above.
-        withExtendedLifetime((plans, runner, run, reportWorker)) { Foundation.exit(status) }
+        withExtendedLifetime((plans, runner, run, reportWorker, display)) { Foundation.exit(status) }
     }
 
     /// `stats: …` — counted after the engine is gone, so leaked connections or files show.
@@ -106,13 +119,23 @@ struct RunPlans: ParsableCommand {
             + "open sockets and files \(descriptors[0]) at start, \(descriptors[1]) at end"
     }
 
-    private var useColor: Bool {
+    /// Colour for a stream: `--color always`/`never`, or under `auto` a terminal without `NO_COLOR`.
+    private func useColor(on terminal: Bool) -> Bool {
         switch color {
         case .always: return true
         case .never: return false
         case .auto:
             let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-            return !noColor && Console.outputIsTerminal
+            return !noColor && terminal
+        }
+    }
+
+    /// `--progress always`, or under `auto` a terminal on standard error and no `--quiet`.
+    private var showProgress: Bool {
+        switch progress {
+        case .always: return true
+        case .never: return false
+        case .auto: return !quiet && Console.errorIsTerminal
         }
     }
 }

@@ -36,7 +36,9 @@ enum ExitStatus {
 
 /// The options every command that reads plans shares.
 struct PlanOptions: ParsableArguments {
-    @Argument(help: "Plan files (YAML).")
+    @Argument(help: ArgumentHelp(
+        "Plan files (YAML); a folder stands for the *.yaml and *.yml files directly in it, in name order.",
+        valueName: "PLAN|DIR"))
     var plans: [String] = []
 
     @Option(name: .customLong("var"), help: ArgumentHelp("Set a plan variable (repeatable).", valueName: "NAME=VALUE"))

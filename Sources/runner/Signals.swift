@@ -3,20 +3,21 @@ import Foundation
 import RunnerEngine
 
 /// SIGINT and SIGTERM: the first stops the run (reports are still written); a second SIGINT
-/// exits at once.
+/// exits at once, after `beforeExit` (which leaves the terminal clean).
 enum InterruptSignals {
     /// Keeps the dispatch sources alive for the process's lifetime.
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 
     /// Returns once both handlers are registered: the default action is off from here on, so
     /// a signal arriving earlier than that would be lost.
-    static func install(_ interrupter: RunInterrupter) {
+    static func install(_ interrupter: RunInterrupter, beforeExit: @escaping @Sendable () -> Void = {}) {
         let registered = DispatchGroup()
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 if !interrupter.interrupt(signal: number), number == SIGINT {
+                    beforeExit()
                     _exit(128 + SIGINT)
                 }
             }

@@ -243,10 +243,16 @@ struct CLITests {
 }
 
 extension PackageExecutable {
-    /// Runs a system tool (not one of this package's executables).
-    static func runTool(_ path: String, _ arguments: [String]) async throws -> ProcessOutput {
-        try await offPool {
-            let output = try ChildProcess.run(URL(fileURLWithPath: path), arguments)
+    /// Runs a system tool (not one of this package's executables); `environment` is added to
+    /// the test process's own.
+    static func runTool(
+        _ path: String, _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
+        deadline: Duration = .seconds(120)
+    ) async throws -> ProcessOutput {
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        return try await offPool {
+            let output = try ChildProcess.run(
+                URL(fileURLWithPath: path), arguments, environment: merged, directory: directory, deadline: deadline)
             return ProcessOutput(
                 status: output.status, stdout: String(decoding: output.stdout, as: UTF8.self),
                 stderr: String(decoding: output.stderr, as: UTF8.self))

@@ -50,7 +50,7 @@ struct FlowStepTests {
         let (result, machine) = try Self.passedLogin()
         #expect(result.outcome.isPassed)
         #expect(result.evidence.captured == [CaptureRecord(name: "token", value: nil), CaptureRecord(name: "user", value: "probe")])
-        #expect(machine.capturedSecrets == ["t0k/en+1"])
+        #expect(machine.capturedSecrets == [SecretValue(name: "token", value: "t0k/en+1")])
         let lane = try #require(machine.laneForDependents())
         #expect(lane.steps.map(\.description) == ["login [sni-resolve 192.0.2.1]"])
         #expect(lane.strategy == .sniResolve)

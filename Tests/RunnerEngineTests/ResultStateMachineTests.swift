@@ -271,11 +271,6 @@ extension ResultStateMachine.Action {
 }
 
 extension Outcome {
-    var isPassed: Bool {
-        if case .passed = self { return true }
-        return false
-    }
-
     var error: TransferError? {
         if case .errored(let error) = self { return error }
         return nil

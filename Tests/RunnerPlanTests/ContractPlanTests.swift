@@ -137,7 +137,7 @@ struct ContractPlanTests {
         let (plan, workspace) = try loadContractPlan()
         #expect(plan.path == workspace.plans + "/prod.yaml")
         #expect(plan.name == "prod")
-        #expect(plan.secrets == ["t0ps3cr3t"])
+        #expect(plan.secrets == [SecretValue(name: "API_TOKEN", value: "t0ps3cr3t")])
         #expect(plan.domainMaps.map(\.name) == ["builtin", "tencent", "ali"])
 
         let builtin = try #require(plan.domainMap(named: "builtin"))

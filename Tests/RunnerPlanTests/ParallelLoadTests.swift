@@ -127,7 +127,7 @@ struct ParallelLoadTests {
         }
         let environment = Dictionary(uniqueKeysWithValues: (0...12).map { ("S\($0)", "value-\($0)") })
         let serial = try load(text, .oneCore, environment: environment)
-        #expect(serial.secrets == ["value-0"] + (1...12).reversed().map { "value-\($0)" })
+        #expect(serial.secrets.map(\.value) == ["value-0"] + (1...12).reversed().map { "value-\($0)" })
         let parallel = try #require(parallelOnly(text, pieces: 4, environment: environment))
         #expect(parallel == serial)
     }

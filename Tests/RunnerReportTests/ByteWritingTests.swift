@@ -90,8 +90,9 @@ import RunnerResults
             for result in Fixture.run().suites.flatMap(\.results) {
                 var bytes = ByteBuffer(capacity: 16)
                 bytes.append("before|")
-                EvidenceText.write(result.evidence, redactor: redactor, to: &bytes)
-                let lines = EvidenceText.lines(for: result.evidence, redactor: redactor)
+                let reproducing = !result.outcome.isPassed
+                EvidenceText.write(result.evidence, redactor: redactor, reproducing: reproducing, to: &bytes)
+                let lines = EvidenceText.lines(for: result.evidence, redactor: redactor, reproducing: reproducing)
                 #expect(String(decoding: bytes.array, as: UTF8.self) == "before|" + lines.map { $0 + "\n" }.joined())
             }
         }
@@ -105,8 +106,10 @@ import RunnerResults
             for result in Fixture.run().suites.flatMap(\.results) {
                 var bytes = ByteBuffer(capacity: 16)
                 bytes.append("<out>")
-                EvidenceText.writeXMLText(result.evidence, redactor: redactor, to: &bytes)
-                let text = EvidenceText.lines(for: result.evidence, redactor: redactor).map { $0 + "\n" }.joined()
+                let reproducing = !result.outcome.isPassed
+                EvidenceText.writeXMLText(result.evidence, redactor: redactor, reproducing: reproducing, to: &bytes)
+                let text = EvidenceText.lines(for: result.evidence, redactor: redactor, reproducing: reproducing)
+                    .map { $0 + "\n" }.joined()
                 #expect(String(decoding: bytes.array, as: UTF8.self) == "<out>" + XMLWriter.escapeText(text))
             }
         }

@@ -3,6 +3,7 @@ import Testing
 
 @testable import RunnerReport
 import RunnerResults
+import RunnerVocabulary
 
 @Suite struct ConsoleFormatterTests {
     let plain = ConsoleFormatter(color: false, verbosity: .normal, redactor: Fixture.redactor)
@@ -80,9 +81,11 @@ import RunnerResults
             "      - header Content-Type: expected contains \"json\", got text/html",
             "      - header X-Echo-Authorization: expected absent, got Bearer ***",
         ])
-        let evidence = EvidenceText.lines(for: Fixture.failed.evidence, redactor: Fixture.redactor)
+        let evidence = EvidenceText.lines(for: Fixture.failed.evidence, redactor: Fixture.redactor, reproducing: true)
         #expect(Array(lines[4...]) == evidence.map { "      " + $0 })
         #expect(lines.contains("      hop 2: GET http://api.example.com/v2/profile"))
+        // A result that did not pass shows how to send each request again, the secret masked.
+        #expect(lines.contains("        curl: curl -g -sS -i -H 'Host: api.example.com' 'http://203.0.113.11/profile?token=***'"))
 
         let insecure = try #require(verbose.line(for: Fixture.insecure)).components(separatedBy: "\n")
         #expect(insecure[1] == "      INSECURE: certificate verification was skipped (insecure: true)")
@@ -102,6 +105,66 @@ import RunnerResults
             Ran 6 results from 2 plans in 2.50 s
             2 passed, 2 failed, 1 errors, 1 skipped
             """)
+    }
+
+    /// A scenario that fanned out over IPs is one line in the summary, naming what did not
+    /// pass; a scenario with one result keeps its own line.
+    @Test func aFanOutIsOneLineNamingWhatDidNotPass() {
+        let console = ConsoleReport(formatter: plain, plans: [PlanIdentity(name: "prod", file: "prod.yaml")]) { _ in }
+        func result(_ ip: String, _ outcome: Outcome, strategy: StrategyKind = .sniResolve, scenario: String = "api-up") -> ScenarioResult {
+            var result = Fixture.passed
+            result.scenario = scenario
+            result.ip = ip
+            result.strategy = strategy
+            result.outcome = outcome
+            return result
+        }
+        let tls = Outcome.errored(TransferError(kind: .tls, message: "handshake failed"))
+        let timeout = Outcome.errored(TransferError(kind: .timeout, message: "timed out"))
+        let status = Outcome.failed([Problem(subject: "status", expected: "200", actual: "503")])
+        // 50 IPs: 48 pass, one TLS error, one timeout; handed over out of order.
+        var arrivals: [(ScenarioResult, ResultPosition)] = (0..<50).map { slot in
+            let outcome: Outcome = slot == 7 ? tls : slot == 9 ? timeout : .passed
+            return (result("10.0.0.\(slot)", outcome), ResultPosition(suite: 0, scenario: 0, slot: slot))
+        }
+        // A scenario over two strategies, and one with a single result.
+        arrivals.append((result("10.0.1.1", status, strategy: .headerOnly, scenario: "both"), ResultPosition(suite: 0, scenario: 1, slot: 0)))
+        arrivals.append((result("10.0.1.1", .passed, strategy: .trustOverride, scenario: "both"), ResultPosition(suite: 0, scenario: 1, slot: 1)))
+        arrivals.append((result("10.0.2.1", status, scenario: "alone"), ResultPosition(suite: 0, scenario: 2, slot: 0)))
+        for (result, position) in arrivals.reversed() { console.finished(result, at: position) }
+
+        let run = RunResult(
+            suites: [SuiteResult(
+                plan: PlanIdentity(name: "prod", file: "prod.yaml"), startedAt: Fixture.start, duration: 1, hostname: "h",
+                properties: [], counts: OutcomeCounts(passed: 49, failed: 2, errors: 2))],
+            startedAt: Fixture.start, duration: 1)
+        #expect(console.summary(for: run) == """
+            Not passing:
+              ERROR prod: api-up [sni-resolve] 48/50 IPs passed; failing: 10.0.0.7 tls, 10.0.0.9 timeout
+              FAIL  prod: both 1/2 results passed; failing: header-only 10.0.1.1 status
+              FAIL  prod: alone [sni-resolve 10.0.2.1] — status: expected 200, got 503
+            Ran 53 results from 1 plan in 1.00 s
+            49 passed, 2 failed, 2 errors
+            """)
+    }
+
+    /// A group names at most ten results, then says how many more did not pass.
+    @Test func aLargeGroupNamesTenAndCountsTheRest() throws {
+        let console = ConsoleReport(formatter: plain, plans: [PlanIdentity(name: "p", file: "p.yaml")]) { _ in }
+        for slot in 0..<25 {
+            var result = Fixture.passed
+            result.ip = "10.0.0.\(slot)"
+            result.outcome = .errored(TransferError(kind: .connect, message: "refused"))
+            console.finished(result, at: ResultPosition(suite: 0, scenario: 3, slot: slot))
+        }
+        let run = RunResult(
+            suites: [SuiteResult(
+                plan: PlanIdentity(name: "p", file: "p.yaml"), startedAt: Fixture.start, duration: 1, hostname: "h",
+                properties: [], counts: OutcomeCounts(errors: 25))],
+            startedAt: Fixture.start, duration: 1)
+        let line = try #require(console.summary(for: run).components(separatedBy: "\n").dropFirst().first)
+        let named = (0..<10).map { "10.0.0.\($0) connect" }.joined(separator: ", ")
+        #expect(line == "  ERROR p: login over SNI [sni-resolve] 0/25 IPs passed; failing: \(named), and 15 more")
     }
 
     @Test func theLastLineIsNeverColoured() throws {

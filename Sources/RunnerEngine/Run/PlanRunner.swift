@@ -49,6 +49,7 @@ public final class PlanRunner {
             limit: max(1, options.jobs), interrupter: interrupter, suites: suites.map { ($0, $0.scenarios.indices) })
         interrupter.attach(engine)
         defer { interrupter.detach() }
+        sink.planned(.scenarios(suites.reduce(0) { $0 + $1.scenariosStartedByTheScheduler }))
         scheduler.pump()
         engine.run()
         let duration = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
@@ -174,6 +175,10 @@ final class SuiteRun {
         self.finished = Array(repeating: [], count: scenarios.count)
     }
 
+    /// The scenarios that start on their own (flow steps start on their predecessors' lanes,
+    /// and are counted as those expand).
+    var scenariosStartedByTheScheduler: Int { flows.isStep.lazy.filter { !$0 }.count }
+
     func start(scenario index: Int, scheduler: ScenarioScheduler) {
         // A flow step runs when a result it runs after finishes (`startSteps`).
         guard !flows.isStep[index] else {
@@ -189,6 +194,7 @@ final class SuiteRun {
             planned[index] = expansion
             finished[index] = Array(repeating: false, count: expansion.count)
             scheduler.expanded(into: expansion.count)
+            sink.planned(.expanded(results: expansion.count))
             for (slot, plannedResult) in expansion.enumerated() {
                 run(plannedResult, scenario: index, at: position(scenario: index, slot: slot), scheduler: scheduler)
             }
@@ -313,6 +319,7 @@ final class SuiteRun {
             guard let lane else {
                 let skipped = FlowSteps.skipped(step, after: result, predecessorHost: scenarios[index].request.url.host)
                 let at = ResultPosition(suite: base.suite, scenario: base.scenario, slot: base.slot, lane: base.lane + [0])
+                sink.planned(.steps(results: 1))
                 hand(skipped, scenario: stepIndex, at: at)
                 if !flows.dependents[stepIndex].isEmpty {
                     startSteps(after: skipped, of: stepIndex, at: at, lane: nil, scheduler: scheduler)
@@ -326,6 +333,7 @@ final class SuiteRun {
             ) { [self] mapAnswer, resolverAnswer in
                 let results = FlowSteps.expand(step, on: lane, resolution: mapAnswer ?? resolverAnswer)
                 scheduler.expanded(into: results.count)
+                sink.planned(.steps(results: results.count))
                 for (fan, plannedResult) in results.enumerated() {
                     let at = ResultPosition(suite: base.suite, scenario: base.scenario, slot: base.slot, lane: base.lane + [fan])
                     stepsUnderWay[at] = plannedResult

@@ -29,7 +29,9 @@ struct ResultStateMachine {
 
     private enum State {
         case idle
-        case sending(HopRequest, WirePlan)
+        /// The request (as the plan or a redirect made it), its wire plan, and the headers sent
+        /// (the session's cookies added).
+        case sending(HopRequest, WirePlan, headers: [Header])
         case resolving(HopRequest, StrategyKind)
         /// The trust-override handshake failed; a probe with SNI tells why.
         case probing(TransferError, verification: VerificationFailure?, ip: IPAddress, wire: WirePlan)
@@ -76,10 +78,10 @@ struct ResultStateMachine {
         return begin(now: now)
     }
 
-    /// The values of its `secret: true` captures, for the run's redactor.
-    var capturedSecrets: [String] {
+    /// Its `secret: true` captures, for the run's redactor.
+    var capturedSecrets: [SecretValue] {
         guard let captured else { return [] }
-        return captured.values.values.filter(\.secret).map(\.text)
+        return captured.values.filter(\.value.secret).map { SecretValue(name: $0.key, value: $0.value.text) }
     }
 
     /// For the flow steps after this result: its lane, captures and cookies; nil unless it passed.
@@ -101,9 +103,9 @@ struct ResultStateMachine {
     }
 
     mutating func transferFinished(_ outcome: TransferOutcome, now: Double, date: Date) -> Action {
-        guard case .sending(let request, let wire) = state else { return unexpected("a transfer", now: now) }
+        guard case .sending(let request, let wire, let headers) = state else { return unexpected("a transfer", now: now) }
         lastDate = date
-        var hop = HopEvidence.from(wire: wire, method: request.method, outcome: outcome)
+        var hop = HopEvidence.from(wire: wire, request: request, headers: headers, outcome: outcome)
         if let hopResolveTime, wire.pinnedIP != nil { hop.timings.resolve = hopResolveTime }
         hops.append(hop)
 
@@ -246,7 +248,7 @@ struct ResultStateMachine {
             hopRequest.headers.append(Header(name: "Cookie", value: cookieHeader))
         }
         hopResolveTime = resolveTime
-        state = .sending(request, wire)
+        state = .sending(request, wire, headers: hopRequest.headers)
         return .send(TransferSpecs.request(hopRequest, scenario: scenario, wire: wire, timeout: remaining))
     }
 
@@ -290,6 +292,9 @@ struct ResultStateMachine {
         var evidence = Evidence(
             strategy: planned.strategy, ipSource: ipSource, insecure: scenario.settings.insecure, hops: hops, notes: notes)
         evidence.resolutionFallbackFrom = planned.resolution?.fallbackFrom
+        evidence.connection = ConnectionSettings(
+            http: scenario.settings.http, caFile: scenario.settings.caFile, timeout: scenario.settings.timeout,
+            connectTimeout: scenario.settings.connectTimeout)
         evidence.captured = captured?.records ?? []
         evidence.dns = dnsLookups
         // Only a result that sent something used addresses from somewhere; one that did not resolve has its error.

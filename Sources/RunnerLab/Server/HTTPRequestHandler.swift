@@ -93,7 +93,13 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func dispatch(_ pending: PendingRequest, context: ChannelHandlerContext) {
         let head = pending.head
         let path = Self.path(of: head.uri)
-        ledger.requestArrived(path: path)
+        let bodySHA256 = Self.hex(pending.digest.finalize())
+        ledger.requestArrived(
+            path: path,
+            LabArrival(
+                address: connection.localAddress.map(ConnectionLedger.canonical) ?? "", sni: connection.serverName,
+                tls: connection.tls, host: head.headers.first(name: "host"), method: head.method.rawValue, target: head.uri,
+                bodySHA256: bodySHA256))
         if let hostile = HostileBehaviour(path: path) {
             switch framing {
             case .http1:
@@ -111,7 +117,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             head: head, body: pending.body, connection: connection, requestIndex: pending.index,
             connectionClosed: context.channel.closeFuture,
             bodyFacts: LabRequest.BodyFacts(
-                length: pending.length, sha256: Self.hex(pending.digest.finalize()), truncated: pending.truncated))
+                length: pending.length, sha256: bodySHA256, truncated: pending.truncated))
         router.respond(to: request, on: context.eventLoop)
             .hop(to: context.eventLoop)
             .assumeIsolated()

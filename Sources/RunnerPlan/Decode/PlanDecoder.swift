@@ -1,4 +1,5 @@
 import Foundation
+import RunnerVocabulary
 
 /// Turns a parsed document into a `Plan`, collecting every error it finds on the way.
 ///
@@ -15,8 +16,8 @@ final class PlanDecoder {
     var variables: [String: ResolvedVariable] = [:]
     /// Variables whose own value did not resolve (already reported).
     var failedVariables: Set<String> = []
-    /// Secret values in first-use order (and as a set, to add each once).
-    private(set) var secrets: [String] = []
+    /// Secret values in first-use order (and their values as a set, to add each once).
+    private(set) var secrets: [SecretValue] = []
     private var secretSet: Set<String> = []
     /// Declared domain map names (plus `system`), for lookups and suggestions.
     var domainMapNames: [String] = []
@@ -101,9 +102,9 @@ final class PlanDecoder {
 
     // MARK: Secrets
 
-    func recordSecret(_ value: String) {
-        guard !value.isEmpty, secretSet.insert(value).inserted else { return }
-        secrets.append(value)
+    func recordSecret(_ secret: SecretValue) {
+        guard !secret.value.isEmpty, secretSet.insert(secret.value).inserted else { return }
+        secrets.append(secret)
     }
 
     // MARK: Files

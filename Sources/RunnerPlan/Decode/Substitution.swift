@@ -1,3 +1,5 @@
+import RunnerVocabulary
+
 /// A variable's value, and the same with its secret parts masked.
 struct ResolvedVariable: Sendable {
     var value: String
@@ -122,7 +124,7 @@ extension PlanDecoder {
                 return .failure(Problem("environment variable '\(name)' is not set"))
             }
             guard isSecret else { return .success(ResolvedVariable(value: value, shown: value)) }
-            if record { recordSecret(value) }
+            if record { recordSecret(SecretValue(name: name, value: value)) }
             return .success(ResolvedVariable(value: value, shown: "***"))
         }
         guard !reference.isEmpty else {

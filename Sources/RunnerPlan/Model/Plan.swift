@@ -1,3 +1,5 @@
+import RunnerVocabulary
+
 /// A validated plan: everything `runner` needs to run one plan file, with defaults already
 /// merged into each scenario and every `${…}` reference substituted.
 public struct Plan: Sendable, Equatable {
@@ -8,10 +10,11 @@ public struct Plan: Sendable, Equatable {
     /// Named domain maps, in the order the plan declares them.
     public var domainMaps: [DomainMapSpec]
     public var scenarios: [Scenario]
-    /// Values that came from `${secret:…}`: every report, log and error masks them as `***`.
-    public var secrets: [String]
+    /// Values that came from `${secret:…}`, with their variables' names: every report, log and
+    /// error masks them as `***`; a reproduction (`--curl`) names them as `"$NAME"`.
+    public var secrets: [SecretValue]
 
-    public init(path: String, name: String, domainMaps: [DomainMapSpec], scenarios: [Scenario], secrets: [String]) {
+    public init(path: String, name: String, domainMaps: [DomainMapSpec], scenarios: [Scenario], secrets: [SecretValue]) {
         self.path = path
         self.name = name
         self.domainMaps = domainMaps

@@ -61,7 +61,8 @@ struct SourceText: Sendable {
         PlanError(location: nil, message: "plan '\(path)' is larger than 64 MiB; refusing to read it")
     }
 
-    private static func systemError(_ code: Int32) -> String {
+    /// The system's words for `code` (`Permission denied`).
+    static func systemError(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
     }

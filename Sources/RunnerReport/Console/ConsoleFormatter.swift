@@ -46,7 +46,7 @@ public struct ConsoleFormatter: Sendable {
             for (number, attempt) in zip(1..., result.earlierAttempts) {
                 lines.append(paint(Self.indent + "attempt \(number): " + attemptSummary(attempt.outcome), .dim))
             }
-            lines += EvidenceText.lines(for: result.evidence, redactor: redactor).map { evidenceLine in
+            lines += EvidenceText.lines(for: result.evidence, redactor: redactor, reproducing: !result.outcome.isPassed).map { evidenceLine in
                 let line = Self.indent + PlainText.singleLine(evidenceLine)
                 return evidenceLine == EvidenceText.insecureLine ? paint(line, .yellow) : paint(line, .dim)
             }
@@ -54,31 +54,64 @@ public struct ConsoleFormatter: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// The summary line of a result that did not pass, under `Not passing:`; nil for one
-    /// that passed or was skipped.
-    func notPassingLine(for result: ScenarioResult, plan: String) -> String? {
+    /// What the summary keeps of a result that did not pass, under `Not passing:`; nil for
+    /// one that passed or was skipped.
+    func notPassing(_ result: ScenarioResult, plan: String, at position: ResultPosition) -> ConsoleTally.NotPassing? {
         let label: Label
         let why: String
+        let reason: String
         switch result.outcome {
         case .failed(let problems):
             label = .fail
             why = firstProblem(problems)
+            reason = problems.first.map { text($0.subject) } ?? "expectations"
         case .errored(let error):
             label = .error
             why = "\(error.kind.rawValue): \(text(error.message))"
+            reason = error.kind.rawValue
         case .passed, .skipped:
             return nil
         }
-        return "  \(paint(label)) \(text(plan)): \(text(result.displayName)) — \(why)"
+        return ConsoleTally.NotPassing(
+            position: position, line: "  \(paint(label)) \(text(plan)): \(text(result.displayName)) — \(why)",
+            plan: plan, scenario: result.scenario, failed: label == .fail, strategy: result.strategy, ip: result.ip, after: result.after, reason: reason)
+    }
+
+    /// At most this many results are named in a scenario's group line.
+    static let groupMembersNamed = 10
+
+    /// A scenario that fanned out, on one line, what did not pass first:
+    /// `  FAIL  plan: api-up [sni-resolve] 48/50 IPs passed; failing: 10.0.0.7 tls, 10.0.0.9 timeout`.
+    private func groupLine(
+        plan: String, scenario: String, size: ConsoleTally.ScenarioSize, members: [ConsoleTally.NotPassing]) -> String {
+        let label: Label = members.contains(where: \.failed) ? .fail : .error
+        let shared = size.sharedStrategy
+        let heading = shared.map { "\(text(scenario)) [\($0)]" } ?? text(scenario)
+        let unit = shared != nil && !size.hasLanes ? "IPs" : "results"
+        let named = members.prefix(Self.groupMembersNamed).map { member in
+            var place = member.ip ?? "system"
+            if shared == nil { place = "\(member.strategy) " + place }
+            if !member.after.isEmpty { place += " after " + member.after.map { text($0.description) }.joined(separator: " after ") }
+            return "\(text(place)) \(member.reason)"
+        }
+        let more = members.count > Self.groupMembersNamed ? ", and \(members.count - Self.groupMembersNamed) more" : ""
+        return "  \(paint(label)) \(text(plan)): \(heading) \(size.passed)/\(size.results) \(unit) passed; failing: "
+            + named.joined(separator: ", ") + more
     }
 
     /// The end-of-run summary; its last line is exactly `run.counts.summaryLine`, uncoloured,
     /// so scripts can read it.
-    func summary(for run: RunResult, tally: ConsoleReport.Tally) -> String {
+    func summary(for run: RunResult, tally: ConsoleTally) -> String {
         var lines: [String] = []
         if !tally.notPassing.isEmpty {
             lines.append("Not passing:")
-            lines += tally.notPassing.sorted { $0.position < $1.position }.map(\.line)
+            for (size, members) in tally.groups() {
+                guard size.results > 1, let first = members.first else {
+                    lines += members.map(\.line)
+                    continue
+                }
+                lines.append(groupLine(plan: first.plan, scenario: first.scenario, size: size, members: members))
+            }
         }
         let (insecure, fallbacks, flaky) = (tally.insecure, tally.fallbacks, tally.flaky)
         if insecure > 0 {
@@ -188,13 +221,6 @@ public struct ConsoleFormatter: Sendable {
 
     // MARK: - Colour
 
-    private enum Style: String {
-        case green = "\u{1B}[32m"
-        case red = "\u{1B}[31m"
-        case yellow = "\u{1B}[33m"
-        case dim = "\u{1B}[2m"
-    }
-
     private enum Label: String {
         case pass = "PASS "
         case fail = "FAIL "
@@ -210,7 +236,7 @@ public struct ConsoleFormatter: Sendable {
             }
         }
 
-        var style: Style {
+        var style: ANSIStyle {
             switch self {
             case .pass: .green
             case .fail, .error: .red
@@ -225,8 +251,8 @@ public struct ConsoleFormatter: Sendable {
         return paint(word, label.style) + String(repeating: " ", count: label.rawValue.count - word.count)
     }
 
-    private func paint(_ text: String, _ style: Style) -> String {
-        color ? style.rawValue + text + "\u{1B}[0m" : text
+    private func paint(_ text: String, _ style: ANSIStyle) -> String {
+        style.paint(text, when: color)
     }
 }
 

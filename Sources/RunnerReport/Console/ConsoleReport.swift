@@ -4,18 +4,10 @@ import RunnerResults
 /// the summary needs tallied on the way — counts, and the lines of the results that did not
 /// pass — so no result is kept.
 public final class ConsoleReport: ResultSink {
-    /// What the end-of-run summary needs from the results.
-    struct Tally {
-        var notPassing: [(position: ResultPosition, line: String)] = []
-        var insecure = 0
-        var fallbacks = 0
-        var flaky = 0
-    }
-
     private let formatter: ConsoleFormatter
     private let planNames: [String]
     private let write: (String) -> Void
-    private var tally = Tally()
+    private var tally = ConsoleTally()
 
     /// - Parameter write: prints one result's line (or lines), without a trailing newline.
     public init(formatter: ConsoleFormatter, plans: [PlanIdentity], write: @escaping (String) -> Void) {
@@ -35,12 +27,8 @@ public final class ConsoleReport: ResultSink {
     }
 
     private func count(_ result: ScenarioResult, at position: ResultPosition) {
-        if let line = formatter.notPassingLine(for: result, plan: planNames[position.suite]) {
-            tally.notPassing.append((position, line))
-        }
-        if result.evidence.insecure { tally.insecure += 1 }
-        if result.evidence.resolutionFallbackFrom != nil { tally.fallbacks += 1 }
-        if result.isFlaky { tally.flaky += 1 }
+        let entry = formatter.notPassing(result, plan: planNames[position.suite], at: position)
+        tally.count(result, at: position, notPassing: entry)
     }
 
     /// The end-of-run summary; its last line is exactly `run.counts.summaryLine`, uncoloured,

@@ -7,18 +7,19 @@ enum EvidenceText {
     /// The line every report shows first when verification was skipped.
     static let insecureLine = "INSECURE: certificate verification was skipped (insecure: true)"
 
-    /// Redacted, one-line-per-fact rendering of `evidence` (no trailing newline on any line).
-    static func lines(for evidence: Evidence, redactor: Redactor) -> [String] {
+    /// Redacted, one-line-per-fact rendering of `evidence` (no trailing newline on any line);
+    /// with `reproducing`, each hop also shows its curl line (a result that did not pass).
+    static func lines(for evidence: Evidence, redactor: Redactor, reproducing: Bool = false) -> [String] {
         var lines = Lines(redactor: redactor, into: ByteBuffer(capacity: 1024), keepingLineEnds: true, escapingXML: false)
-        render(evidence, into: &lines)
+        render(evidence, reproducing: reproducing, into: &lines)
         return lines.strings()
     }
 
     /// The same lines, each followed by a newline, appended to `bytes` (JUnit's `<system-out>`:
     /// written as bytes, without a `String` per line).
-    static func write(_ evidence: Evidence, redactor: Redactor, to bytes: inout ByteBuffer) {
+    static func write(_ evidence: Evidence, redactor: Redactor, reproducing: Bool, to bytes: inout ByteBuffer) {
         var lines = Lines(redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: false)
-        render(evidence, into: &lines)
+        render(evidence, reproducing: reproducing, into: &lines)
         bytes = lines.bytes
     }
 
@@ -26,18 +27,18 @@ enum EvidenceText {
     /// to `bytes` (JUnit's `<system-out>`). Without secrets, only the values are escaped, as
     /// they are written (the runner's own words need none); with secrets each line is redacted
     /// whole first, so the text is escaped once written.
-    static func writeXMLText(_ evidence: Evidence, redactor: Redactor, to bytes: inout ByteBuffer) {
+    static func writeXMLText(_ evidence: Evidence, redactor: Redactor, reproducing: Bool, to bytes: inout ByteBuffer) {
         guard redactor.isEmpty else {
             var plain = ByteBuffer(capacity: 1024)
-            write(evidence, redactor: redactor, to: &plain)
+            write(evidence, redactor: redactor, reproducing: reproducing, to: &plain)
             return plain.withUnsafeBytes { XMLWriter.escape($0, attribute: false, to: &bytes) }
         }
         var lines = Lines(redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: true)
-        render(evidence, into: &lines)
+        render(evidence, reproducing: reproducing, into: &lines)
         bytes = lines.bytes
     }
 
-    private static func render(_ evidence: Evidence, into out: inout Lines) {
+    private static func render(_ evidence: Evidence, reproducing: Bool, into out: inout Lines) {
         // Each value is redacted first (a secret may contain characters that escaping changes),
         // then its controls escaped so that each fact stays on its own line (`value`).
         if evidence.insecure {
@@ -71,6 +72,11 @@ enum EvidenceText {
             out.value(hop.originalURL)
             out.endLine()
             hopLines(hop, into: &out)
+            if reproducing {
+                out.literal("  curl: ")
+                out.value(CurlCommand.line(hop, of: evidence, redactor: out.redactor))
+                out.endLine()
+            }
         }
         for capture in evidence.captured {
             out.literal("captured: ")

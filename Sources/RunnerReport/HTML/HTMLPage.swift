@@ -57,7 +57,7 @@ enum HTMLPage {
         .body{padding:4px 0 8px}dl{display:grid;grid-template-columns:max-content 1fr;gap:0 12px;margin:4px 0}
         dt{color:#59636e}dd{margin:0;font-family:ui-monospace,monospace;font-size:12px;overflow-wrap:anywhere}
         .hop{border-top:1px dashed var(--line);margin-top:6px}h4{margin:6px 0 2px;font-size:13px;overflow-wrap:anywhere}
-        code{background:#fff;padding:0 3px;overflow-wrap:anywhere}p.error>b{color:var(--error)}.diagnosis{font-style:italic}
+        code{background:#fff;padding:0 3px;overflow-wrap:anywhere}code.curl{display:block;white-space:pre-wrap;user-select:all}p.error>b{color:var(--error)}.diagnosis{font-style:italic}
         [hidden]{display:none!important}section.scenario{content-visibility:auto;contain-intrinsic-size:auto 160px}
         """
 

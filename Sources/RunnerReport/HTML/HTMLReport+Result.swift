@@ -135,8 +135,10 @@ extension HTMLReport {
             html.raw("</p>\n")
         }
         if evidence.hops.isEmpty { html.raw("<p class=\"nohop\">no request was sent</p>\n") }
+        let reproducing = !result.outcome.isPassed
         for (index, hop) in evidence.hops.enumerated() {
-            self.hop(hop, number: index + 1, redirected: index > 0, into: &html)
+            let curl = reproducing ? CurlCommand.line(hop, of: evidence, redactor: html.redactor) : nil
+            self.hop(hop, number: index + 1, redirected: index > 0, curl: curl, into: &html)
         }
         guard !evidence.notes.isEmpty else { return }
         html.raw("<ul class=\"notes\">\n")
@@ -194,8 +196,9 @@ extension HTMLReport {
         html.raw("</div>\n")
     }
 
-    /// One request on the wire: what was sent, to where, and what came back.
-    private static func hop(_ hop: HopEvidence, number: Int, redirected: Bool, into html: inout HTMLWriter) {
+    /// One request on the wire: what was sent, to where, and what came back; `curl`, how to
+    /// send it again (a result that did not pass).
+    private static func hop(_ hop: HopEvidence, number: Int, redirected: Bool, curl: String?, into html: inout HTMLWriter) {
         html.raw("<div class=\"hop\"><h4>hop ")
         html.number(number)
         if redirected { html.raw(" (redirect)") }
@@ -245,7 +248,13 @@ extension HTMLReport {
         } else {
             html.raw("none received")
         }
-        html.raw("</dd></dl></div>\n")
+        html.raw("</dd>")
+        if let curl {
+            html.raw("<dt>curl</dt><dd><code class=\"curl\">")
+            html.value(curl)
+            html.raw("</code></dd>")
+        }
+        html.raw("</dl></div>\n")
     }
 
     private static func certificate(_ certificate: CertificateSummary?, into html: inout HTMLWriter) {

@@ -272,7 +272,7 @@ struct ResultRecord: Codable, Equatable {
         flaky = result.isFlaky
         earlierAttempts = result.earlierAttempts.map { AttemptRecord($0, redactor: redactor) }
         durationMs = Format.millisecondsValue(result.duration)
-        evidence = EvidenceRecord(result.evidence, redactor: redactor)
+        evidence = EvidenceRecord(result.evidence, redactor: redactor, reproducing: !result.outcome.isPassed)
         after = result.after.map { StepRecord($0, redactor: redactor) }
     }
 
@@ -388,10 +388,13 @@ struct EvidenceRecord: Codable, Equatable {
         case notes
     }
 
-    init(_ evidence: borrowing Evidence, redactor: Redactor) {
+    /// - Parameter reproducing: each hop's curl line is written (a result that did not pass).
+    init(_ evidence: borrowing Evidence, redactor: Redactor, reproducing: Bool) {
         ipSource = redactor.redact(evidence.ipSource)
         notes = evidence.notes.map(redactor.redact)
-        hops = evidence.hops.map { HopRecord($0, redactor: redactor) }
+        hops = evidence.hops.map { hop in
+            HopRecord(hop, redactor: redactor, curl: reproducing ? CurlCommand.line(hop, of: evidence, redactor: redactor) : nil)
+        }
         captured = evidence.captured.map { CapturedRecord($0, redactor: redactor) }
         dns = evidence.dns.map { DNSLookupRecord($0, redactor: redactor) }
         dnsNotChecked = evidence.dnsNotChecked.map(redactor.redact)
@@ -459,6 +462,8 @@ struct HopRecord: Codable, Equatable {
     var certificate: CertificateRecord?
     var connectedIP: String?
     var connectedPort: Int?
+    /// The hop's curl line, for a result that did not pass; null otherwise.
+    var curl: String?
     var hostHeader: String
     var httpVersion: String?
     var method: String
@@ -476,6 +481,7 @@ struct HopRecord: Codable, Equatable {
         case certificate
         case connectedIP = "connected_ip"
         case connectedPort = "connected_port"
+        case curl
         case hostHeader = "host_header"
         case httpVersion = "http_version"
         case method
@@ -486,7 +492,8 @@ struct HopRecord: Codable, Equatable {
         case urlSent = "url_sent"
     }
 
-    init(_ hop: borrowing HopEvidence, redactor: Redactor) {
+    init(_ hop: borrowing HopEvidence, redactor: Redactor, curl: String?) {
+        self.curl = curl
         method = redactor.redact(hop.method)
         originalURL = redactor.redact(hop.originalURL)
         urlSent = redactor.redact(hop.urlSent)

@@ -80,6 +80,7 @@ extension HopEvidence {
         newConnection = record.newConnection
         bodyLength = record.bodyLength
         bodySHA256 = record.bodySHA256
+        reproduction = record.curl
         if let certificate = record.certificate {
             var notAfter: Date?
             if let text = certificate.notAfter {

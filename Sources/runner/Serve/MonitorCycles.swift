@@ -90,7 +90,7 @@ final class MonitorCycles: @unchecked Sendable {
 
     /// One run of `plans`, its reports published when it completes (not when it was stopped).
     private func runCycle(_ plans: [Plan]) {
-        let redactor = Redactor(secrets: plans.flatMap(\.secrets))
+        let redactor = Redactor(named: plans.flatMap(\.secrets))
         let identities = plans.map { PlanIdentity(name: $0.name, file: $0.path) }
         let junitPath = directory.appendingPathComponent("junit.xml").path
         let jsonPath = directory.appendingPathComponent("report.json").path

@@ -1,0 +1,81 @@
+import RunnerResults
+import RunnerVocabulary
+
+/// What the console's end-of-run summary needs from the results, counted as they finish so
+/// that no result is kept: the flags, each scenario's size, and the results that did not pass.
+struct ConsoleTally {
+    /// One result that did not pass, as the summary may show it alone or in its scenario's group.
+    struct NotPassing {
+        var position: ResultPosition
+        /// The result's own summary line (`  FAIL  plan: name [strategy ip] — why`).
+        var line: String
+        var plan: String
+        var scenario: String
+        var failed: Bool
+        var strategy: StrategyKind
+        var ip: String?
+        var after: [ResultStep]
+        /// One word or two for a group line: the error kind (`tls`, `timeout`) or the first
+        /// unmet expectation's subject (`status`, `header Content-Type`).
+        var reason: String
+    }
+
+    /// A scenario's results: how many, how many passed, which strategies they used.
+    struct ScenarioSize {
+        var results: Int32 = 0
+        var passed: Int32 = 0
+        /// One bit per `StrategyKind`, in `allCases` order.
+        var strategies: UInt8 = 0
+        var hasLanes = false
+
+        /// The one strategy every result used, if they share one.
+        var sharedStrategy: StrategyKind? {
+            guard strategies.nonzeroBitCount == 1 else { return nil }
+            return StrategyKind.allCases[strategies.trailingZeroBitCount]
+        }
+    }
+
+    var notPassing: [NotPassing] = []
+    var insecure = 0
+    var fallbacks = 0
+    var flaky = 0
+    /// Per plan, per scenario (its place in the plan): grown as results arrive.
+    private var sizes: [[ScenarioSize]] = []
+
+    mutating func count(_ result: ScenarioResult, at position: ResultPosition, notPassing entry: NotPassing?) {
+        if let entry { notPassing.append(entry) }
+        if result.evidence.insecure { insecure += 1 }
+        if result.evidence.resolutionFallbackFrom != nil { fallbacks += 1 }
+        if result.isFlaky { flaky += 1 }
+        while sizes.count <= position.suite { sizes.append([]) }
+        if sizes[position.suite].count <= position.scenario {
+            sizes[position.suite] += Array(repeating: ScenarioSize(), count: position.scenario + 1 - sizes[position.suite].count)
+        }
+        sizes[position.suite][position.scenario].results += 1
+        if case .passed = result.outcome { sizes[position.suite][position.scenario].passed += 1 }
+        let strategyIndex = StrategyKind.allCases.firstIndex(of: result.strategy) ?? 0
+        sizes[position.suite][position.scenario].strategies |= 1 << UInt8(strategyIndex)
+        if !result.after.isEmpty { sizes[position.suite][position.scenario].hasLanes = true }
+    }
+
+    /// The size of the scenario at `position`.
+    func size(at position: ResultPosition) -> ScenarioSize {
+        sizes[position.suite][position.scenario]
+    }
+
+    /// The results that did not pass, in plan order, by scenario: a scenario with one result
+    /// stands alone; one that fanned out over IPs or strategies is one group.
+    func groups() -> [(size: ScenarioSize, members: [NotPassing])] {
+        var groups: [(size: ScenarioSize, members: [NotPassing])] = []
+        for entry in notPassing.sorted(by: { $0.position < $1.position }) {
+            if let last = groups.last?.members.first,
+                (last.position.suite, last.position.scenario) == (entry.position.suite, entry.position.scenario)
+            {
+                groups[groups.count - 1].members.append(entry)
+            } else {
+                groups.append((size(at: entry.position), [entry]))
+            }
+        }
+        return groups
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import PlanFixtures
+import RunnerResults
+import RunnerVocabulary
+import Testing
+
+@testable import RunnerReport
+
+/// The curl line of a hop, per strategy, and the shell words it is made of — checked by the
+/// words bash itself makes of them.
+@Suite struct CurlCommandTests {
+    static let settings = ConnectionSettings(
+        http: .auto, caFile: "/etc/lab/ca.pem", timeout: .seconds(10), connectTimeout: .milliseconds(2500))
+
+    static func evidence(_ strategy: StrategyKind, hop: HopEvidence, insecure: Bool = false) -> Evidence {
+        var evidence = Evidence(strategy: strategy, ipSource: "static map 'm'", insecure: insecure, hops: [hop])
+        evidence.connection = settings
+        return evidence
+    }
+
+    static func hop(
+        url: String, sent: String, host: String, ip: String?, method: String = "GET", headers: [Header] = [],
+        body: RequestBody? = nil
+    ) -> HopEvidence {
+        var hop = HopEvidence(method: method, originalURL: url, urlSent: sent, hostHeader: host, sni: nil, pinnedIP: ip)
+        hop.requestHeaders = headers
+        hop.requestBody = body
+        return hop
+    }
+
+    /// What bash makes of `line` after `curl`/`openssl`: its words, one per NUL, by running
+    /// the line with those commands replaced by printf.
+    static func words(of line: String, environment: [String: String] = [:]) throws -> [[String]] {
+        let script = "curl() { printf '%s\\0' \"$@\"; printf '\\1'; }; openssl() { printf '%s\\0' \"$@\"; printf '\\1'; }\n" + line
+        let output = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", script],
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, deadline: .seconds(30))
+        #expect(output.status == 0, "\(String(decoding: output.stderr, as: UTF8.self))")
+        return output.stdout.split(separator: 1, omittingEmptySubsequences: true).map { command in
+            command.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    @Test func sniResolveConnectsTheNameToTheIP() throws {
+        var hop = Self.hop(url: "https://api.example.com/health", sent: "https://api.example.com/health", host: "api.example.com", ip: "2001:db8::7")
+        hop.connectTo = "api.example.com:443:[2001:db8::7]:443"
+        let line = CurlCommand.line(hop, of: Self.evidence(.sniResolve, hop: hop), redactor: Redactor(secrets: []))
+        #expect(line == "curl -g -sS -i --cacert '/etc/lab/ca.pem' --connect-timeout 2.5 --max-time 10 --connect-to 'api.example.com:443:[2001:db8::7]:443' 'https://api.example.com/health'")
+        #expect(try Self.words(of: line) == [[
+            "-g", "-sS", "-i", "--cacert", "/etc/lab/ca.pem", "--connect-timeout", "2.5", "--max-time", "10",
+            "--connect-to", "api.example.com:443:[2001:db8::7]:443", "https://api.example.com/health",
+        ]])
+    }
+
+    @Test func headerOnlySendsTheIPURLAndTheHost() throws {
+        let hop = Self.hop(url: "http://api.example.com:8080/x", sent: "http://203.0.113.5:8080/x", host: "api.example.com:8080", ip: "203.0.113.5", method: "DELETE")
+        var evidence = Self.evidence(.headerOnly, hop: hop)
+        evidence.connection?.http = .http2
+        let line = CurlCommand.line(hop, of: evidence, redactor: Redactor(secrets: []))
+        #expect(line == "curl -g -sS -i --http2-prior-knowledge --connect-timeout 2.5 --max-time 10 -X 'DELETE' -H 'Host: api.example.com:8080' 'http://203.0.113.5:8080/x'")
+    }
+
+    @Test func trustOverrideChecksTheHandshakeWithOpenSSLFirst() throws {
+        var hop = Self.hop(url: "https://api.example.com/x", sent: "https://203.0.113.5/x", host: "api.example.com", ip: "203.0.113.5", method: "POST")
+        hop.verifyName = "api.example.com"
+        let line = CurlCommand.line(hop, of: Self.evidence(.trustOverride, hop: hop), redactor: Redactor(secrets: []))
+        let commands = try Self.words(of: line)
+        #expect(commands.count == 2)
+        #expect(commands.first == [
+            "s_client", "-connect", "203.0.113.5:443", "-noservername", "-verify_hostname", "api.example.com",
+            "-verify_return_error", "-CAfile", "/etc/lab/ca.pem", "-brief",
+        ])
+        #expect(commands.last == [
+            "-g", "-sS", "-i", "-k", "--connect-timeout", "2.5", "--max-time", "10", "-H", "Host: api.example.com",
+            "-H", "Expect:", "-H", "Content-Type:", "--data-binary", "", "https://203.0.113.5/x",
+        ])
+        #expect(line.hasSuffix("# trust-override: openssl checks the certificate against the host without SNI; curl cannot, so -k after that check"))
+        // Without verification there is nothing for openssl to check.
+        let insecure = CurlCommand.line(hop, of: Self.evidence(.trustOverride, hop: hop, insecure: true), redactor: Redactor(secrets: []))
+        #expect(insecure.hasPrefix("curl -g -sS -i -k "))
+    }
+
+    /// Headers, a URL and a body that try to end their word, start a command or span lines stay
+    /// the exact bytes they were; a named secret is a reference to its variable, never its value.
+    @Test func nothingBreaksOutOfItsWordAndSecretsAreReferences() throws {
+        let secret = "t0k'en $(touch /tmp/curl-command-test) `id`"
+        let redactor = Redactor(named: [SecretValue(name: "API_TOKEN", value: secret)])
+        let body = "line one\nit's \"two\"\t$HOME \\ \(secret) \u{7F}end 雪"
+        let hop = Self.hop(
+            url: "https://api.example.com/a'b?c=$(x)&d=`y`", sent: "https://api.example.com/a'b?c=$(x)&d=`y`",
+            host: "api.example.com", ip: nil, method: "PUT",
+            headers: [Header(name: "Authorization", value: "Bearer " + secret), Header(name: "X-Empty", value: ""),
+                      Header(name: "X-Quote", value: "'\"; rm -rf / #")],
+            body: .bytes(Data(body.utf8)))
+        let line = CurlCommand.line(hop, of: Self.evidence(.system, hop: hop), redactor: redactor)
+        #expect(!line.contains("t0k"))
+        #expect(!line.contains("\n"))
+        #expect(line.contains("'Authorization: Bearer '\"$API_TOKEN\""))
+        let words = try #require(try Self.words(of: line, environment: ["API_TOKEN": secret]).first)
+        #expect(Array(words.prefix(10)) == ["-g", "-sS", "-i", "--cacert", "/etc/lab/ca.pem", "--connect-timeout", "2.5", "--max-time", "10", "-X"])
+        #expect(words.contains("X-Empty;"))
+        #expect(words.contains(body))
+        #expect(words.contains("Authorization: Bearer " + secret))
+        #expect(words.contains("X-Quote: '\"; rm -rf / #"))
+        #expect(words.last == "https://api.example.com/a'b?c=$(x)&d=`y`")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/curl-command-test"))
+    }
+
+    /// A body with a NUL cannot be an argument: printf makes its bytes for curl to read.
+    @Test func aBinaryBodyIsMadeByPrintf() throws {
+        let bytes: [UInt8] = [0, 1, 0x27, 0x25, 0xFF, 0x0A]
+        let hop = Self.hop(url: "http://a.example/", sent: "http://a.example/", host: "a.example", ip: nil, method: "POST", body: .bytes(Data(bytes)))
+        let line = CurlCommand.line(hop, of: Self.evidence(.system, hop: hop), redactor: Redactor(secrets: []))
+        #expect(line.contains("--data-binary @<(printf '\\x00\\x01\\x27\\x25\\xff\\x0a')"))
+        let printf = try ChildProcess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", "printf '\\x00\\x01\\x27\\x25\\xff\\x0a'"])
+        #expect(Array(printf.stdout) == bytes)
+        let file = Self.hop(url: "http://a.example/", sent: "http://a.example/", host: "a.example", ip: nil, method: "POST", body: .file(path: "/data/it's.bin"))
+        #expect(CurlCommand.line(file, of: Self.evidence(.system, hop: file), redactor: Redactor(secrets: []))
+            .hasSuffix("--data-binary @'/data/it'\\''s.bin' 'http://a.example/'"))
+    }
+
+    @Test func headAndTheHTTPVersions() {
+        let hop = Self.hop(url: "https://a.example/", sent: "https://a.example/", host: "a.example", ip: nil, method: "HEAD")
+        var evidence = Self.evidence(.system, hop: hop)
+        #expect(CurlCommand.line(hop, of: evidence, redactor: Redactor(secrets: [])).contains(" -I 'https://a.example/'"))
+        evidence.connection?.http = .http1_1
+        #expect(CurlCommand.line(hop, of: evidence, redactor: Redactor(secrets: [])).hasPrefix("curl -g -sS -i --http1.1 "))
+        evidence.connection?.http = .http2
+        #expect(CurlCommand.line(hop, of: evidence, redactor: Redactor(secrets: [])).hasPrefix("curl -g -sS -i --http2 "))
+    }
+
+    @Test(arguments: [
+        ("https://203.0.113.5/x", 443), ("http://203.0.113.5/x", 80), ("https://203.0.113.5:8443/x", 8443),
+        ("https://[2001:db8::1]/x", 443), ("https://[2001:db8::1]:9443/x?y=:1", 9443), ("http://10.0.0.1:81", 81),
+    ])
+    func portsOfTheURLsTheRunnerBuilds(url: String, port: Int) {
+        #expect(CurlCommand.port(of: url) == port)
+    }
+
+    @Test func secondsAsCurlReadsThem() {
+        #expect(CurlCommand.seconds(.seconds(10)) == "10")
+        #expect(CurlCommand.seconds(.milliseconds(500)) == "0.5")
+        #expect(CurlCommand.seconds(.milliseconds(2250)) == "2.25")
+        #expect(CurlCommand.seconds(.microseconds(1)) == "0.001")
+    }
+}
