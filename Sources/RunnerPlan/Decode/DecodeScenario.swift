@@ -20,6 +20,7 @@ struct SettingsLayer {
     var domainMap: String?
     var headers: [HeaderEntry]?
     var resolver: ResolverChoice?
+    var tls: TLSLayer?
 
     func apply(to settings: inout TransferSettings) {
         if let timeout { settings.timeout = timeout }
@@ -90,6 +91,7 @@ extension PlanDecoder {
             case .domains: layer.domainMap = domainMapReference(value, site: site())
             case .headers: layer.headers = decodeHeaders(value, site: site(), context: context.part(.headers))
             case .resolver: layer.resolver = resolverChoice(value, site: site())
+            case .tls: layer.tls = decodeTLS(value, site: site(), context: context)
             }
         }
         return layer
@@ -311,6 +313,7 @@ extension PlanDecoder {
         var settings = TransferSettings()
         defaults.apply(to: &settings)
         layer.apply(to: &settings)
+        settings.tls = clientTLS(layer.tls.map { $0.over(defaults.tls) } ?? defaults.tls, scenario: label())
         if let insecure = request.insecure { settings.insecure = insecure }
         let headers = Self.merge([defaults.headers ?? [], layer.headers ?? [], request.headers]).map(\.header)
         var scenario = Scenario(
