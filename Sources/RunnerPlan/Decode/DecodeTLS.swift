@@ -29,18 +29,23 @@ extension PlanDecoder {
         let context = owner.part(.tls)
         guard let fields = fields(of: node, site: site(), context: context, keys: Keys.tls) else { return nil }
         var layer = TLSLayer(mark: node.mark)
-        let versions = TLSVersion.allCases.map(\.rawValue)
         for entry in fields.entries {
             func site() -> Site { Site(key: entry.key, context) }
             switch entry.name {
-            case .minVersion: layer.minVersion = choice(entry.value, for: site(), among: versions)
-            case .maxVersion: layer.maxVersion = choice(entry.value, for: site(), among: versions)
+            case .minVersion: layer.minVersion = tlsVersion(entry.value, site: site())
+            case .maxVersion: layer.maxVersion = tlsVersion(entry.value, site: site())
             case .ciphers:
-                layer.ciphers = tlsNames(entry.value, site: site(), what: "cipher", known: TLSNames.isCipher)
+                layer.ciphers = tlsNames(
+                    entry.value, site: site(), what: "cipher", known: TLSNames.isCipher, candidates: TLSProfile.iosATS.ciphers,
+                    example: "OpenSSL's name, as `openssl ciphers -v` lists them")
             case .tls13Ciphers:
-                layer.tls13Ciphers = tlsNames(entry.value, site: site(), what: "TLS 1.3 cipher", known: TLSNames.isTLS13Cipher)
+                layer.tls13Ciphers = tlsNames(
+                    entry.value, site: site(), what: "TLS 1.3 cipher", known: TLSNames.isTLS13Cipher,
+                    candidates: Self.tls13Suites, example: "e.g. TLS_AES_128_GCM_SHA256")
             case .curves:
-                layer.curves = tlsNames(entry.value, site: site(), what: "curve", known: TLSNames.isGroup)
+                layer.curves = tlsNames(
+                    entry.value, site: site(), what: "curve", known: TLSNames.isGroup, candidates: Self.commonGroups,
+                    example: "e.g. X25519, P-256")
             case .profile:
                 let names = TLSProfile.allCases.map(\.rawValue)
                 layer.profile = choice(entry.value, for: site(), among: names).flatMap { TLSProfile(rawValue: $0.value) }
@@ -49,9 +54,27 @@ extension PlanDecoder {
         return layer
     }
 
+    /// The TLS 1.3 suites and the groups a did-you-mean is drawn from.
+    private static let tls13Suites = [
+        "TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256", "TLS_AES_128_CCM_SHA256",
+    ]
+    private static let commonGroups = ["X25519", "X448", "P-256", "P-384", "P-521", "prime256v1", "secp384r1", "secp521r1"]
+
+    /// `"1.0"` … `"1.3"`.
+    private func tlsVersion(_ node: YAMLNode, site: @autoclosure () -> Site) -> Text? {
+        let versions = TLSVersion.allCases.map(\.rawValue)
+        guard let text = text(node, expected: "a TLS version", for: site()) else { return nil }
+        guard versions.contains(text.value) else {
+            report(at: text.mark, "expected a TLS version '1.0', '1.1', '1.2' or '1.3' for \(site()), got \(text.quoted)")
+            return nil
+        }
+        return text
+    }
+
     /// A list of names OpenSSL must know (a single name is a one-item list).
     private func tlsNames(
-        _ node: YAMLNode, site: @autoclosure () -> Site, what: String, known: (String) -> Bool
+        _ node: YAMLNode, site: @autoclosure () -> Site, what: String, known: (String) -> Bool, candidates: [String],
+        example: String
     ) -> [Text]? {
         guard let items = items(node, expected: "a list of \(what) names", for: site()) else { return nil }
         guard !items.isEmpty else {
@@ -66,8 +89,8 @@ extension PlanDecoder {
                 continue
             }
             guard known(text.value) else {
-                let hint = Suggestion.closest(to: text.value, among: TLSProfile.iosATS.ciphers).map { "; did you mean '\($0)'?" }
-                    ?? " (as OpenSSL names it; `openssl ciphers -v` lists them)"
+                let hint = Suggestion.closest(to: text.value, among: candidates).map { "; did you mean '\($0)'?" }
+                    ?? " (\(example))"
                 report(at: text.mark, "unknown \(what) \(text.quoted) for \(site())\(hint)")
                 failed = true
                 continue
@@ -143,8 +166,7 @@ extension PlanDecoder {
             func site() -> Site { Site(key: field.key, context) }
             switch field.name {
             case .version:
-                expectation.version = choice(field.value, for: site(), among: TLSVersion.allCases.map(\.rawValue))
-                    .flatMap { TLSVersion(rawValue: $0.value) }
+                expectation.version = tlsVersion(field.value, site: site()).flatMap { TLSVersion(rawValue: $0.value) }
             case .cipher:
                 expectation.cipher = decodeMatcher(
                     field.value, site: site(), context: scenario.part(.expectTLS), ownerMark: field.keyMark, allowAbsent: false)
