@@ -22,8 +22,11 @@ enum CurlCommand {
         let strategy = hop.strategy ?? evidence.strategy
         let connection = evidence.connection
         let https = hop.urlSent.utf8.starts(with: "https://".utf8)
-        let verifiesWithoutSNI = strategy == .trustOverride && !evidence.insecure
-        if verifiesWithoutSNI, let name = hop.verifyName, let ip = hop.pinnedIP {
+        // Trust override checks the name without SNI: openssl does that handshake first (a hop
+        // from a report read back, without the name, is sent as header-only would be).
+        var verifiesWithoutSNI = false
+        if strategy == .trustOverride, !evidence.insecure, let name = hop.verifyName, let ip = hop.pinnedIP {
+            verifiesWithoutSNI = true
             bytes.append("openssl s_client -connect ")
             ShellWord.append(Self.endpoint(ip: ip, port: Self.port(of: hop.urlSent)), redactor: redactor, to: &bytes)
             bytes.append(" -noservername -verify_hostname ")
