@@ -21,6 +21,9 @@ struct SettingsLayer {
     var headers: [HeaderEntry]?
     var resolver: ResolverChoice?
     var tls: TLSLayer?
+    /// `defaults` only: its `tls` checked and resolved once, for the scenarios that write none
+    /// (so a mistake in it is reported once, not once per scenario).
+    var resolvedTLS = ClientTLS()
 
     func apply(to settings: inout TransferSettings) {
         if let timeout { settings.timeout = timeout }
@@ -313,7 +316,7 @@ extension PlanDecoder {
         var settings = TransferSettings()
         defaults.apply(to: &settings)
         layer.apply(to: &settings)
-        settings.tls = clientTLS(layer.tls.map { $0.over(defaults.tls) } ?? defaults.tls, scenario: label())
+        settings.tls = layer.tls.map { clientTLS($0.over(defaults.tls), scenario: label()) } ?? defaults.resolvedTLS
         if let insecure = request.insecure { settings.insecure = insecure }
         let headers = Self.merge([defaults.headers ?? [], layer.headers ?? [], request.headers]).map(\.header)
         var scenario = Scenario(

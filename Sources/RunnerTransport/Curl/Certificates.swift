@@ -45,41 +45,50 @@ struct CertificateFingerprint: Hashable, Sendable {
 /// Converted certificates by fingerprint: connections are reused thousands of times, and the
 /// same leaf need not be printed again for each transfer (nor its chain's pins computed again).
 final class CertificateCache {
-    private var entries: [CertificateFingerprint: CertificateSummary] = [:]
-    private var chains: [CertificateFingerprint: (verified: Bool, chain: [ChainCertificate])] = [:]
+    private struct Entry {
+        var certificate: CertificateSummary?
+        /// The chain, and whether it was the verified one, once read.
+        var chain: (verified: Bool, certificates: [ChainCertificate])?
+    }
+
+    private var entries: [CertificateFingerprint: Entry] = [:]
     private let limit: Int
 
     init(limit: Int = 512) { self.limit = limit }
 
-    /// The leaf of the easy handle's live TLS session, nil without one.
-    func liveCertificate(of easy: EasyHandle) -> CertificateSummary? {
-        guard let fingerprint = easy.livePeerFingerprint() else { return nil }
-        if let known = entries[fingerprint] { return known }
-        guard let certificate = easy.livePeerCertificate() else { return nil }
-        if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
-        entries[fingerprint] = certificate
-        return certificate
+    /// The leaf and the session (version, cipher, chain) of the easy handle's live TLS
+    /// connection, each nil without one: the leaf and the chain converted once per leaf, the
+    /// version and cipher read each time (one fingerprint, one look at the session).
+    func live(of easy: EasyHandle) -> (certificate: CertificateSummary?, session: TLSSession?) {
+        guard let fingerprint = easy.livePeerFingerprint() else {
+            return (nil, easy.liveSession(withChain: true).map(Self.session))
+        }
+        var entry = entries[fingerprint] ?? Entry()
+        let isNew = entries[fingerprint] == nil
+        var changed = isNew
+        if entry.certificate == nil {
+            entry.certificate = easy.livePeerCertificate()
+            changed = true
+        }
+        var session = easy.liveSession(withChain: false)
+        if let live = session {
+            if let chain = entry.chain, chain.verified == live.chainVerified {
+                session?.chain = chain.certificates
+            } else if let withChain = easy.liveSession(withChain: true) {
+                session = withChain
+                entry.chain = (withChain.chainVerified, withChain.chain)
+                changed = true
+            }
+        }
+        if changed {
+            if isNew, entries.count >= limit { entries.removeAll(keepingCapacity: true) }
+            entries[fingerprint] = entry
+        }
+        return (entry.certificate, session.map(Self.session))
     }
 
-    /// The easy handle's live TLS session: version and cipher read each time, the chain
-    /// converted once per leaf (and verification state); nil without a session.
-    func liveSession(of easy: EasyHandle) -> TLSSession? {
-        let fingerprint = easy.livePeerFingerprint()
-        if let fingerprint, let known = chains[fingerprint], let session = easy.liveSession(withChain: false),
-            session.chainVerified == known.verified
-        {
-            return TLSSession(
-                version: TLSVersion(openSSLName: session.version), cipher: session.cipher, chainVerified: known.verified,
-                chain: known.chain)
-        }
-        guard let session = easy.liveSession(withChain: true) else { return nil }
-        if let fingerprint {
-            if chains.count >= limit { chains.removeAll(keepingCapacity: true) }
-            chains[fingerprint] = (session.chainVerified, session.chain)
-        }
-        return TLSSession(
-            version: TLSVersion(openSSLName: session.version), cipher: session.cipher, chainVerified: session.chainVerified,
-            chain: session.chain)
+    private static func session(_ live: (version: String, cipher: String, chainVerified: Bool, chain: [ChainCertificate])) -> TLSSession {
+        TLSSession(version: TLSVersion(openSSLName: live.version), cipher: live.cipher, chainVerified: live.chainVerified, chain: live.chain)
     }
 }
 

@@ -122,9 +122,11 @@ final class Transfer: EasyHandleSink {
         }
         if isHTTPS, certificate == nil {
             // No header arrived (connect-only, or a failure): what the handshake showed.
-            certificate = easy.handshakeLeaf() ?? certificates.liveCertificate(of: easy)
+            let live = certificates.live(of: easy)
+            certificate = easy.handshakeLeaf() ?? live.certificate
+            if session == nil { session = live.session }
         }
-        if isHTTPS, session == nil { session = certificates.liveSession(of: easy) ?? easy.handshakeSession() }
+        if isHTTPS, session == nil { session = certificates.live(of: easy).session ?? easy.handshakeSession() }
         let evidence = TransferEvidence(
             connectedIP: easy.info(.primaryIP),
             connectedPort: easy.info(.primaryPort).flatMap { $0 > 0 ? $0 : nil },
@@ -183,8 +185,7 @@ final class Transfer: EasyHandleSink {
         if isHTTPS, !lookedForCertificate {
             // From the live session: also right on a reused connection, where no handshake ran.
             lookedForCertificate = true
-            certificate = certificates.liveCertificate(of: easy)
-            session = certificates.liveSession(of: easy)
+            (certificate, session) = certificates.live(of: easy)
         }
         head.consume(line: line)
     }
