@@ -61,6 +61,25 @@ struct TLSDecodingTests {
         #expect(plan.scenarios[0].settings.tls == ClientTLS())
     }
 
+    /// A mistake in the defaults' `tls` is the defaults': reported once, not once per scenario.
+    @Test func aDefaultsMistakeIsReportedOnce() throws {
+        let workspace = try PlanWorkspace()
+        let path = try workspace.write("plan.yaml", """
+            version: 1
+            defaults:
+              tls: {profile: ios-ats, ciphers: [AES128-GCM-SHA256]}
+            scenarios:
+              - {name: a, request: {url: https://api.example.com/}}
+              - {name: b, request: {url: https://api.example.com/}}
+              - {name: c, request: {url: https://api.example.com/}}
+            """)
+        let errors = #expect(throws: PlanErrors.self) { try PlanLoader.load(path: path, environment: [:]) }
+        #expect(errors?.errors.map(\.description) == [
+            "\(path):3:37: error: none of the ciphers of defaults is one profile 'ios-ats' allows; its TLS 1.2 ciphers are "
+                + TLSProfile.iosATS.ciphers.joined(separator: ", "),
+        ])
+    }
+
     /// OpenSSL, not a list of the runner's, decides which names exist.
     @Test(arguments: [
         ("ECDHE-RSA-AES128-GCM-SHA256", true), ("AES128-GCM-SHA256", true), ("HIGH", false), ("TLS_AES_128_GCM_SHA256", false),
