@@ -291,6 +291,17 @@ int ccurl_chain_cert_from_der(const unsigned char *der, size_t length, ccurl_cha
     return ok;
 }
 
+int ccurl_easy_session_names(CURL *easy, const char **version, const char **cipher, int *chain_verified) {
+    SSL *ssl = live_session(easy);
+    if (!ssl) return 0;
+    const SSL_CIPHER *current = SSL_get_current_cipher(ssl);
+    STACK_OF(X509) *chain = SSL_get0_verified_chain(ssl);
+    *version = SSL_get_version(ssl);
+    *cipher = current ? SSL_CIPHER_get_name(current) : "";
+    *chain_verified = chain && sk_X509_num(chain) > 0;
+    return 1;
+}
+
 int ccurl_easy_session_info(CURL *easy, int with_chain, ccurl_session_info *out) {
     memset(out, 0, sizeof *out);
     SSL *ssl = live_session(easy);

@@ -25,7 +25,9 @@ public struct ClientTLS: Sendable, Hashable {
     }
 
     /// Nothing limited: libcurl's and OpenSSL's defaults.
-    public var isDefault: Bool { self == ClientTLS() }
+    public var isDefault: Bool {
+        minVersion == nil && maxVersion == nil && ciphers.isEmpty && tls13Ciphers.isEmpty && curves.isEmpty && profile == nil
+    }
 
     /// The limits in a few words, for a diagnosis: `min_version 1.3`, `ciphers AES128-SHA`.
     public var limitsText: String {

@@ -109,6 +109,11 @@ typedef struct ccurl_session_info {
 
 void ccurl_session_info_release(ccurl_session_info *info);
 
+/* The live session's negotiated version and cipher as OpenSSL's static names (the same
+ * pointers for the same names: callers compare them to recognise a session already seen) and
+ * whether verification built the chain. Returns 1, or 0 without a TLS session. */
+int ccurl_easy_session_names(CURL *easy, const char **version, const char **cipher, int *chain_verified);
+
 /* The transfer's live TLS session (also on a reused connection): returns 1 and fills `out`,
  * 0 when there is none (plain HTTP, no handshake) or no memory. The chain only when
  * `with_chain` (it costs a SHA-256 and a name per certificate; callers cache it by leaf). */

@@ -45,10 +45,13 @@ struct CertificateFingerprint: Hashable, Sendable {
 /// Converted certificates by fingerprint: connections are reused thousands of times, and the
 /// same leaf need not be printed again for each transfer (nor its chain's pins computed again).
 final class CertificateCache {
-    private struct Entry {
+    /// What is known of one leaf: a reference, so a transfer on a known connection reads it
+    /// without copying (or retaining) each field.
+    private final class Entry {
         var certificate: CertificateSummary?
-        /// The chain, and whether it was the verified one, once read.
-        var chain: (verified: Bool, certificates: [ChainCertificate])?
+        /// The session last read with this leaf, by OpenSSL's static names for its version and
+        /// cipher: the same names and verification state give the same value, made once.
+        var session: (version: UnsafePointer<CChar>, cipher: UnsafePointer<CChar>, value: TLSSession)?
     }
 
     private var entries: [CertificateFingerprint: Entry] = [:]
@@ -57,34 +60,30 @@ final class CertificateCache {
     init(limit: Int = 512) { self.limit = limit }
 
     /// The leaf and the session (version, cipher, chain) of the easy handle's live TLS
-    /// connection, each nil without one: the leaf and the chain converted once per leaf, the
-    /// version and cipher read each time (one fingerprint, one look at the session).
+    /// connection, each nil without one. Per transfer this costs a fingerprint and a look at
+    /// the session's names; the leaf, the chain's pins and the session value are made once.
     func live(of easy: EasyHandle) -> (certificate: CertificateSummary?, session: TLSSession?) {
         guard let fingerprint = easy.livePeerFingerprint() else {
             return (nil, easy.liveSession(withChain: true).map(Self.session))
         }
-        var entry = entries[fingerprint] ?? Entry()
-        let isNew = entries[fingerprint] == nil
-        var changed = isNew
-        if entry.certificate == nil {
-            entry.certificate = easy.livePeerCertificate()
-            changed = true
-        }
-        var session = easy.liveSession(withChain: false)
-        if let live = session {
-            if let chain = entry.chain, chain.verified == live.chainVerified {
-                session?.chain = chain.certificates
-            } else if let withChain = easy.liveSession(withChain: true) {
-                session = withChain
-                entry.chain = (withChain.chainVerified, withChain.chain)
-                changed = true
-            }
-        }
-        if changed {
-            if isNew, entries.count >= limit { entries.removeAll(keepingCapacity: true) }
+        let entry: Entry
+        if let known = entries[fingerprint] {
+            entry = known
+        } else {
+            if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
+            entry = Entry()
             entries[fingerprint] = entry
         }
-        return (entry.certificate, session.map(Self.session))
+        if entry.certificate == nil { entry.certificate = easy.livePeerCertificate() }
+        guard let names = easy.liveSessionNames() else { return (entry.certificate, nil) }
+        if let cached = entry.session, cached.version == names.version, cached.cipher == names.cipher,
+            cached.value.chainVerified == names.chainVerified
+        {
+            return (entry.certificate, cached.value)
+        }
+        guard let read = easy.liveSession(withChain: true).map(Self.session) else { return (entry.certificate, nil) }
+        entry.session = (names.version, names.cipher, read)
+        return (entry.certificate, read)
     }
 
     private static func session(_ live: (version: String, cipher: String, chainVerified: Bool, chain: [ChainCertificate])) -> TLSSession {
@@ -119,6 +118,16 @@ extension ChainCertificate {
 }
 
 extension EasyHandle {
+    /// The live session's version and cipher as OpenSSL's static names, and whether its chain
+    /// was verified; nil without a session.
+    func liveSessionNames() -> (version: UnsafePointer<CChar>, cipher: UnsafePointer<CChar>, chainVerified: Bool)? {
+        var version: UnsafePointer<CChar>?
+        var cipher: UnsafePointer<CChar>?
+        var verified: Int32 = 0
+        guard ccurl_easy_session_names(raw, &version, &cipher, &verified) == 1, let version, let cipher else { return nil }
+        return (version, cipher, verified != 0)
+    }
+
     /// The live session's version and cipher, and its chain when `withChain`.
     func liveSession(withChain: Bool) -> (version: String, cipher: String, chainVerified: Bool, chain: [ChainCertificate])? {
         var info = ccurl_session_info()
