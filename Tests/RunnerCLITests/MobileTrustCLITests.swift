@@ -40,6 +40,7 @@ struct MobileTrustCLITests {
             scenarios:
               - name: pinned on every edge
                 ips: all
+                strategy: [sni-resolve, trust-override]
                 request: {url: "https://api.lab.test:{{https}}/echo"}
                 expect: {certificate: {pins: ["\(current)"]}, tls: {version: "1.3", cipher: {matches: "^TLS_"}}}
               - name: ats and no forward secrecy
@@ -70,6 +71,10 @@ struct MobileTrustCLITests {
             "FAIL  pinned on every edge [sni-resolve \(LabAddress.staleEdge)]"), "\(stdout)")
         #expect(stdout.contains(
             "certificate pins: expected one of \(current), got chain \(stale) (CN=api.lab.test,O=runner lab), sha256/"), "\(stdout)")
+        // Trust override verifies the chain too (the name checked without SNI): the same verdicts.
+        #expect(stdout.contains("PASS  pinned on every edge [trust-override \(LabAddress.primary)]"), "\(stdout)")
+        #expect(stdout.contains("FAIL  pinned on every edge [trust-override \(LabAddress.staleEdge)]"), "\(stdout)")
+        #expect(stdout.contains("FAIL  mobile: pinned on every edge 2/4 results passed; failing: sni-resolve \(LabAddress.staleEdge) certificate pins, trust-override \(LabAddress.staleEdge) certificate pins"), "\(stdout)")
         // The runner's pins are openssl's.
         #expect(stdout.contains("chain 0: CN=api.lab.test,O=runner lab; EC 256; ecdsa-with-SHA256; \(current)"), "\(stdout)")
         #expect(stdout.contains("chain 1: CN=runner lab CA,O=runner lab; EC 256; ecdsa-with-SHA256; sha256/"), "\(stdout)")
@@ -95,6 +100,7 @@ struct MobileTrustCLITests {
         #expect(promtool.status == 0, "\(promtool.output)")
         #expect(exposition.contains("probe_tls_version_info{plan=\"mobile\",scenario=\"ats and tls 1.2 ecdhe\",strategy=\"sni-resolve\",ip=\"\(LabAddress.tls12)\",version=\"TLS 1.2\"} 1"), "\(exposition)")
         #expect(exposition.contains("runner_certificate_pin_match{plan=\"mobile\",scenario=\"pinned on every edge\",strategy=\"sni-resolve\",ip=\"\(LabAddress.staleEdge)\"} 0"), "\(exposition)")
+        #expect(exposition.contains("runner_certificate_pin_match{plan=\"mobile\",scenario=\"pinned on every edge\",strategy=\"trust-override\",ip=\"\(LabAddress.staleEdge)\"} 0"), "\(exposition)")
         #expect(exposition.contains("runner_certificate_pin_match{plan=\"mobile\",scenario=\"pinned on every edge\",strategy=\"sni-resolve\",ip=\"\(LabAddress.primary)\"} 1"), "\(exposition)")
         #expect(!exposition.contains("runner_certificate_pin_match{plan=\"mobile\",scenario=\"ats"), "only scenarios with pins have the series")
     }

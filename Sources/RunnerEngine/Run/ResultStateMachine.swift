@@ -325,7 +325,8 @@ struct ResultStateMachine {
         evidence.pinMatch = pinMatch
         evidence.connection = ConnectionSettings(
             http: scenario.settings.http, caFile: scenario.settings.caFile, timeout: scenario.settings.timeout,
-            connectTimeout: scenario.settings.connectTimeout)
+            connectTimeout: scenario.settings.connectTimeout,
+            tls: scenario.settings.tls.isDefault ? nil : scenario.settings.tls)
         evidence.captured = captured?.records ?? []
         evidence.dns = dnsLookups
         // Only a result that sent something used addresses from somewhere; one that did not resolve has its error.
