@@ -103,7 +103,8 @@ install: manual
 ## 200 scenarios, its RSS and descriptors after the first 50 (bench/serve.sh), and 1,000 two-step
 ## flows against 2,000 independent requests at --jobs 32 (bench/flows.sh), and 1,000 resolver checks
 ## (each its own DNS question) against 1,000 pinned requests (bench/dns.sh), and what --progress
-## always and --curl cost at 40,000 results (bench/terminal.sh). The release build links the Swift
+## always and --curl cost at 40,000 results (bench/terminal.sh), and what pins and the ios-ats
+## profile cost at 20,000 HTTPS results, and the diagnostic second handshake (bench/trust.sh). The release build links the Swift
 ## runtime and Foundation statically, as a binary to deploy is built: it needs no Swift
 ## toolchain where it runs, and starts ~6 ms sooner (no symbol lookups into their libraries).
 ## Only the two executables: the static SDK has no Testing module for the test fixtures.
@@ -113,7 +114,8 @@ bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product runner-lab
 	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
 	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin" && bench/reports.sh "$$bin" && bench/http.sh "$$bin" \
-	  && bench/serve.sh "$$bin" && bench/flows.sh "$$bin" && bench/dns.sh "$$bin" && bench/terminal.sh "$$bin"
+	  && bench/serve.sh "$$bin" && bench/flows.sh "$$bin" && bench/dns.sh "$$bin" && bench/terminal.sh "$$bin" \
+	  && bench/trust.sh "$$bin"
 
 ## fuzz: build the libFuzzer targets (plan parser, HTTPDNS parsers), then run each for
 ## FUZZ_SECONDS after replaying fuzz/regressions (see fuzz/README.md)

@@ -28,13 +28,13 @@ let package = Package(
         // DNS messages for the lab's RFC 8484 endpoint (Debian's libldns-dev names its pkg-config file ldns.pc).
         .systemLibrary(name: "CLDNS", pkgConfig: "ldns", providers: [.apt(["libldns-dev"])]),
         // OpenSSL's MD5, DES-EDE3 and AES-128-CBC for the HTTPDNS auth schemes (plain C types only).
-        .target(name: "CCryptoShim", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CCryptoShim", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
 
         // The data flow: Plan → (Resolve → Strategy → Verdict, in Engine) → Transport → Report.
         // The words every layer shares (a strategy, an HTTP version, a header, a certificate,
         // timings, a transfer error): one type per concept, no conversions between layers.
         .target(name: "RunnerVocabulary"),
-        .target(name: "RunnerPlan", dependencies: ["CYAML", "RunnerVocabulary"]),
+        .target(name: "RunnerPlan", dependencies: ["CYAML", "CCryptoShim", "RunnerVocabulary"]),
         .target(name: "RunnerResults", dependencies: ["RunnerVocabulary"]),
         .target(name: "RunnerTransport", dependencies: ["CCurlShim", "RunnerVocabulary"]),
         // DNS messages (DoH) through glibc's libresolv.
@@ -68,6 +68,8 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // An RSA leaf: the only kind a server with a non-forward-secret (RSA key exchange) suite can use.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 // DNSPod D+'s encrypted interface: DES-EDE3-ECB and AES-128-CBC (swift-crypto has no
                 // DES) through the runner's own OpenSSL facade, and its hex.
                 "RunnerHTTPDNS",

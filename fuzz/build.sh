@@ -73,8 +73,8 @@ build_target() {
 build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerVocabulary
 for format in dnspod alibaba doh-json json; do
     build_target "$format" "fuzz/targets/$format.swift" fuzz/targets/Support/HTTPDNSHarness.swift \
-        -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lcrypto -lCDNSShim -lresolv
+        -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto -lCDNSShim -lresolv
 done
 build_target doh fuzz/targets/doh.swift fuzz/targets/Support/DoHHarness.swift \
-    -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lcrypto -lCDNSShim -lresolv
+    -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto -lCDNSShim -lresolv
 echo "fuzz/build.sh: built $(ls "$BIN" | tr '\n' ' ')into $BIN"

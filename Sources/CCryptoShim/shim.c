@@ -4,6 +4,8 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
+#include <openssl/ssl.h>
+#include <string.h>
 
 /* One digest by OpenSSL's name for it, whose output must be `size` bytes long. */
 static ccrypto_status digest(const char *name, size_t size, const uint8_t *bytes, size_t length, uint8_t *out) {
@@ -81,4 +83,46 @@ ccrypto_status ccrypto_random_bytes(uint8_t *out, size_t length) {
 
 const char *ccrypto_openssl_version(void) {
     return OpenSSL_version(OPENSSL_VERSION);
+}
+
+/* MARK: TLS names */
+
+static SSL_CTX *names_context(void) {
+    /* A context of its own per check: set_cipher_list and friends change it. */
+    return SSL_CTX_new(TLS_method());
+}
+
+int ccrypto_tls_is_cipher(const char *name) {
+    /* One suite by its exact OpenSSL name: a list, a keyword ("HIGH") or an operator is not. */
+    if (!name || !name[0] || strpbrk(name, ":,; !+@")) return 0;
+    SSL_CTX *context = names_context();
+    if (!context) return 0;
+    int ok = 0;
+    if (SSL_CTX_set_cipher_list(context, name)) {
+        STACK_OF(SSL_CIPHER) *ciphers = SSL_CTX_get_ciphers(context);
+        for (int i = 0; ciphers && i < sk_SSL_CIPHER_num(ciphers); i++) {
+            const SSL_CIPHER *cipher = sk_SSL_CIPHER_value(ciphers, i);
+            if (strcmp(SSL_CIPHER_get_name(cipher), name) == 0) ok = 1;
+        }
+    }
+    SSL_CTX_free(context);
+    return ok;
+}
+
+int ccrypto_tls_is_tls13_cipher(const char *name) {
+    if (!name || !name[0] || strpbrk(name, ":,; ")) return 0;
+    SSL_CTX *context = names_context();
+    if (!context) return 0;
+    int ok = SSL_CTX_set_ciphersuites(context, name);
+    SSL_CTX_free(context);
+    return ok == 1;
+}
+
+int ccrypto_tls_is_group(const char *name) {
+    if (!name || !name[0] || strpbrk(name, ":,; ")) return 0;
+    SSL_CTX *context = names_context();
+    if (!context) return 0;
+    int ok = SSL_CTX_set1_groups_list(context, name);
+    SSL_CTX_free(context);
+    return ok == 1;
 }

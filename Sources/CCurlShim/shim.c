@@ -221,6 +221,113 @@ int ccurl_easy_peer_fingerprint(CURL *easy, unsigned char out[20]) {
     return length == 20;
 }
 
+/* MARK: the negotiated session */
+
+void ccurl_chain_cert_release(ccurl_chain_cert *cert) {
+    if (!cert) return;
+    free(cert->subject);
+    memset(cert, 0, sizeof *cert);
+}
+
+void ccurl_session_info_release(ccurl_session_info *info) {
+    if (!info) return;
+    for (size_t i = 0; i < info->chain_count; i++) ccurl_chain_cert_release(&info->chain[i]);
+    free(info->chain);
+    memset(info, 0, sizeof *info);
+}
+
+static void copy_text(char *out, size_t capacity, const char *text) {
+    if (!text) text = "";
+    size_t length = strlen(text);
+    if (length >= capacity) length = capacity - 1;
+    memcpy(out, text, length);
+    out[length] = 0;
+}
+
+static const char *key_type_name(const EVP_PKEY *key) {
+    switch (EVP_PKEY_get_base_id(key)) {
+    case EVP_PKEY_RSA: case EVP_PKEY_RSA_PSS: return "RSA";
+    case EVP_PKEY_EC: return "EC";
+    case EVP_PKEY_ED25519: return "Ed25519";
+    case EVP_PKEY_ED448: return "Ed448";
+    case EVP_PKEY_DSA: return "DSA";
+    default: return "unknown";
+    }
+}
+
+static int chain_cert_from_x509(X509 *cert, ccurl_chain_cert *out) {
+    memset(out, 0, sizeof *out);
+    out->subject = name_to_string(X509_get_subject_name(cert));
+    if (!out->subject) return 0;
+    /* The pin: SHA-256 over the DER SubjectPublicKeyInfo, as OkHttp and TrustKit compute it. */
+    unsigned char *spki = NULL;
+    int spki_length = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(cert), &spki);
+    unsigned int digest_length = 0;
+    int ok = spki_length > 0 && EVP_Digest(spki, (size_t)spki_length, out->spki_sha256, &digest_length, EVP_sha256(), NULL)
+        && digest_length == 32;
+    OPENSSL_free(spki);
+    if (!ok) {
+        ccurl_chain_cert_release(out);
+        return 0;
+    }
+    EVP_PKEY *key = X509_get0_pubkey(cert);
+    copy_text(out->key_type, sizeof out->key_type, key ? key_type_name(key) : "unknown");
+    out->key_bits = key ? EVP_PKEY_get_bits(key) : 0;
+    int signature_nid = X509_get_signature_nid(cert);
+    copy_text(out->signature, sizeof out->signature, signature_nid != NID_undef ? OBJ_nid2ln(signature_nid) : "unknown");
+    int digest_nid = NID_undef;
+    if (X509_get_signature_info(cert, &digest_nid, NULL, NULL, NULL) && digest_nid != NID_undef) {
+        copy_text(out->signature_digest, sizeof out->signature_digest, OBJ_nid2sn(digest_nid));
+    }
+    return 1;
+}
+
+int ccurl_chain_cert_from_der(const unsigned char *der, size_t length, ccurl_chain_cert *out) {
+    const unsigned char *cursor = der;
+    X509 *cert = d2i_X509(NULL, &cursor, (long)length);
+    if (!cert) return 0;
+    int ok = chain_cert_from_x509(cert, out);
+    X509_free(cert);
+    return ok;
+}
+
+int ccurl_easy_session_names(CURL *easy, const char **version, const char **cipher, int *chain_verified) {
+    SSL *ssl = live_session(easy);
+    if (!ssl) return 0;
+    const SSL_CIPHER *current = SSL_get_current_cipher(ssl);
+    STACK_OF(X509) *chain = SSL_get0_verified_chain(ssl);
+    *version = SSL_get_version(ssl);
+    *cipher = current ? SSL_CIPHER_get_name(current) : "";
+    *chain_verified = chain && sk_X509_num(chain) > 0;
+    return 1;
+}
+
+int ccurl_easy_session_info(CURL *easy, int with_chain, ccurl_session_info *out) {
+    memset(out, 0, sizeof *out);
+    SSL *ssl = live_session(easy);
+    if (!ssl) return 0;
+    copy_text(out->version, sizeof out->version, SSL_get_version(ssl));
+    const SSL_CIPHER *cipher = SSL_get_current_cipher(ssl);
+    copy_text(out->cipher, sizeof out->cipher, cipher ? SSL_CIPHER_get_name(cipher) : "");
+    STACK_OF(X509) *chain = SSL_get0_verified_chain(ssl);
+    out->chain_verified = chain && sk_X509_num(chain) > 0;
+    if (!with_chain) return 1;
+    if (!out->chain_verified) chain = SSL_get_peer_cert_chain(ssl);
+    int count = chain ? sk_X509_num(chain) : 0;
+    if (count > 0) {
+        out->chain = calloc((size_t)count, sizeof *out->chain);
+        if (!out->chain) return 0;
+        for (int i = 0; i < count; i++) {
+            if (!chain_cert_from_x509(sk_X509_value(chain, i), &out->chain[out->chain_count])) {
+                ccurl_session_info_release(out);
+                return 0;
+            }
+            out->chain_count += 1;
+        }
+    }
+    return 1;
+}
+
 /* MARK: TLS hook */
 
 struct ccurl_tls_context {
@@ -230,6 +337,9 @@ struct ccurl_tls_context {
      * records only while the context is still armed for that very SSL_CTX. */
     const SSL_CTX *armed;
     X509 *leaf;
+    /* What the handshake negotiated, as the verifier saw it (static OpenSSL strings). */
+    const char *version;
+    const char *cipher;
     long failure_code;
     int has_failure;
     /* Peer verification is on for the armed connection (off = `insecure`: nothing is
@@ -256,6 +366,8 @@ static void tls_context_clear(ccurl_tls_context *context) {
     X509_free(context->leaf);
     context->leaf = NULL;
     context->armed = NULL;
+    context->version = NULL;
+    context->cipher = NULL;
     context->verifying = 0;
     context->failure_code = 0;
     context->has_failure = 0;
@@ -286,6 +398,12 @@ static int verify_callback(int preverify_ok, X509_STORE_CTX *store) {
             X509_free(context->leaf);
             context->leaf = leaf;
         }
+        /* The server's hello came before its certificate: version and cipher are chosen. */
+        context->version = SSL_get_version(ssl);
+        /* Mid-handshake the chosen suite is still the pending one. */
+        const SSL_CIPHER *cipher = SSL_get_pending_cipher(ssl);
+        if (!cipher) cipher = SSL_get_current_cipher(ssl);
+        if (cipher) context->cipher = SSL_CIPHER_get_name(cipher);
         if (!preverify_ok && context->verifying && !context->has_failure) {
             context->has_failure = 1;
             context->failure_code = X509_STORE_CTX_get_error(store);
@@ -338,6 +456,13 @@ int ccurl_tls_context_failure(const ccurl_tls_context *context, long *code, cons
     if (!context->has_failure) return 0;
     *code = context->failure_code;
     *reason = X509_verify_cert_error_string(context->failure_code);
+    return 1;
+}
+
+int ccurl_tls_context_negotiated(const ccurl_tls_context *context, const char **version, const char **cipher) {
+    if (!context->version || !context->cipher) return 0;
+    *version = context->version;
+    *cipher = context->cipher;
     return 1;
 }
 

@@ -31,6 +31,10 @@ public final class Lab: Sendable {
     public let caFile: String
     /// The CA certificate, PEM.
     public let caPEM: String
+    /// The leaf api.lab.test presents at `LabAddress.primary` and at `LabAddress.staleEdge` (a
+    /// second key), PEM: what a pin is computed from.
+    public let primaryLeafPEM: String
+    public let staleLeafPEM: String
 
     private let group: MultiThreadedEventLoopGroup
     private let listeners: [ListenerSet]
@@ -43,7 +47,8 @@ public final class Lab: Sendable {
     private let isShutDown = NIOLockedValueBox(false)
 
     private init(
-        httpPort: Int, httpsPort: Int, caFile: String, caPEM: String, group: MultiThreadedEventLoopGroup,
+        httpPort: Int, httpsPort: Int, caFile: String, caPEM: String, leafPEMs: (primary: String, stale: String),
+        group: MultiThreadedEventLoopGroup,
         listeners: [ListenerSet], resolvers: LabResolverServer, ledger: ConnectionLedger, httpdnsLedger: HTTPDNSLedger,
         sessions: SessionLedger, temporaryDirectory: String?
     ) {
@@ -51,6 +56,8 @@ public final class Lab: Sendable {
         self.httpsPort = httpsPort
         self.caFile = caFile
         self.caPEM = caPEM
+        self.primaryLeafPEM = leafPEMs.primary
+        self.staleLeafPEM = leafPEMs.stale
         self.group = group
         self.listeners = listeners
         self.resolvers = resolvers
@@ -61,7 +68,7 @@ public final class Lab: Sendable {
     }
 
     /// Issues the certificates, listens on every lab address and starts the lab's resolvers (a port
-    /// of 0 picks one number free on all of them), then writes `ca.pem` into `stateDirectory` (a
+    /// of 0 picks one number free on all of them), then writes `ca.pem` (and the leaves `api.pem` and `stale.pem`) into `stateDirectory` (a
     /// fresh temporary directory when `nil`).
     public static func start(
         httpPort: Int = 0, httpsPort: Int = 0, dnsPort: Int = 0, stateDirectory: String? = nil
@@ -93,13 +100,16 @@ public final class Lab: Sendable {
             let caFile: String
             do {
                 caFile = try state.write(certificates.authority.pem, to: "ca.pem")
+                // The leaves whose keys a pin set names: the current one and the stale edge's.
+                _ = try state.write(certificates.primary.certificatePEM, to: "api.pem")
+                _ = try state.write(certificates.stale.certificatePEM, to: "stale.pem")
             } catch {
                 state.removeIfTemporary()
                 throw error
             }
             return Lab(
                 httpPort: http.port, httpsPort: https.port, caFile: caFile, caPEM: certificates.authority.pem,
-                group: group, listeners: listeners, resolvers: resolvers, ledger: ledger, httpdnsLedger: httpdnsLedger,
+                leafPEMs: (certificates.primary.certificatePEM, certificates.stale.certificatePEM), group: group, listeners: listeners, resolvers: resolvers, ledger: ledger, httpdnsLedger: httpdnsLedger,
                 sessions: sessions,
                 temporaryDirectory: state.isTemporary ? state.path : nil)
         } catch {

@@ -22,8 +22,18 @@ public enum LabAddress {
     /// lying resolver (`LabResolver.lying`) slips in, which serves api.lab.test so well that only a
     /// DNS check tells.
     public static let impostor = "127.0.0.7"
+    /// api.lab.test with a valid certificate under a second key: a stale CDN edge that only a pin
+    /// set catches (`Lab.leafPEM(.stale)`).
+    public static let staleEdge = "127.0.0.11"
+    /// api.lab.test over TLS 1.2 only with AES128-GCM-SHA256 (an RSA leaf, no forward secrecy): a
+    /// server an iOS app with ATS refuses.
+    public static let noForwardSecrecy = "127.0.0.12"
+    /// api.lab.test over TLS 1.2 only with ECDHE-ECDSA-AES128-GCM-SHA256: what ATS accepts.
+    public static let tls12 = "127.0.0.13"
     /// Every lab address with HTTP and HTTPS, in the order above.
-    public static let all: [String] = [primary, sniOnly, expired, replica, ipv6, handshakeCloser, impostor]
+    public static let all: [String] = [
+        primary, sniOnly, expired, replica, ipv6, handshakeCloser, impostor, staleEdge, noForwardSecrecy, tls12,
+    ]
 
     /// The lying DNS server's address (UDP and TCP, `Lab.dnsPort`; no HTTP).
     public static let lyingResolver = "127.0.0.8"

@@ -9,11 +9,14 @@ public struct ConnectionSettings: Sendable, Equatable {
     /// The whole transfer, redirects included.
     public var timeout: Duration
     public var connectTimeout: Duration
+    /// What the client offered in the handshake (`tls:`); nil for the defaults.
+    public var tls: ClientTLS?
 
-    public init(http: HTTPVersion, caFile: String?, timeout: Duration, connectTimeout: Duration) {
+    public init(http: HTTPVersion, caFile: String?, timeout: Duration, connectTimeout: Duration, tls: ClientTLS? = nil) {
         self.http = http
         self.caFile = caFile
         self.timeout = timeout
         self.connectTimeout = connectTimeout
+        self.tls = tls
     }
 }

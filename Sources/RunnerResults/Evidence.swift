@@ -26,6 +26,9 @@ public struct Evidence: Sendable {
     /// The scenario's connection settings, for reproducing its requests; nil when unknown (a
     /// result read back from a JSON report).
     public var connection: ConnectionSettings? = nil
+    /// Whether the final response's chain matched `expect.certificate.pins`; nil when the
+    /// scenario has none or no final response was checked.
+    public var pinMatch: Bool? = nil
 
     public init(strategy: StrategyKind, ipSource: String, insecure: Bool, hops: [HopEvidence] = [], notes: [String] = []) {
         self.strategy = strategy
@@ -56,6 +59,9 @@ public struct HopEvidence: Sendable {
     public var httpVersion: String?
     public var status: Int?
     public var certificate: CertificateSummary?
+    /// The negotiated version and cipher and the chain (verified, leaf first); nil on plain HTTP
+    /// or when no handshake completed.
+    public var tls: TLSSession?
     public var timings: Timings
     /// Whether this hop opened a new connection (false: it reused one).
     public var newConnection: Bool?

@@ -53,11 +53,14 @@ public struct TransferSpec: Sendable {
         /// Trust override: verify the certificate's name against this host during the
         /// handshake (OpenSSL's own check), instead of against the URL host.
         public var verifyName: String?
+        /// What the client offers: versions, ciphers, groups (the plan's `tls:`).
+        public var client: ClientTLS
 
-        public init(caFile: String? = nil, insecure: Bool = false, verifyName: String? = nil) {
+        public init(caFile: String? = nil, insecure: Bool = false, verifyName: String? = nil, client: ClientTLS = ClientTLS()) {
             self.caFile = caFile
             self.insecure = insecure
             self.verifyName = verifyName
+            self.client = client
         }
     }
 }
@@ -83,6 +86,8 @@ public struct TransferEvidence: Sendable {
     public var certificate: CertificateSummary?
     /// What the verifier saw when certificate verification failed (the leaf and OpenSSL's reason).
     public var verification: VerificationFailure?
+    /// The negotiated version and cipher and the chain, from the live session; nil without one.
+    public var tls: TLSSession?
     /// Each phase's own duration in seconds (not curl's cumulative values).
     public var timings: Timings
     /// Connections this transfer opened (0 = it reused one).
@@ -90,9 +95,10 @@ public struct TransferEvidence: Sendable {
 
     public init(
         connectedIP: String? = nil, connectedPort: Int? = nil, httpVersion: String? = nil,
-        certificate: CertificateSummary? = nil, verification: VerificationFailure? = nil,
+        certificate: CertificateSummary? = nil, verification: VerificationFailure? = nil, tls: TLSSession? = nil,
         timings: Timings = Timings(), newConnections: Int = 0
     ) {
+        self.tls = tls
         self.connectedIP = connectedIP
         self.connectedPort = connectedPort
         self.httpVersion = httpVersion

@@ -11,6 +11,9 @@ enum Banner {
             (LabAddress.ipv6, "api.lab.test", "IPv6, same as 127.0.0.2"),
             (LabAddress.handshakeCloser, "api.lab.test", "HTTPS reads the ClientHello, then hangs up; HTTP serves"),
             (LabAddress.impostor, "api.lab.test", "like 127.0.0.2, but no map lists it: what the lying resolver adds"),
+            (LabAddress.staleEdge, "api.lab.test", "valid certificate under a second key: a stale edge (see api.pem, stale.pem)"),
+            (LabAddress.noForwardSecrecy, "api.lab.test", "TLS 1.2, AES128-GCM-SHA256 only (RSA, no forward secrecy): ATS refuses"),
+            (LabAddress.tls12, "api.lab.test", "TLS 1.2, ECDHE-ECDSA-AES128-GCM-SHA256 only: ATS accepts"),
         ]
         let width = rows.map(\.hosts.count).max() ?? 0
         var text = "runner lab: HTTP on port \(lab.httpPort), HTTPS on port \(lab.httpsPort), CA \(stateDir)/ca.pem\n\n"

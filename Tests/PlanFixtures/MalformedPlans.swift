@@ -896,6 +896,69 @@ public let malformedPlans: [MalformedPlan] = [
         """,
         "{file}:3:3: error: 'system' is the implicit domain map (the machine's resolver) and cannot be declared; choose another name"
     ),
+    MalformedPlan("pin not base64", """
+        version: 1
+        scenarios:
+          - name: a
+            expect: {certificate: {pins: ["sha256/not base64!"]}}
+            request: {url: https://api.example.com/}
+        """, "{file}:4:35: error: expected a pin 'sha256/' followed by the base64 of a SHA-256 (32 bytes) of a SubjectPublicKeyInfo for 'pins' in expect.certificate of scenario 'a', got 'sha256/not base64!'"),
+    MalformedPlan("pin of 20 bytes", """
+        version: 1
+        scenarios:
+          - name: a
+            expect: {certificate: {pins: ["sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAA="]}}
+            request: {url: https://api.example.com/}
+        """, "{file}:4:35: error: expected a pin 'sha256/' followed by the base64 of a SHA-256 (32 bytes) of a SubjectPublicKeyInfo for 'pins' in expect.certificate of scenario 'a', got 'sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAA='"),
+    MalformedPlan("unknown tls profile", """
+        version: 1
+        scenarios:
+          - name: a
+            tls: {profile: ios-ast}
+            request: {url: https://api.example.com/}
+        """, "{file}:4:20: error: expected one of 'ios-ats' for 'profile' in tls of scenario 'a', got 'ios-ast'; did you mean 'ios-ats'?"),
+    MalformedPlan("tls version outside 1.0-1.3", """
+        version: 1
+        scenarios:
+          - name: a
+            tls: {min_version: "1.4"}
+            request: {url: https://api.example.com/}
+        """, "{file}:4:24: error: expected a TLS version '1.0', '1.1', '1.2' or '1.3' for 'min_version' in tls of scenario 'a', got '1.4'"),
+    MalformedPlan("unknown cipher", """
+        version: 1
+        scenarios:
+          - name: a
+            tls: {ciphers: [ECDHE-RSA-AES128-GCM-SHA257]}
+            request: {url: https://api.example.com/}
+        """, "{file}:4:21: error: unknown cipher 'ECDHE-RSA-AES128-GCM-SHA257' for 'ciphers' in tls of scenario 'a'; did you mean 'ECDHE-RSA-AES128-GCM-SHA256'?"),
+    MalformedPlan("a cipher list is not a cipher", """
+        version: 1
+        scenarios:
+          - name: a
+            tls: {ciphers: ["HIGH:!aNULL"]}
+            request: {url: https://api.example.com/}
+        """, "{file}:4:21: error: unknown cipher 'HIGH:!aNULL' for 'ciphers' in tls of scenario 'a' (OpenSSL's name, as `openssl ciphers -v` lists them)"),
+    MalformedPlan("unknown curve", """
+        version: 1
+        scenarios:
+          - name: a
+            tls: {curves: [P-255]}
+            request: {url: https://api.example.com/}
+        """, "{file}:4:20: error: unknown curve 'P-255' for 'curves' in tls of scenario 'a'; did you mean 'P-256'?"),
+    MalformedPlan("max_version below the profile's minimum", """
+        version: 1
+        scenarios:
+          - name: a
+            tls: {profile: ios-ats, max_version: "1.1"}
+            request: {url: https://api.example.com/}
+        """, "{file}:4:42: error: max_version 1.1 is below min_version 1.2 (from the profile) for scenario 'a'"),
+    MalformedPlan("expect.tls version outside 1.0-1.3", """
+        version: 1
+        scenarios:
+          - name: a
+            expect: {tls: {version: "1.4"}}
+            request: {url: https://api.example.com/}
+        """, "{file}:4:29: error: expected a TLS version '1.0', '1.1', '1.2' or '1.3' for 'version' in expect.tls of scenario 'a', got '1.4'"),
     MalformedPlan("fallback cycle", """
         version: 1
         domains:

@@ -25,6 +25,7 @@ struct CurlReplayTests {
               domains: lab
             domains:
               lab: {static: {api.lab.test: [127.0.0.2, "::1"], sni.lab.test: [127.0.0.3]}}
+              tls12: {static: {api.lab.test: [\(LabAddress.tls12)]}}
             scenarios:
               - name: every IP over SNI
                 ips: all
@@ -46,6 +47,12 @@ struct CurlReplayTests {
                   url: "https://api.lab.test:{{https}}/echo?case=trust-\(run)"
                   body_file: "\(bodyFile.path)"
                 expect: {status: 200}
+              - name: what an iOS app offers, on both lanes
+                domains: tls12
+                strategy: [sni-resolve, trust-override]
+                tls: {profile: ios-ats, curves: [P-256, X25519]}
+                request: {url: "https://api.lab.test:{{https}}/echo?case=ats-\(run)"}
+                expect: {status: 200, tls: {version: "1.2"}}
               - name: sni-only host, failing on purpose
                 request: {url: "https://sni.lab.test:{{https}}/echo?case=fail-\(run)"}
                 expect: {status: 201}
@@ -69,9 +76,12 @@ struct CurlReplayTests {
 
         let targets = [
             "/echo?case=sni-\(run)", "/echo?case=header-\(run)&q='$x", "/echo?case=trust-\(run)", "/echo?case=fail-\(run)",
+            "/echo?case=ats-\(run)",
         ]
         let before = targets.map { lab.requestsArrived(target: $0) }
-        #expect(before.map(\.count) == [2, 1, 1, 1], "\(before)")
+        #expect(before.map(\.count) == [2, 1, 1, 1, 2], "\(before)")
+        #expect(text.contains("--tlsv1.2 --ciphers 'ECDHE-ECDSA-AES256-GCM-SHA384:"), "\(text)")
+        #expect(text.contains("-min_protocol TLSv1.2 -cipher 'ECDHE-ECDSA-AES256-GCM-SHA384:"), "\(text)")
 
         let replay = try await PackageExecutable.runTool(
             "/bin/bash", [script], environment: environment, directory: directory)

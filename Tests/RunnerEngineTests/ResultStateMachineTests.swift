@@ -196,6 +196,42 @@ struct ResultStateMachineTests {
         #expect(error.diagnosis?.contains("sni-resolve") == true, "\(error.diagnosis ?? "no diagnosis")")
     }
 
+    // MARK: The tls: limits' probe
+
+    @Test("a handshake the tls: limits refused is followed by one without them that says what the server offers")
+    func limitsFailureProbesWithoutThem() throws {
+        let planned = try Self.planned { $0.settings.tls = ClientTLS(minVersion: .v1_2, ciphers: TLSProfile.iosATS.ciphers, profile: .iosATS) }
+        var machine = ResultStateMachine(planned: planned, retries: 0)
+        let first = try #require(machine.start(now: 0).spec)
+        #expect(first.tls.client.profile == .iosATS)
+        let probeAction = machine.transferFinished(Self.failure(.tls, "handshake failure"), now: 0.1, date: Self.date)
+        guard case .probe(let probe) = probeAction else {
+            Issue.record("expected a probe, got \(probeAction)")
+            return
+        }
+        #expect(probe.connectOnly)
+        #expect(probe.tls.client == ClientTLS(), "the probe offers everything")
+        #expect(probe.connectTo == first.connectTo, "the same IP, the same name")
+        #expect(probe.poolKey != first.poolKey, "a connection of its own")
+        var offered = Self.response(200)
+        offered.evidence.tls = TLSSession(version: .v1_2, cipher: "AES128-GCM-SHA256", chainVerified: false, chain: [])
+        let result = try #require(machine.probeFinished(offered, now: 0.2).result)
+        let error = try #require(result.outcome.error)
+        #expect(error.kind == .tls)
+        #expect(error.diagnosis == "the server at 192.0.2.1:443 negotiates only TLS 1.2 AES128-GCM-SHA256 (no forward secrecy), which an iOS app with ATS refuses")
+    }
+
+    @Test("a certificate the verifier refused is not blamed on the tls: limits (no probe)")
+    func aVerificationFailureIsNotTheLimits() throws {
+        let planned = try Self.planned { $0.settings.tls = ClientTLS(maxVersion: .v1_2) }
+        var machine = ResultStateMachine(planned: planned, retries: 0)
+        _ = machine.start(now: 0)
+        var refused = Self.failure(.tls, "certificate verify failed")
+        refused.evidence.verification = VerificationFailure(code: 10, reason: "certificate has expired", leaf: nil)
+        let result = try #require(machine.transferFinished(refused, now: 0.1, date: Self.date).result)
+        #expect(result.outcome.error?.kind == .tls)
+    }
+
     // MARK: Pin
 
     @Test("a response from an address other than the pinned one is an error")

@@ -55,6 +55,7 @@ struct KeyDecodingTests {
         ("domains", "m", { $0.domainMap == "m" }),
         ("headers", "{X-Set: v}", { $0.request.headers.contains(Header(name: "X-Set", value: "v")) }),
         ("resolver", "'[2001:db8::53]:5353'", { $0.settings.resolver.description == "[2001:db8::53]:5353" }),
+        ("tls", "{max_version: '1.2'}", { $0.settings.tls.maxVersion == .v1_2 }),
     ]
 
     static func scenario(_ check: @escaping @Sendable (Scenario) -> Bool) -> @Sendable (Plan) -> Bool {
@@ -147,6 +148,25 @@ struct KeyDecodingTests {
             Row(section: .expect, key: "redirects", yaml: plan(expect: "redirects: 2"), check: expectation { $0.redirects == 2 }),
             Row(section: .expect, key: "final_url", yaml: plan(expect: "final_url: 'https://api.example.com/end'"),
                 check: expectation { $0.finalURL?.pathAndQuery == "/end" }),
+            Row(section: .expect, key: "tls", yaml: plan(expect: "tls: {version: '1.3'}"), check: expectation { $0.tls?.version == .v1_3 }),
+            Row(section: .tlsExpect, key: "version", yaml: plan(expect: "tls: {version: '1.2'}"),
+                check: expectation { $0.tls?.version == .v1_2 }),
+            Row(section: .tlsExpect, key: "cipher", yaml: plan(expect: "tls: {cipher: {matches: '^TLS_'}}"),
+                check: expectation { $0.tls?.cipher == .matches("^TLS_") }),
+            Row(section: .certificate, key: "pins", yaml: plan(expect: "certificate: {pins: 'sha256/\(String(repeating: "A", count: 43))='}"),
+                check: expectation { $0.certificate?.pins == [[UInt8](repeating: 0, count: 32)] }),
+            Row(section: .tls, key: "min_version", yaml: plan(scenario: "tls: {min_version: '1.1'}"),
+                check: scenario { $0.settings.tls.minVersion == .v1_1 }),
+            Row(section: .tls, key: "max_version", yaml: plan(scenario: "tls: {max_version: '1.1'}"),
+                check: scenario { $0.settings.tls.maxVersion == .v1_1 }),
+            Row(section: .tls, key: "ciphers", yaml: plan(scenario: "tls: {ciphers: [AES256-GCM-SHA384]}"),
+                check: scenario { $0.settings.tls.ciphers == ["AES256-GCM-SHA384"] }),
+            Row(section: .tls, key: "tls13_ciphers", yaml: plan(scenario: "tls: {tls13_ciphers: TLS_AES_256_GCM_SHA384}"),
+                check: scenario { $0.settings.tls.tls13Ciphers == ["TLS_AES_256_GCM_SHA384"] }),
+            Row(section: .tls, key: "curves", yaml: plan(scenario: "tls: {curves: [X448]}"),
+                check: scenario { $0.settings.tls.curves == ["X448"] }),
+            Row(section: .tls, key: "profile", yaml: plan(scenario: "tls: {profile: ios-ats}"),
+                check: scenario { $0.settings.tls.profile == .iosATS && $0.settings.tls.minVersion == .v1_2 }),
         ]
         for setting in settings {
             let defaults = plan(top: "\(staticMap)\ndefaults: {\(setting.key): \(setting.value)}")

@@ -88,6 +88,8 @@ struct PlanReferenceTests {
                 + scenario("")
         case .capture: return "version: 1\n" + scenario(", capture: {token: {\(item)}}")
         case .dns: return "version: 1\n" + expect("dns: {\(item)}")
+        case .tls: return "version: 1\n" + scenario(", tls: {\(item)}")
+        case .tlsExpect: return "version: 1\n" + expect("tls: {\(item)}")
         }
     }
 

@@ -30,6 +30,8 @@ struct PlanSchemaTests {
         case .httpdnsAnswer: "/$defs/httpdnsAnswer"
         case .capture: "/$defs/capture"
         case .dns: "/$defs/expectDNS"
+        case .tls: "/$defs/tls"
+        case .tlsExpect: "/$defs/expectTLS"
         }
     }
 

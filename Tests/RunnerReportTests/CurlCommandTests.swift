@@ -119,6 +119,21 @@ import Testing
             .hasSuffix("--data-binary @'/data/it'\\''s.bin' 'http://a.example/'"))
     }
 
+    /// The client's TLS (`tls:`, here the ios-ats profile narrowed) goes to curl and to openssl.
+    @Test func theClientsTLSIsOfferedTheSameWay() throws {
+        var hop = Self.hop(url: "https://api.example.com/x", sent: "https://203.0.113.5/x", host: "api.example.com", ip: "203.0.113.5")
+        hop.verifyName = "api.example.com"
+        var evidence = Self.evidence(.trustOverride, hop: hop)
+        evidence.connection?.tls = ClientTLS(
+            minVersion: .v1_2, maxVersion: .v1_2, ciphers: ["ECDHE-RSA-AES128-GCM-SHA256"], tls13Ciphers: ["TLS_AES_128_GCM_SHA256"],
+            curves: ["X25519", "P-256"], profile: .iosATS)
+        let commands = try Self.words(of: CurlCommand.line(hop, of: evidence, redactor: Redactor(secrets: [])))
+        #expect(commands.first?.joined(separator: " ").contains(
+            "-min_protocol TLSv1.2 -max_protocol TLSv1.2 -cipher ECDHE-RSA-AES128-GCM-SHA256 -ciphersuites TLS_AES_128_GCM_SHA256 -groups X25519:P-256") == true)
+        #expect(commands.last?.joined(separator: " ").contains(
+            "--tlsv1.2 --tls-max 1.2 --ciphers ECDHE-RSA-AES128-GCM-SHA256 --tls13-ciphers TLS_AES_128_GCM_SHA256 --curves X25519:P-256") == true)
+    }
+
     @Test func headAndTheHTTPVersions() {
         let hop = Self.hop(url: "https://a.example/", sent: "https://a.example/", host: "a.example", ip: nil, method: "HEAD")
         var evidence = Self.evidence(.system, hop: hop)

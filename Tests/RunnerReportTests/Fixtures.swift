@@ -59,6 +59,16 @@ enum Fixture {
         hop.certificate = CertificateSummary(
             subject: "CN=api.example.com", issuer: "CN=Lab CA", notAfter: notAfter,
             subjectAltNames: ["api.example.com", "www.example.com"])
+        hop.tls = TLSSession(
+            version: .v1_3, cipher: "TLS_AES_256_GCM_SHA384", chainVerified: true,
+            chain: [
+                ChainCertificate(
+                    subject: "CN=api.example.com", spkiSHA256: Array(repeating: 0xA1, count: 32), keyType: "EC", keyBits: 256,
+                    signature: "ecdsa-with-SHA256", signatureDigest: "SHA256"),
+                ChainCertificate(
+                    subject: "CN=Lab CA", spkiSHA256: Array(repeating: 0xC4, count: 32), keyType: "RSA", keyBits: 2048,
+                    signature: "sha256WithRSAEncryption", signatureDigest: "SHA256"),
+            ])
         hop.newConnection = true
         hop.bodyLength = 27
         hop.bodySHA256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"

@@ -55,6 +55,9 @@ import RunnerVocabulary
             "<p class=\"diagnosis\">diagnosis: the server presents", "skipped: not run: interrupted by SIGINT",
             "<p class=\"insecure\">INSECURE: certificate verification was skipped", "<p class=\"nohop\">no request was sent</p>",
             "<dt>timings</dt><dd>resolve 0.100 ms, connect 1.200 ms, tls 5.400 ms, first byte 80.100 ms, total 82.300 ms</dd>",
+            "<dt>tls</dt><dd>TLS 1.3, TLS_AES_256_GCM_SHA384<table class=\"chain\">",
+            "<tr><td>1</td><td>CN=Lab CA</td><td>RSA 2048</td><td>sha256WithRSAEncryption</td><td><code>sha256/xMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMQ=</code></td></tr>",
+            "<dt>curl</dt><dd><code class=\"curl\">curl -g -sS -i -H 'Host: api.example.com' 'https://203.0.113.12/checkout'</code>",
         ] {
             #expect(html.contains(fact), "\(fact)")
         }

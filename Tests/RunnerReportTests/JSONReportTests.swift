@@ -109,8 +109,13 @@ import RunnerResults
         #expect(Set(hop.keys) == [
             "method", "original_url", "url_sent", "host_header", "sni", "pinned_ip", "connected_ip",
             "connected_port", "http_version", "status", "certificate", "timings", "new_connection",
-            "body_length", "body_sha256", "curl",
+            "body_length", "body_sha256", "curl", "tls",
         ])
+        let tls = try #require(hop["tls"] as? [String: Any])
+        #expect(tls["version"] as? String == "1.3" && tls["chain_verified"] as? Bool == true)
+        let leaf = try #require((tls["chain"] as? [[String: Any]])?.first)
+        #expect(leaf["pin"] as? String == "sha256/" + Data(repeating: 0xA1, count: 32).base64EncodedString())
+        #expect(leaf["key_type"] as? String == "EC" && leaf["key_bits"] as? Int == 256 && leaf["signature"] as? String == "ecdsa-with-SHA256")
         #expect(hop["curl"] is NSNull, "a result that passed has no curl line")
         #expect(hop["sni"] as? String == "api.example.com")
         #expect(hop["connected_port"] as? Int == 443)

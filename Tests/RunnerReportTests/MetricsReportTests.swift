@@ -56,6 +56,9 @@ import RunnerResults
                 "probe_ssl_earliest_cert_expiry",
                 "Expiry of the final server certificate read (its notAfter), in Unix seconds.", ["{\(p)} 1751327999"]),
             family(
+                "probe_tls_version_info", "The TLS version the final response's connection negotiated, as a label; always 1.",
+                ["{\(p),version=\"TLS 1.3\"} 1"]),
+            family(
                 "runner_result", "The result's status: 1 for the one it had, 0 for the others (pass, fail, error, skipped).",
                 statusSamples),
             family("runner_result_flaky", "Whether the result passed only on a retry.", each(ran, ["0", "0", "0", "1", "0"])),

@@ -1,6 +1,8 @@
 /*
  * CCryptoShim: the OpenSSL primitives the HTTPDNS auth schemes use (MD5, DES-EDE3-ECB,
- * AES-128-CBC, random bytes), for RunnerHTTPDNS's one facade file (OpenSSLCrypto.swift).
+ * AES-128-CBC, random bytes), for RunnerHTTPDNS's one facade file (OpenSSLCrypto.swift); and
+ * the TLS names a plan may use (cipher, TLS 1.3 suite and group names), for RunnerPlan's one
+ * facade file (Decode/TLSNames.swift).
  *
  * Only plain C types cross this header, so Swift never handles an OpenSSL object. Each call
  * returns CCRYPTO_OK or a status saying what went wrong.
@@ -57,6 +59,15 @@ ccrypto_status ccrypto_crypt(
 
 /* Fills `out` with `length` bytes from OpenSSL's CSPRNG. */
 ccrypto_status ccrypto_random_bytes(uint8_t *out, size_t length);
+
+/* The plan's `tls:` names, checked against the OpenSSL in use (libssl). Each returns 1 when
+ * OpenSSL knows `name`, 0 otherwise. */
+/* A TLS 1.2-and-below cipher by its exact OpenSSL name: one suite, not a list or a keyword such as "HIGH". */
+int ccrypto_tls_is_cipher(const char *name);
+/* A TLS 1.3 suite (SSL_CTX_set_ciphersuites), e.g. "TLS_AES_128_GCM_SHA256". */
+int ccrypto_tls_is_tls13_cipher(const char *name);
+/* A group (curve) name (SSL_CTX_set1_groups_list), e.g. "X25519", "P-256". */
+int ccrypto_tls_is_group(const char *name);
 
 #ifdef __cplusplus
 }

@@ -84,6 +84,46 @@ int ccurl_easy_peer_certificate(CURL *easy, ccurl_cert_info *out);
  * recognise a certificate already extracted. Returns 1 when `out` (20 bytes) was filled. */
 int ccurl_easy_peer_fingerprint(CURL *easy, unsigned char out[20]);
 
+/* MARK: the negotiated session (mobile trust) */
+
+/* One certificate of a chain as a pin set sees it. Strings are heap copies owned by the
+ * struct (released with the session record). */
+typedef struct ccurl_chain_cert {
+    char *subject;                  /* RFC 2253 one-line form */
+    unsigned char spki_sha256[32];  /* SHA-256 of the DER SubjectPublicKeyInfo: the pin */
+    char key_type[16];              /* "RSA", "EC", "Ed25519", "Ed448", "DSA" or "unknown" */
+    int key_bits;                   /* EVP_PKEY_get_bits: 2048, 256, … (0 when unknown) */
+    char signature[64];             /* OpenSSL's long name, e.g. "sha256WithRSAEncryption", "ecdsa-with-SHA256" */
+    char signature_digest[16];      /* the signature's hash, e.g. "SHA256", "SHA1" ("" when none: Ed25519) */
+} ccurl_chain_cert;
+
+/* The live session's negotiated version and cipher and its chain: the verified chain (leaf
+ * first, up to the trust anchor) when verification ran, else the chain the server presented. */
+typedef struct ccurl_session_info {
+    char version[16];   /* SSL_get_version: "TLSv1.3", "TLSv1.2", … */
+    char cipher[64];    /* OpenSSL's name: "TLS_AES_256_GCM_SHA384", "ECDHE-RSA-AES128-GCM-SHA256" */
+    int chain_verified; /* 1: the verified chain; 0: the presented one (insecure) */
+    ccurl_chain_cert *chain;
+    size_t chain_count;
+} ccurl_session_info;
+
+void ccurl_session_info_release(ccurl_session_info *info);
+
+/* The live session's negotiated version and cipher as OpenSSL's static names (the same
+ * pointers for the same names: callers compare them to recognise a session already seen) and
+ * whether verification built the chain. Returns 1, or 0 without a TLS session. */
+int ccurl_easy_session_names(CURL *easy, const char **version, const char **cipher, int *chain_verified);
+
+/* The transfer's live TLS session (also on a reused connection): returns 1 and fills `out`,
+ * 0 when there is none (plain HTTP, no handshake) or no memory. The chain only when
+ * `with_chain` (it costs a SHA-256 and a name per certificate; callers cache it by leaf). */
+int ccurl_easy_session_info(CURL *easy, int with_chain, ccurl_session_info *out);
+
+/* One certificate (DER) as a chain entry, for the tests and for certificates read from files:
+ * returns 1 and fills `out` (release with ccurl_chain_cert_release). */
+int ccurl_chain_cert_from_der(const unsigned char *der, size_t length, ccurl_chain_cert *out);
+void ccurl_chain_cert_release(ccurl_chain_cert *cert);
+
 /* MARK: TLS hook (trust override and verification evidence) */
 
 /* Per-transfer TLS state: the name OpenSSL must verify (trust override) and what the
@@ -109,6 +149,11 @@ CURLcode ccurl_easy_install_tls_hook(CURL *easy, ccurl_tls_context *context);
 /* The first verification failure of the current transfer's handshake: returns 1 and sets
  * `code` (X509_V_ERR_*) and `reason` (OpenSSL's text, static storage) when there was one. */
 int ccurl_tls_context_failure(const ccurl_tls_context *context, long *code, const char **reason);
+
+/* The version and cipher the current transfer's handshake negotiated, as the verifier saw them
+ * (only when this transfer made a new TLS connection): returns 1 and points at OpenSSL's
+ * static names. */
+int ccurl_tls_context_negotiated(const ccurl_tls_context *context, const char **version, const char **cipher);
 
 /* The leaf certificate presented in the current transfer's handshake (only when this
  * transfer made a new TLS connection). Returns 1 and fills `out` when there is one. */

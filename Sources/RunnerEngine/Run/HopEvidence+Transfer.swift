@@ -15,6 +15,7 @@ extension HopEvidence {
         hop.httpVersion = evidence.httpVersion
         hop.newConnection = evidence.newConnections > 0
         hop.certificate = evidence.certificate ?? evidence.verification?.leaf
+        hop.tls = evidence.tls
         hop.strategy = wire.strategy
         hop.requestHeaders = headers
         hop.requestBody = request.body

@@ -35,6 +35,9 @@ struct ResultStateMachine {
         case resolving(HopRequest, StrategyKind)
         /// The trust-override handshake failed; a probe with SNI tells why.
         case probing(TransferError, verification: VerificationFailure?, ip: IPAddress, wire: WirePlan)
+        /// A handshake under the scenario's `tls:` limits failed; a probe without them tells what
+        /// the server offers.
+        case probingLimits(TransferError, wire: WirePlan)
         case finished
     }
 
@@ -51,6 +54,8 @@ struct ResultStateMachine {
     private var chain: [PlanURL] = []
     private var cookies = CookieJar()
     private var notes: [String] = []
+    /// Whether the final response's chain matched the pins (`expect.certificate.pins`).
+    private var pinMatch: Bool?
     private var ipSource = ""
     /// What the scenario's resolver answered for each host it was asked, in hop order.
     private var dnsLookups: [DNSLookupEvidence] = []
@@ -69,7 +74,9 @@ struct ResultStateMachine {
 
     private var scenario: Scenario { planned.scenario }
     private var tlsIdentity: TLSIdentity {
-        TLSIdentity(caFile: scenario.settings.caFile, insecure: scenario.settings.insecure, http: scenario.settings.http)
+        TLSIdentity(
+            caFile: scenario.settings.caFile, insecure: scenario.settings.insecure, http: scenario.settings.http,
+            client: scenario.settings.tls)
     }
 
     /// The first hop (or the verdict, when the host did not resolve).
@@ -113,6 +120,10 @@ struct ResultStateMachine {
         switch outcome.result {
         case .failure(let failure):
             let error = TransferErrors.describe(failure, wire: wire, timeout: scenario.settings.timeout)
+            if failure.kind == .tls, !scenario.settings.tls.isDefault, outcome.evidence.verification == nil, !interrupted {
+                state = .probingLimits(error, wire: wire)
+                return .probe(TransferSpecs.limitsProbe(scenario: scenario, wire: wire))
+            }
             if failure.kind == .tls, wire.strategy == .trustOverride, let ip = wire.pinnedIP, !interrupted {
                 state = .probing(error, verification: outcome.evidence.verification, ip: ip, wire: wire)
                 let probeWire = StrategyRules.wirePlan(url: wire.originalURL, strategy: .sniResolve, ip: ip, tls: tlsIdentity)
@@ -146,7 +157,11 @@ struct ResultStateMachine {
             let observed = ObservedResponse(
                 response: response, evidence: outcome.evidence, totalTime: now - attemptStartedAt,
                 redirects: chain.count - 1, finalURL: request.url.description)
-            let problems = ExpectationChecker.problems(for: scenario.expect, observed: observed, now: date)
+            let problems = ExpectationChecker.problems(
+                for: scenario.expect, observed: observed, now: date, profile: scenario.settings.tls.profile)
+            if let pins = scenario.expect.certificate?.pins {
+                pinMatch = ExpectationChecker.pinProblems(pins, observed: observed).isEmpty
+            }
             guard problems.isEmpty else { return conclude(.failed(problems), now: now) }
             guard !scenario.captures.isEmpty else { return conclude(.passed, now: now) }
             let taken = CaptureEvaluation.evaluate(scenario.captures, response: response)
@@ -179,8 +194,22 @@ struct ResultStateMachine {
         }
     }
 
-    /// The SNI probe's outcome: the trust-override failure, diagnosed.
+    /// A probe's outcome: the trust-override failure (the SNI probe) or the limits' failure (the
+    /// probe without them), diagnosed.
     mutating func probeFinished(_ outcome: TransferOutcome, now: Double) -> Action {
+        if case .probingLimits(var error, let wire) = state {
+            let endpoint = outcome.evidence.connectedIP.map { ip in
+                "\(ip.contains(":") ? "[\(ip)]" : ip):\(outcome.evidence.connectedPort ?? wire.originalURL.port)"
+            } ?? wire.pinnedIP.map { "\($0.urlHost):\(wire.originalURL.port)" } ?? wire.originalURL.authority
+            switch outcome.result {
+            case .success:
+                error.diagnosis = TLSDiagnosis.limits(
+                    endpoint: endpoint, offered: outcome.evidence.tls, client: scenario.settings.tls)
+            case .failure(let failure):
+                error.diagnosis = "without the scenario's tls settings the handshake with \(endpoint) fails too (\(failure.message)): they are not the cause"
+            }
+            return conclude(.errored(error), now: now)
+        }
         guard case .probing(var error, let verification, let ip, let wire) = state else { return unexpected("a probe", now: now) }
         let probe: TLSDiagnosis.SNIProbe
         switch outcome.result {
@@ -205,6 +234,7 @@ struct ResultStateMachine {
         captured = nil
         cookies = planned.lane?.cookies ?? CookieJar()
         notes = planned.resolution?.notes ?? []
+        pinMatch = nil
         dnsLookups = planned.resolution?.dns.map { [$0] } ?? []
         ipSource = ResultExpansion.addressSource(of: planned.strategy, in: scenario) == nil
             ? "system resolver (libcurl, not pinned)" : planned.resolution?.source ?? "not resolved"
@@ -292,9 +322,11 @@ struct ResultStateMachine {
         var evidence = Evidence(
             strategy: planned.strategy, ipSource: ipSource, insecure: scenario.settings.insecure, hops: hops, notes: notes)
         evidence.resolutionFallbackFrom = planned.resolution?.fallbackFrom
+        evidence.pinMatch = pinMatch
         evidence.connection = ConnectionSettings(
             http: scenario.settings.http, caFile: scenario.settings.caFile, timeout: scenario.settings.timeout,
-            connectTimeout: scenario.settings.connectTimeout)
+            connectTimeout: scenario.settings.connectTimeout,
+            tls: scenario.settings.tls.isDefault ? nil : scenario.settings.tls)
         evidence.captured = captured?.records ?? []
         evidence.dns = dnsLookups
         // Only a result that sent something used addresses from somewhere; one that did not resolve has its error.

@@ -29,8 +29,19 @@ enum TransferSpecs {
             poolKey: wire.poolKey.tagged("probe"), connectOnly: true)
     }
 
+    /// A handshake-only transfer as the hop's, without the scenario's `tls:` limits (its own
+    /// pool): what the server offers a client that offers everything.
+    static func limitsProbe(scenario: Scenario, wire: WirePlan) -> TransferSpec {
+        var tls = tls(scenario: scenario, wire: wire)
+        tls.client = ClientTLS()
+        return TransferSpec(
+            url: wire.urlSent, connectTo: wire.connectTo, tls: tls, timeout: scenario.settings.connectTimeout,
+            connectTimeout: scenario.settings.connectTimeout, poolKey: wire.poolKey.tagged("limits-probe"), connectOnly: true)
+    }
+
     private static func tls(scenario: Scenario, wire: WirePlan) -> TransferSpec.TLSSettings {
         TransferSpec.TLSSettings(
-            caFile: scenario.settings.caFile, insecure: scenario.settings.insecure, verifyName: wire.verifyName)
+            caFile: scenario.settings.caFile, insecure: scenario.settings.insecure, verifyName: wire.verifyName,
+            client: scenario.settings.tls)
     }
 }

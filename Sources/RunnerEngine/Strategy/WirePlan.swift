@@ -78,7 +78,7 @@ enum StrategyRules {
         }
         plan.poolKey = PoolKey([
             url.scheme.rawValue, url.host, String(url.port), plan.pinnedIP?.text ?? "-", strategy.rawValue,
-            tls.caFile ?? "system", tls.insecure ? "insecure" : "verify", tls.http.rawValue,
+            tls.caFile ?? "system", tls.insecure ? "insecure" : "verify", tls.http.rawValue, tls.clientKey,
         ])
         return plan
     }
@@ -97,5 +97,13 @@ struct TLSIdentity: Equatable, Sendable {
     var caFile: String?
     var insecure: Bool
     var http: HTTPVersion
+    /// What the client offers (`tls:`): different settings never share a connection.
+    var client = ClientTLS()
+
+    /// The client settings as a pool key component ("-" for the defaults).
+    var clientKey: String {
+        guard !client.isDefault else { return "-" }
+        return client.limitsText + "|" + (client.profile?.rawValue ?? "")
+    }
 
 }

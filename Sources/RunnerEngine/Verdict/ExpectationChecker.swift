@@ -19,6 +19,8 @@ package struct ObservedResponse: Sendable {
     package var httpVersion: String?
     /// The final hop's peer certificate; nil on plain HTTP.
     package var certificate: CertificateSummary?
+    /// The final hop's TLS session (version, cipher, chain); nil on plain HTTP.
+    package var tls: TLSSession?
     /// Timings of the final hop (its connect, tls and first byte).
     package var timings: Timings
     /// Seconds for the whole result, every hop included.
@@ -32,9 +34,10 @@ package struct ObservedResponse: Sendable {
     package init(
         status: Int, headers: [Header] = [], body: Data = Data(),
         bodyLength: Int? = nil, bodySHA256: String = "", httpVersion: String? = nil,
-        certificate: CertificateSummary? = nil, timings: Timings = Timings(),
+        certificate: CertificateSummary? = nil, tls: TLSSession? = nil, timings: Timings = Timings(),
         totalTime: Double = 0, redirects: Int = 0, finalURL: String? = nil
     ) {
+        self.tls = tls
         self.status = status
         self.headers = headers
         self.body = body
@@ -56,7 +59,7 @@ package struct ObservedResponse: Sendable {
         self.init(
             status: response.status, headers: response.headers, body: response.body,
             bodyLength: response.bodyLength, bodySHA256: response.bodySHA256,
-            httpVersion: evidence.httpVersion, certificate: evidence.certificate,
+            httpVersion: evidence.httpVersion, certificate: evidence.certificate, tls: evidence.tls,
             timings: evidence.timings, totalTime: totalTime, redirects: redirects, finalURL: finalURL)
     }
 
@@ -67,8 +70,11 @@ package struct ObservedResponse: Sendable {
 /// Checks a response against a scenario's `expect` block: pure, no I/O.
 package enum ExpectationChecker {
     /// Every unmet expectation, in this order: status, headers (plan order), body matchers
-    /// (plan order), certificate, time, http_version, redirects. Empty when all hold.
-    package static func problems(for expect: Expectations, observed: ObservedResponse, now: Date) -> [Problem] {
+    /// (plan order), certificate (pins last), the TLS `profile`'s leaf rules, `expect.tls`,
+    /// time, http_version, redirects. Empty when all hold.
+    package static func problems(
+        for expect: Expectations, observed: ObservedResponse, now: Date, profile: TLSProfile? = nil
+    ) -> [Problem] {
         let context = Context(observed: observed)
         var problems: [Problem] = []
         problems += statusProblems(expect.status, observed: observed)
@@ -80,7 +86,10 @@ package enum ExpectationChecker {
         }
         if let certificate = expect.certificate {
             problems += certificateProblems(certificate, observed: observed, now: now, context: context)
+            if let pins = certificate.pins { problems += pinProblems(pins, observed: observed) }
         }
+        if let profile { problems += profileProblems(profile, observed: observed) }
+        if let tls = expect.tls { problems += tlsProblems(tls, observed: observed, context: context) }
         problems += timeProblems(expect.time, observed: observed)
         if let version = expect.httpVersion {
             problems += httpVersionProblems(version, observed: observed)
@@ -305,7 +314,7 @@ package enum ExpectationChecker {
 extension ExpectationChecker {
     /// Per-check state: the body decoded and parsed at most once, regexes compiled at most once.
     /// (`Regex` is not Sendable, so the cache lives for one check rather than process-wide.)
-    fileprivate final class Context {
+    final class Context {
         enum Outcome {
             case met
             case unmet

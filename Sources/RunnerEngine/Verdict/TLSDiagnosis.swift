@@ -14,6 +14,20 @@ enum TLSDiagnosis {
         case failed(VerificationFailure?, message: String)
     }
 
+    /// Diagnosis for a handshake the scenario's `tls:` limits made fail, from what the server
+    /// negotiated without them (`offered`, nil when the probe saw no session):
+    /// `the server at 10.0.0.7:443 negotiates only TLS 1.2 AES128-GCM-SHA256 (no forward
+    /// secrecy), which an iOS app with ATS refuses`.
+    static func limits(endpoint: String, offered: TLSSession?, client: ClientTLS) -> String {
+        let refuser = client.profile.map { "which \($0.platform) refuses" } ?? "which this scenario's tls settings (\(client.limitsText)) refuse"
+        guard let offered else {
+            return "without the scenario's tls settings the handshake with \(endpoint) succeeds: the server offers nothing those settings accept"
+        }
+        let version = offered.version?.displayName ?? "an unknown TLS version"
+        let secrecy = offered.forwardSecret ? "" : " (no forward secrecy)"
+        return "the server at \(endpoint) negotiates only \(version) \(offered.cipher)\(secrecy), \(refuser)"
+    }
+
     /// Diagnosis for a trust-override handshake that failed at `endpoint` (`IP:PORT`).
     static func trustOverride(
         host: String, endpoint: String, withoutSNI: VerificationFailure?, probe: SNIProbe

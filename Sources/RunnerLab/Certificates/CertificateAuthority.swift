@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import X509
+import _CryptoExtras
 
 /// A throwaway certificate authority ("runner lab CA") that lives as long as one lab.
 ///
@@ -44,11 +45,22 @@ struct CertificateAuthority: Sendable {
         }
     }
 
-    /// Signs a server certificate for `spec` with a fresh P-256 key.
+    /// Signs a server certificate for `spec` with a fresh key of its kind (P-256, or RSA 2048 for a
+    /// server that must offer RSA key exchange).
     func issue(_ spec: LeafSpec) throws -> IssuedCertificate {
         do {
-            let key = P256.Signing.PrivateKey()
-            let publicKey = Certificate.PublicKey(key.publicKey)
+            let publicKey: Certificate.PublicKey
+            let privateKeyPEM: String
+            switch spec.keyKind {
+            case .p256:
+                let key = P256.Signing.PrivateKey()
+                publicKey = Certificate.PublicKey(key.publicKey)
+                privateKeyPEM = key.pemRepresentation
+            case .rsa2048:
+                let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+                publicKey = Certificate.PublicKey(key.publicKey)
+                privateKeyPEM = key.pemRepresentation
+            }
             let subject = try DistinguishedName {
                 OrganizationName("runner lab")
                 CommonName(spec.commonName)
@@ -78,7 +90,7 @@ struct CertificateAuthority: Sendable {
             return IssuedCertificate(
                 commonName: spec.commonName,
                 certificatePEM: try certificate.serializeAsPEM().pemString,
-                privateKeyPEM: key.pemRepresentation)
+                privateKeyPEM: privateKeyPEM)
         } catch let error as LabError {
             throw error
         } catch {
@@ -108,20 +120,27 @@ struct CertificateAuthority: Sendable {
 
 /// What a leaf certificate says: its names and its validity window.
 struct LeafSpec: Sendable {
+    /// The leaf's key.
+    enum KeyKind: Sendable {
+        case p256
+        case rsa2048
+    }
+
     let commonName: String
     let dnsNames: [String]
     let ipAddresses: [String]
     let notValidBefore: Date
     let notValidAfter: Date
+    var keyKind: KeyKind = .p256
 
     /// A leaf valid from an hour ago (tolerates clock skew) for 90 days.
-    static func current(_ commonName: String, dnsNames: [String]? = nil, ipAddresses: [String] = [], now: Date)
-        -> LeafSpec
-    {
+    static func current(
+        _ commonName: String, dnsNames: [String]? = nil, ipAddresses: [String] = [], now: Date, keyKind: KeyKind = .p256
+    ) -> LeafSpec {
         LeafSpec(
             commonName: commonName, dnsNames: dnsNames ?? [commonName], ipAddresses: ipAddresses,
             notValidBefore: now.addingTimeInterval(-3600),
-            notValidAfter: now.addingTimeInterval(90 * CertificateAuthority.day))
+            notValidAfter: now.addingTimeInterval(90 * CertificateAuthority.day), keyKind: keyKind)
     }
 
     /// A leaf that was valid from 30 days ago until yesterday.

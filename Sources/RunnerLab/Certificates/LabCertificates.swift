@@ -4,11 +4,13 @@ import NIOSSL
 /// A certificate ready to present: its name and a TLS server context per ALPN offer.
 struct TLSIdentity: Sendable {
     let commonName: String
+    /// The leaf, PEM (a test computes its pin from it as a user would, with openssl).
+    let certificatePEM: String
     private let contexts: [ApplicationProtocols: NIOSSLContext]
 
-    /// Builds TLS 1.2+ server contexts for `issued`, one for each `ApplicationProtocols` offer, so hosts
-    /// that share a certificate can still differ in what they negotiate.
-    init(_ issued: IssuedCertificate) throws {
+    /// Builds server contexts for `issued` (TLS 1.2 and 1.3 unless `policy` limits them), one for each
+    /// `ApplicationProtocols` offer, so hosts that share a certificate can still differ in what they negotiate.
+    init(_ issued: IssuedCertificate, policy: TLSPolicy = .modern) throws {
         do {
             let certificate = try NIOSSLCertificate(bytes: Array(issued.certificatePEM.utf8), format: .pem)
             let key = try NIOSSLPrivateKey(bytes: Array(issued.privateKeyPEM.utf8), format: .pem)
@@ -17,9 +19,14 @@ struct TLSIdentity: Sendable {
                 var configuration = TLSConfiguration.makeServerConfiguration(
                     certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
                 configuration.applicationProtocols = offer.alpnTokens
+                if let ciphers = policy.tls12Ciphers {
+                    configuration.maximumTLSVersion = .tlsv12
+                    configuration.cipherSuites = ciphers
+                }
                 contexts[offer] = try NIOSSLContext(configuration: configuration)
             }
             self.commonName = issued.commonName
+            self.certificatePEM = issued.certificatePEM
             self.contexts = contexts
         } catch {
             throw LabError.certificate(name: issued.commonName, reason: "\(error)")
@@ -46,6 +53,13 @@ struct LabCertificates: Sendable {
     let sniDefault: TLSIdentity
     /// expired.lab.test, expired yesterday.
     let expired: TLSIdentity
+    /// api.lab.test again under a second key: the stale edge a pin set catches.
+    let stale: TLSIdentity
+    /// api.lab.test with an RSA key, TLS 1.2 and only AES128-GCM-SHA256 (RSA key exchange, no
+    /// forward secrecy): what an iOS app with ATS refuses.
+    let noForwardSecrecy: TLSIdentity
+    /// api.lab.test, TLS 1.2 only with ECDHE-ECDSA-AES128-GCM-SHA256: what ATS accepts.
+    let tls12: TLSIdentity
 
     static func generate(now: Date = Date()) throws -> LabCertificates {
         let authority = try CertificateAuthority.generate(now: now)
@@ -58,6 +72,22 @@ struct LabCertificates: Sendable {
                     ipAddresses: [LabAddress.primary], now: now)),
             sni: try identity(.current("sni.lab.test", now: now)),
             sniDefault: try identity(.current("default.lab.test", now: now)),
-            expired: try identity(.expired("expired.lab.test", now: now)))
+            expired: try identity(.expired("expired.lab.test", now: now)),
+            stale: try identity(
+                .current("api.lab.test", dnsNames: ["api.lab.test", "single.lab.test", "localhost"], now: now)),
+            noForwardSecrecy: try TLSIdentity(
+                authority.issue(.current("api.lab.test", now: now, keyKind: .rsa2048)),
+                policy: TLSPolicy(tls12Ciphers: "AES128-GCM-SHA256")),
+            tls12: try TLSIdentity(
+                authority.issue(.current("api.lab.test", now: now)),
+                policy: TLSPolicy(tls12Ciphers: "ECDHE-ECDSA-AES128-GCM-SHA256")))
     }
+}
+
+/// What a server's TLS port negotiates beyond its certificate.
+struct TLSPolicy: Sendable {
+    /// TLS 1.2 only, with these suites (BoringSSL's names); nil: TLS 1.2 and 1.3 with the defaults.
+    var tls12Ciphers: String?
+
+    static let modern = TLSPolicy(tls12Ciphers: nil)
 }

@@ -54,6 +54,9 @@ struct VirtualHost: Sendable {
                 address: LabAddress.handshakeCloser, defaultIdentity: certificates.primary,
                 handshake: .closeAfterClientHello),
             VirtualHost(address: LabAddress.impostor, defaultIdentity: certificates.primary),
+            VirtualHost(address: LabAddress.staleEdge, defaultIdentity: certificates.stale),
+            VirtualHost(address: LabAddress.noForwardSecrecy, defaultIdentity: certificates.noForwardSecrecy),
+            VirtualHost(address: LabAddress.tls12, defaultIdentity: certificates.tls12),
         ]
     }
 }

@@ -29,6 +29,8 @@ struct Context: Sendable, CustomStringConvertible {
         case expectCertificateSubject = "expect.certificate.subject"
         case expectTime = "expect.time"
         case expectDNS = "expect.dns"
+        case expectTLS = "expect.tls"
+        case tls
         case headerMatcher = "the matcher for header"
         case `static`
         case httpdns

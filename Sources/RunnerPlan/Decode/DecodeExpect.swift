@@ -35,6 +35,8 @@ extension PlanDecoder {
                 }
             case .dns:
                 expect.dns = decodeDNSExpectation(entry, scenario: scenario)
+            case .tls:
+                expect.tls = decodeTLSExpectation(entry, scenario: scenario)
             }
         }
         return expect
@@ -356,6 +358,8 @@ extension PlanDecoder {
                 certificate.subject = decodeMatcher(
                     entry.value, site: site(), context: scenario.part(.expectCertificateSubject),
                     ownerMark: entry.keyMark, allowAbsent: false)
+            case .pins:
+                certificate.pins = decodePins(entry.value, site: site())
             }
         }
         return certificate

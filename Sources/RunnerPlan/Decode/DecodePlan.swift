@@ -52,7 +52,7 @@ extension PlanDecoder {
 
         let domainMaps = fields[.domains].map { decodeDomainMaps($0) } ?? []
 
-        let defaults = fields[.defaults].flatMap { entry -> SettingsLayer? in
+        var defaults = fields[.defaults].flatMap { entry -> SettingsLayer? in
             let context = Context(.defaults)
             guard let section = self.fields(
                 of: entry.value, site: Site(key: "defaults", Context(.topLevel)), context: context,
@@ -60,6 +60,7 @@ extension PlanDecoder {
             else { return nil }
             return decodeSettings(section) { $0 }
         } ?? SettingsLayer()
+        if let tls = defaults.tls { defaults.resolvedTLS = clientTLS(tls, scenario: "defaults") }
 
         return TopLevel(name: name, domainMaps: domainMaps, defaults: defaults, fields: fields)
     }

@@ -20,6 +20,10 @@ struct SettingsLayer {
     var domainMap: String?
     var headers: [HeaderEntry]?
     var resolver: ResolverChoice?
+    var tls: TLSLayer?
+    /// `defaults` only: its `tls` checked and resolved once, for the scenarios that write none
+    /// (so a mistake in it is reported once, not once per scenario).
+    var resolvedTLS = ClientTLS()
 
     func apply(to settings: inout TransferSettings) {
         if let timeout { settings.timeout = timeout }
@@ -90,6 +94,7 @@ extension PlanDecoder {
             case .domains: layer.domainMap = domainMapReference(value, site: site())
             case .headers: layer.headers = decodeHeaders(value, site: site(), context: context.part(.headers))
             case .resolver: layer.resolver = resolverChoice(value, site: site())
+            case .tls: layer.tls = decodeTLS(value, site: site(), context: context)
             }
         }
         return layer
@@ -311,6 +316,7 @@ extension PlanDecoder {
         var settings = TransferSettings()
         defaults.apply(to: &settings)
         layer.apply(to: &settings)
+        settings.tls = layer.tls.map { clientTLS($0.over(defaults.tls), scenario: label()) } ?? defaults.resolvedTLS
         if let insecure = request.insecure { settings.insecure = insecure }
         let headers = Self.merge([defaults.headers ?? [], layer.headers ?? [], request.headers]).map(\.header)
         var scenario = Scenario(

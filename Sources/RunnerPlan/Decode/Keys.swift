@@ -18,6 +18,8 @@ enum PlanKey: String, CaseIterable, Sendable {
     case answer, ipv6, ttl, serviceIPs = "service_ips"
     case capture, after, header
     case resolver, dns, within
+    case minVersion = "min_version", maxVersion = "max_version", ciphers, tls13Ciphers = "tls13_ciphers", curves
+    case profile, pins, cipher
 
     fileprivate static let all = allCases
 
@@ -59,6 +61,10 @@ enum PlanSection: String, CaseIterable, Sendable {
     case capture
     /// `expect.dns`.
     case dns = "expect-dns"
+    /// `tls:` of `defaults` or a scenario.
+    case tls
+    /// `expect.tls`.
+    case tlsExpect = "expect-tls"
 
     /// The keys this section accepts, in the order messages list them.
     var keys: KeySet {
@@ -79,6 +85,8 @@ enum PlanSection: String, CaseIterable, Sendable {
         case .httpdnsAnswer: Keys.httpdnsAnswer.keySet
         case .capture: Keys.capture.keySet
         case .dns: Keys.dns.keySet
+        case .tls: Keys.tls.keySet
+        case .tlsExpect: Keys.tlsExpect.keySet
         }
     }
 }
@@ -96,7 +104,7 @@ enum TopLevelKey: String, SectionKey {
 enum SettingKey: String, SectionKey {
     case timeout, connectTimeout = "connect_timeout", http, followRedirects = "follow_redirects"
     case maxRedirects = "max_redirects", ca, insecure, maxBody = "max_body", retries, strategy, ips
-    case ipVersion = "ip_version", domains, headers, resolver
+    case ipVersion = "ip_version", domains, headers, resolver, tls
 }
 
 /// A scenario's own keys, then every setting.
@@ -146,6 +154,17 @@ enum RequestKey: String, SectionKey {
 
 enum ExpectKey: String, SectionKey {
     case status, headers, body, certificate, time, httpVersion = "http_version", redirects, finalURL = "final_url", dns
+    case tls
+}
+
+/// `tls:` of `defaults` or a scenario: what the client offers and accepts.
+enum TLSKey: String, SectionKey {
+    case minVersion = "min_version", maxVersion = "max_version", ciphers, tls13Ciphers = "tls13_ciphers", curves, profile
+}
+
+/// `expect.tls`: what the handshake settled on.
+enum TLSExpectKey: String, SectionKey {
+    case version, cipher
 }
 
 /// `expect.dns`.
@@ -165,7 +184,7 @@ enum BodyKey: String, SectionKey {
 
 /// `expect.certificate`.
 enum CertificateKey: String, SectionKey {
-    case minDaysLeft = "min_days_left", issuer, subject
+    case minDaysLeft = "min_days_left", issuer, subject, pins
 }
 
 /// `expect.time`.
@@ -244,6 +263,8 @@ enum Keys {
     static let httpdnsAnswer = SectionKeys<HTTPDNSAnswerKey>(.httpdnsAnswer)
     static let capture = SectionKeys<CaptureKey>(.capture)
     static let dns = SectionKeys<DNSExpectKey>(.dns)
+    static let tls = SectionKeys<TLSKey>(.tls)
+    static let tlsExpect = SectionKeys<TLSExpectKey>(.tlsExpect)
 }
 
 /// The keys a mapping may hold.

@@ -77,7 +77,8 @@ struct MisplacedKey {
             } else {
                 return nil
             }
-        case .headerMatcher, .valueMatcher, .body, .certificate, .time, .httpdnsAuth, .httpdnsAnswer, .capture, .dns:
+        case .headerMatcher, .valueMatcher, .body, .certificate, .time, .httpdnsAuth, .httpdnsAnswer, .capture, .dns, .tls,
+            .tlsExpect:
             return nil
         }
     }

@@ -1,3 +1,5 @@
+import RunnerVocabulary
+
 /// What the final response must look like. Every field is optional but `status` ("2xx").
 public struct Expectations: Sendable, Equatable {
     public var status: StatusExpectation = .classes([2])
@@ -11,6 +13,8 @@ public struct Expectations: Sendable, Equatable {
     public var finalURL: PlanURL? = nil
     /// What the resolver may answer (`expect.dns`).
     public var dns: DNSExpectation? = nil
+    /// What the final response's handshake settled on (`expect.tls`).
+    public var tls: TLSExpectation? = nil
 
     public init() {}
 }
@@ -122,6 +126,17 @@ public struct CertificateExpectation: Sendable, Equatable {
     public var minDaysLeft: Int? = nil
     public var issuer: StringMatcher? = nil
     public var subject: StringMatcher? = nil
+    /// SHA-256 digests of SubjectPublicKeyInfo (32 bytes each), as `sha256/BASE64` pins name
+    /// them: any certificate of the verified chain must match one.
+    public var pins: [[UInt8]]? = nil
+
+    public init() {}
+}
+
+/// `expect.tls`: the negotiated version and cipher of the final response's connection.
+public struct TLSExpectation: Sendable, Equatable {
+    public var version: TLSVersion? = nil
+    public var cipher: StringMatcher? = nil
 
     public init() {}
 }

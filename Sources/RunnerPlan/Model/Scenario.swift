@@ -80,6 +80,8 @@ public struct TransferSettings: Sendable, Equatable {
     public var retries: Int = 0
     /// The DNS resolver asked where the machine's would be (`resolver:`).
     public var resolver: ResolverChoice = .system
+    /// What the client offers and accepts in the handshake (`tls:`, a profile folded in).
+    public var tls = ClientTLS()
     /// A bound that catches a typo (`retries: 1000`) before it turns one outage into hours.
     public static let maxRetries = 10
 

@@ -24,14 +24,25 @@ struct ConsoleTally {
     struct ScenarioSize {
         var results: Int32 = 0
         var passed: Int32 = 0
-        /// One bit per `StrategyKind`, in `allCases` order.
+        /// One bit per `StrategyKind` (`bit(of:)`).
         var strategies: UInt8 = 0
         var hasLanes = false
 
         /// The one strategy every result used, if they share one.
         var sharedStrategy: StrategyKind? {
             guard strategies.nonzeroBitCount == 1 else { return nil }
-            return StrategyKind.allCases[strategies.trailingZeroBitCount]
+            return StrategyKind.allCases.first { Self.bit(of: $0) == strategies }
+        }
+
+        /// A strategy's bit (a switch: `allCases` would make an array per result).
+        static func bit(of strategy: StrategyKind) -> UInt8 {
+            switch strategy {
+            case .headerOnly: 1
+            case .trustOverride: 2
+            case .sniResolve: 4
+            case .system: 8
+            case .auto: 16
+            }
         }
     }
 
@@ -53,8 +64,7 @@ struct ConsoleTally {
         }
         sizes[position.suite][position.scenario].results += 1
         if case .passed = result.outcome { sizes[position.suite][position.scenario].passed += 1 }
-        let strategyIndex = StrategyKind.allCases.firstIndex(of: result.strategy) ?? 0
-        sizes[position.suite][position.scenario].strategies |= 1 << UInt8(strategyIndex)
+        sizes[position.suite][position.scenario].strategies |= ScenarioSize.bit(of: result.strategy)
         if !result.after.isEmpty { sizes[position.suite][position.scenario].hasLanes = true }
     }
 

@@ -184,6 +184,7 @@ enum EvidenceText {
             out.literal("  certificate: none")
             out.endLine()
         }
+        if let tls = hop.tls { tlsLines(tls, into: &out) }
         out.literal("  timings: ")
         timings(hop.timings, into: &out)
         out.endLine()
@@ -199,6 +200,32 @@ enum EvidenceText {
             out.literal("  body: none received")
         }
         out.endLine()
+    }
+
+    /// `tls: TLS 1.3, CIPHER`, then a line per chain certificate, leaf first:
+    /// `chain 0: SUBJECT; EC 256; ecdsa-with-SHA256; sha256/…`.
+    private static func tlsLines(_ tls: TLSSession, into out: inout Lines) {
+        out.literal("  tls: ")
+        out.text(tls.version?.displayName ?? "unknown version")
+        out.literal(", ")
+        out.value(tls.cipher)
+        if !tls.chainVerified { out.literal("; chain as presented (verification was off)") }
+        out.endLine()
+        for (index, certificate) in tls.chain.enumerated() {
+            out.literal("  chain ")
+            out.number(index)
+            out.literal(": ")
+            out.value(certificate.subject)
+            out.literal("; ")
+            out.value(certificate.keyType)
+            out.literal(" ")
+            out.number(certificate.keyBits)
+            out.literal("; ")
+            out.value(certificate.signature)
+            out.literal("; ")
+            out.text(certificate.pin)
+            out.endLine()
+        }
     }
 
     /// `[IP]:port` for IPv6, `IP:port` otherwise, or `not connected`.

@@ -226,6 +226,7 @@ extension HTMLReport {
         if let status = hop.status { html.number(status) } else { html.raw("no response") }
         html.raw("</dd>")
         certificate(hop.certificate, into: &html)
+        if let tls = hop.tls { self.tls(tls, into: &html) }
         html.raw("<dt>timings</dt><dd>")
         var shown = false
         for (name, value) in hop.timings.named {
@@ -255,6 +256,33 @@ extension HTMLReport {
             html.raw("</code></dd>")
         }
         html.raw("</dl></div>\n")
+    }
+
+    /// The negotiated version and cipher, and the chain (leaf first) as a table: each
+    /// certificate's subject, key, signature and pin.
+    private static func tls(_ tls: TLSSession, into html: inout HTMLWriter) {
+        html.raw("<dt>tls</dt><dd>")
+        html.text(tls.version?.displayName ?? "unknown version")
+        html.raw(", ")
+        html.value(tls.cipher)
+        if !tls.chainVerified { html.raw("; chain as presented (verification was off)") }
+        html.raw("<table class=\"chain\"><tr><th>#</th><th>subject</th><th>key</th><th>signature</th><th>pin</th></tr>")
+        for (index, certificate) in tls.chain.enumerated() {
+            html.raw("<tr><td>")
+            html.number(index)
+            html.raw("</td><td>")
+            html.value(certificate.subject)
+            html.raw("</td><td>")
+            html.value(certificate.keyType)
+            html.raw(" ")
+            html.number(certificate.keyBits)
+            html.raw("</td><td>")
+            html.value(certificate.signature)
+            html.raw("</td><td><code>")
+            html.text(certificate.pin)
+            html.raw("</code></td></tr>")
+        }
+        html.raw("</table></dd>")
     }
 
     private static func certificate(_ certificate: CertificateSummary?, into html: inout HTMLWriter) {

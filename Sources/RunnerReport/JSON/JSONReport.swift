@@ -473,6 +473,8 @@ struct HopRecord: Codable, Equatable {
     var sni: String?
     var status: Int?
     var timings: TimingsRecord
+    /// The negotiated version and cipher and the chain; null on plain HTTP or without a handshake.
+    var tls: TLSRecord?
     var urlSent: String
 
     enum CodingKeys: String, CodingKey {
@@ -488,7 +490,7 @@ struct HopRecord: Codable, Equatable {
         case newConnection = "new_connection"
         case originalURL = "original_url"
         case pinnedIP = "pinned_ip"
-        case sni, status, timings
+        case sni, status, timings, tls
         case urlSent = "url_sent"
     }
 
@@ -509,8 +511,54 @@ struct HopRecord: Codable, Equatable {
         newConnection = hop.newConnection
         bodyLength = hop.bodyLength
         bodySHA256 = hop.bodySHA256.map(redactor.redact)
+        tls = hop.tls.map { TLSRecord($0, redactor: redactor) }
     }
 
+}
+
+/// A hop's TLS session: `{"version", "cipher", "chain_verified", "chain"}`.
+struct TLSRecord: Codable, Equatable {
+    var chain: [ChainRecord]
+    var chainVerified: Bool
+    var cipher: String
+    /// `"1.3"`; null for a version the runner does not know.
+    var version: String?
+
+    enum CodingKeys: String, CodingKey {
+        case chain
+        case chainVerified = "chain_verified"
+        case cipher, version
+    }
+
+    init(_ session: TLSSession, redactor: Redactor) {
+        chain = session.chain.map { ChainRecord($0, redactor: redactor) }
+        chainVerified = session.chainVerified
+        cipher = session.cipher
+        version = session.version?.rawValue
+    }
+}
+
+/// One certificate of a chain: its pin, subject, key and signature algorithm.
+struct ChainRecord: Codable, Equatable {
+    var keyBits: Int
+    var keyType: String
+    var pin: String
+    var signature: String
+    var subject: String
+
+    enum CodingKeys: String, CodingKey {
+        case keyBits = "key_bits"
+        case keyType = "key_type"
+        case pin, signature, subject
+    }
+
+    init(_ certificate: ChainCertificate, redactor: Redactor) {
+        keyBits = certificate.keyBits
+        keyType = certificate.keyType
+        pin = certificate.pin
+        signature = certificate.signature
+        subject = redactor.redact(certificate.subject)
+    }
 }
 
 struct CertificateRecord: Codable, Equatable {

@@ -81,6 +81,17 @@ extension HopEvidence {
         bodyLength = record.bodyLength
         bodySHA256 = record.bodySHA256
         reproduction = record.curl
+        if let tls = record.tls {
+            self.tls = TLSSession(
+                version: tls.version.flatMap(TLSVersion.init(rawValue:)), cipher: tls.cipher, chainVerified: tls.chainVerified,
+                chain: tls.chain.map { entry in
+                    // A pin the runner wrote is `sha256/` and base64 of 32 bytes; anything else reads back empty.
+                    let digest = Data(base64Encoded: String(entry.pin.dropFirst("sha256/".count))).map(Array.init) ?? []
+                    return ChainCertificate(
+                        subject: entry.subject, spkiSHA256: digest, keyType: entry.keyType, keyBits: entry.keyBits,
+                        signature: entry.signature, signatureDigest: "")
+                })
+        }
         if let certificate = record.certificate {
             var notAfter: Date?
             if let text = certificate.notAfter {

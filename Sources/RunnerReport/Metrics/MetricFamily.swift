@@ -51,6 +51,9 @@ struct MetricFamily: Sendable {
         name: "probe_ssl_earliest_cert_expiry",
         help: "Expiry of the final server certificate read (its notAfter), in Unix seconds.", type: .gauge,
         labels: resultLabels)
+    static let probeTLSVersionInfo = MetricFamily(
+        name: "probe_tls_version_info", help: "The TLS version the final response's connection negotiated, as a label; always 1.",
+        type: .gauge, labels: resultLabels + ["version"])
     static let result = MetricFamily(
         name: "runner_result",
         help: "The result's status: 1 for the one it had, 0 for the others (pass, fail, error, skipped).",
@@ -61,6 +64,10 @@ struct MetricFamily: Sendable {
     static let resolutionFallback = MetricFamily(
         name: "runner_resolution_fallback",
         help: "Whether the result's IP came from a domain map's fallback because its HTTPDNS service failed.",
+        type: .gauge, labels: resultLabels)
+    static let certificatePinMatch = MetricFamily(
+        name: "runner_certificate_pin_match",
+        help: "Whether a certificate of the final response's verified chain matched the scenario's pins (only with expect.certificate.pins).",
         type: .gauge, labels: resultLabels)
 
     // Per HTTPDNS map and host a plan asked (the latest lookup).
@@ -108,7 +115,7 @@ struct MetricFamily: Sendable {
     /// Every family, in the order the exposition writes them.
     static let all: [MetricFamily] = [
         probeSuccess, probeDuration, probeHTTPDuration, probeHTTPStatusCode, probeHTTPVersion, probeHTTPRedirects,
-        probeSSLEarliestCertExpiry, result, resultFlaky, resolutionFallback,
+        probeSSLEarliestCertExpiry, probeTLSVersionInfo, result, resultFlaky, resolutionFallback, certificatePinMatch,
         httpdnsLookupSuccess, httpdnsLookupDuration, httpdnsAnswerAddresses, dnsForeignAddresses, dnsLookupDuration,
         cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful, buildInfo,
     ]

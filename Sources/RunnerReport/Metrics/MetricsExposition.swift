@@ -85,9 +85,11 @@ public struct MetricsExposition: Sendable {
         perResult(.probeHTTPVersion) { $0.probe?.httpVersion }
         perResult(.probeHTTPRedirects) { $0.probe.map { Double($0.redirects) } }
         perResult(.probeSSLEarliestCertExpiry) { $0.probe?.earliestCertificateExpiry }
+        writeTLSVersions(results, labels: resultLabels, into: &writer, spill: spill)
         writeStatuses(results, labels: resultLabels, into: &writer, spill: spill)
         perResult(.resultFlaky) { $0.probe.map { flag($0.flaky) } }
         perResult(.resolutionFallback) { $0.probe.map { flag($0.resolutionFallback) } }
+        perResult(.certificatePinMatch) { $0.probe?.pinMatch.map(flag) }
 
         writeLookups(into: &writer)
         spill(&writer)
@@ -107,6 +109,25 @@ public struct MetricsExposition: Sendable {
         build.withUnsafeBytes { labels in
             writer.header(.buildInfo)
             writer.sample(.buildInfo, labels: labels, value: 1)
+        }
+    }
+
+    /// `probe_tls_version_info`: one sample per result whose final hop had a TLS session, the
+    /// version as a label, as blackbox_exporter writes it.
+    private func writeTLSVersions(
+        _ results: [ResultSamples], labels: borrowing LabelBlocks, into writer: inout PrometheusTextWriter,
+        spill: (inout PrometheusTextWriter) -> Void
+    ) {
+        let family = MetricFamily.probeTLSVersionInfo
+        var wroteHeader = false
+        for index in results.indices {
+            guard let version = results[index].probe?.tlsVersion else { continue }
+            if !wroteHeader {
+                writer.header(family)
+                wroteHeader = true
+            }
+            labels.withLabels(of: index) { writer.sample(family, labels: $0, extra: ("version", version), value: 1) }
+            spill(&writer)
         }
     }
 

@@ -31,7 +31,8 @@ extension ResultSamples {
             statusCode: final?.status ?? 0, httpVersion: final?.httpVersion.map(Self.versionNumber) ?? 0,
             redirects: max(0, hops.count - 1),
             earliestCertificateExpiry: final?.certificate?.notAfter.map(\.timeIntervalSince1970),
-            flaky: result.isFlaky, resolutionFallback: result.evidence.resolutionFallbackFrom != nil)
+            flaky: result.isFlaky, resolutionFallback: result.evidence.resolutionFallbackFrom != nil,
+            tlsVersion: final?.tls.map { Self.versionLabel($0.version) }, pinMatch: result.evidence.pinMatch)
     }
 
     /// Each phase summed over the hops. Timings hold each phase's own duration and the first
@@ -52,6 +53,17 @@ extension ResultSamples {
             }
         }
         return phases
+    }
+
+    /// `TLS 1.3`, as blackbox_exporter's `probe_tls_version_info` labels a version.
+    static func versionLabel(_ version: TLSVersion?) -> StaticString {
+        switch version {
+        case .v1_0?: "TLS 1.0"
+        case .v1_1?: "TLS 1.1"
+        case .v1_2?: "TLS 1.2"
+        case .v1_3?: "TLS 1.3"
+        case nil: "unknown"
+        }
     }
 
     /// `1.1` → 1.1, `2` → 2, as blackbox_exporter reads `HTTP/1.1` and `HTTP/2.0`; 0 for anything else.

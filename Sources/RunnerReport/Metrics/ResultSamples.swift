@@ -30,6 +30,10 @@ struct ResultSamples: Sendable {
         var earliestCertificateExpiry: Double?
         var flaky: Bool
         var resolutionFallback: Bool
+        /// `TLS 1.3`: the final hop's negotiated version; nil without a TLS session.
+        var tlsVersion: StaticString?
+        /// Whether the chain matched the pins; nil when the scenario has none.
+        var pinMatch: Bool?
     }
 
     var position: ResultPosition

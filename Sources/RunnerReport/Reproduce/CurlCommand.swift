@@ -22,8 +22,11 @@ enum CurlCommand {
         let strategy = hop.strategy ?? evidence.strategy
         let connection = evidence.connection
         let https = hop.urlSent.utf8.starts(with: "https://".utf8)
-        let verifiesWithoutSNI = strategy == .trustOverride && !evidence.insecure
-        if verifiesWithoutSNI, let name = hop.verifyName, let ip = hop.pinnedIP {
+        // Trust override checks the name without SNI: openssl does that handshake first (a hop
+        // from a report read back, without the name, is sent as header-only would be).
+        var verifiesWithoutSNI = false
+        if strategy == .trustOverride, !evidence.insecure, let name = hop.verifyName, let ip = hop.pinnedIP {
+            verifiesWithoutSNI = true
             bytes.append("openssl s_client -connect ")
             ShellWord.append(Self.endpoint(ip: ip, port: Self.port(of: hop.urlSent)), redactor: redactor, to: &bytes)
             bytes.append(" -noservername -verify_hostname ")
@@ -33,6 +36,7 @@ enum CurlCommand {
                 bytes.append(" -CAfile ")
                 ShellWord.append(caFile, redactor: redactor, to: &bytes)
             }
+            if let tls = connection?.tls { opensslLimits(tls, to: &bytes) }
             bytes.append(" -brief </dev/null && ")
         }
         bytes.append("curl -g -sS -i")
@@ -56,6 +60,7 @@ enum CurlCommand {
             bytes.append(" --max-time ")
             bytes.append(utf8: Self.seconds(connection.timeout))
         }
+        if let tls = connection?.tls, https { curlLimits(tls, to: &bytes) }
         if let connectTo = hop.connectTo {
             bytes.append(" --connect-to ")
             ShellWord.append(connectTo, redactor: redactor, to: &bytes)
@@ -75,6 +80,64 @@ enum CurlCommand {
         var bytes = ByteBuffer(capacity: 512)
         write(hop, of: evidence, redactor: redactor, to: &bytes)
         return bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// What the client offered (`tls:`, a profile already folded in), as curl's options.
+    private static func curlLimits(_ tls: ClientTLS, to bytes: inout ByteBuffer) {
+        if let minVersion = tls.minVersion {
+            bytes.append(" --tlsv")
+            bytes.append(utf8: minVersion.rawValue)
+        }
+        if let maxVersion = tls.maxVersion {
+            bytes.append(" --tls-max ")
+            bytes.append(utf8: maxVersion.rawValue)
+        }
+        if !tls.ciphers.isEmpty {
+            bytes.append(" --ciphers ")
+            ShellWord.appendQuoted(tls.ciphers.joined(separator: ":"), to: &bytes)
+        }
+        if !tls.tls13Ciphers.isEmpty {
+            bytes.append(" --tls13-ciphers ")
+            ShellWord.appendQuoted(tls.tls13Ciphers.joined(separator: ":"), to: &bytes)
+        }
+        if !tls.curves.isEmpty {
+            bytes.append(" --curves ")
+            ShellWord.appendQuoted(tls.curves.joined(separator: ":"), to: &bytes)
+        }
+    }
+
+    /// The same limits as `openssl s_client` takes them.
+    private static func opensslLimits(_ tls: ClientTLS, to bytes: inout ByteBuffer) {
+        if let minVersion = tls.minVersion {
+            bytes.append(" -min_protocol ")
+            bytes.append(utf8: openSSLName(minVersion))
+        }
+        if let maxVersion = tls.maxVersion {
+            bytes.append(" -max_protocol ")
+            bytes.append(utf8: openSSLName(maxVersion))
+        }
+        if !tls.ciphers.isEmpty {
+            bytes.append(" -cipher ")
+            ShellWord.appendQuoted(tls.ciphers.joined(separator: ":"), to: &bytes)
+        }
+        if !tls.tls13Ciphers.isEmpty {
+            bytes.append(" -ciphersuites ")
+            ShellWord.appendQuoted(tls.tls13Ciphers.joined(separator: ":"), to: &bytes)
+        }
+        if !tls.curves.isEmpty {
+            bytes.append(" -groups ")
+            ShellWord.appendQuoted(tls.curves.joined(separator: ":"), to: &bytes)
+        }
+    }
+
+    /// `TLSv1`, `TLSv1.1`, … as openssl's options take a version.
+    private static func openSSLName(_ version: TLSVersion) -> String {
+        switch version {
+        case .v1_0: "TLSv1"
+        case .v1_1: "TLSv1.1"
+        case .v1_2: "TLSv1.2"
+        case .v1_3: "TLSv1.3"
+        }
     }
 
     /// The method as libcurl was told it (`CurlRequest`): HEAD as `-I`; POST implied by a body

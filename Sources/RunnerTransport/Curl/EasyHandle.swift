@@ -184,6 +184,17 @@ final class EasyHandle {
         CertificateSummary.extract { ccurl_tls_context_leaf(tlsContext, &$0) }
     }
 
+    /// The version and cipher this transfer's handshake negotiated (a new TLS connection only),
+    /// without the chain: what a connect-only probe, whose session is gone, still tells.
+    func handshakeSession() -> TLSSession? {
+        var version: UnsafePointer<CChar>?
+        var cipher: UnsafePointer<CChar>?
+        guard ccurl_tls_context_negotiated(tlsContext, &version, &cipher) == 1, let version, let cipher else { return nil }
+        return TLSSession(
+            version: TLSVersion(openSSLName: String(cString: version)), cipher: String(cString: cipher), chainVerified: false,
+            chain: [])
+    }
+
     /// OpenSSL's first verification error in this transfer's handshake, with the leaf.
     func verificationFailure() -> VerificationFailure? {
         var code = 0

@@ -1,11 +1,12 @@
 internal import CCurlShim
+import RunnerVocabulary
 
 /// The easy-handle options the engine sets, by argument type, each with its libcurl name
 /// (for errors) so that no libcurl constant leaves this folder.
 enum EasyLongOption {
     case noSignal, followLocation, noBody, post, verifyPeer, verifyHost, sessionIDCache
     case httpVersion, timeoutMilliseconds, connectTimeoutMilliseconds, connectOnly
-    case httpContentDecoding
+    case httpContentDecoding, sslVersion
 
     var curl: CURLoption {
         switch self {
@@ -21,6 +22,7 @@ enum EasyLongOption {
         case .connectTimeoutMilliseconds: CURLOPT_CONNECTTIMEOUT_MS
         case .connectOnly: CURLOPT_CONNECT_ONLY
         case .httpContentDecoding: CURLOPT_HTTP_CONTENT_DECODING
+        case .sslVersion: CURLOPT_SSLVERSION
         }
     }
 
@@ -38,6 +40,7 @@ enum EasyLongOption {
         case .connectTimeoutMilliseconds: "CURLOPT_CONNECTTIMEOUT_MS"
         case .connectOnly: "CURLOPT_CONNECT_ONLY"
         case .httpContentDecoding: "CURLOPT_HTTP_CONTENT_DECODING"
+        case .sslVersion: "CURLOPT_SSLVERSION"
         }
     }
 }
@@ -60,7 +63,7 @@ enum EasyOffsetOption {
 
 /// String options (libcurl copies them).
 enum EasyStringOption {
-    case url, customRequest, caInfo, proxy
+    case url, customRequest, caInfo, proxy, cipherList, tls13Ciphers, curves
 
     var curl: CURLoption {
         switch self {
@@ -68,6 +71,9 @@ enum EasyStringOption {
         case .customRequest: CURLOPT_CUSTOMREQUEST
         case .caInfo: CURLOPT_CAINFO
         case .proxy: CURLOPT_PROXY
+        case .cipherList: CURLOPT_SSL_CIPHER_LIST
+        case .tls13Ciphers: CURLOPT_TLS13_CIPHERS
+        case .curves: CURLOPT_SSL_EC_CURVES
         }
     }
 
@@ -77,6 +83,9 @@ enum EasyStringOption {
         case .customRequest: "CURLOPT_CUSTOMREQUEST"
         case .caInfo: "CURLOPT_CAINFO"
         case .proxy: "CURLOPT_PROXY"
+        case .cipherList: "CURLOPT_SSL_CIPHER_LIST"
+        case .tls13Ciphers: "CURLOPT_TLS13_CIPHERS"
+        case .curves: "CURLOPT_SSL_EC_CURVES"
         }
     }
 }
@@ -152,6 +161,25 @@ enum EasyStringInfo {
         case .primaryIP: CURLINFO_PRIMARY_IP
         }
     }
+}
+
+/// CURLOPT_SSLVERSION: the lowest version in the low bits, the highest in the high ones.
+func sslVersionValue(min: TLSVersion?, max: TLSVersion?) -> Int {
+    let low: Int32 = switch min {
+    case .v1_0?: Int32(CURL_SSLVERSION_TLSv1_0)
+    case .v1_1?: Int32(CURL_SSLVERSION_TLSv1_1)
+    case .v1_2?: Int32(CURL_SSLVERSION_TLSv1_2)
+    case .v1_3?: Int32(CURL_SSLVERSION_TLSv1_3)
+    case nil: Int32(CURL_SSLVERSION_DEFAULT)
+    }
+    let high: Int32 = switch max {
+    case .v1_0?: Int32(CURL_SSLVERSION_MAX_TLSv1_0)
+    case .v1_1?: Int32(CURL_SSLVERSION_MAX_TLSv1_1)
+    case .v1_2?: Int32(CURL_SSLVERSION_MAX_TLSv1_2)
+    case .v1_3?: Int32(CURL_SSLVERSION_MAX_TLSv1_3)
+    case nil: Int32(CURL_SSLVERSION_MAX_DEFAULT)
+    }
+    return Int(low | high)
 }
 
 /// CURLINFO_HTTP_VERSION as the evidence writes it.

@@ -20,6 +20,7 @@ final class Transfer: EasyHandleSink {
     private var isHTTPS = false
     private var verifyName: String?
     private var certificate: CertificateSummary?
+    private var session: TLSSession?
     private var lookedForCertificate = false
     private var fileBody: FileBody?
 
@@ -41,6 +42,7 @@ final class Transfer: EasyHandleSink {
         captureLimit = max(0, spec.bodyCaptureLimit)
         digestFailed = !digest.reset()
         certificate = nil
+        session = nil
         lookedForCertificate = false
         fileBody = nil
 
@@ -74,6 +76,10 @@ final class Transfer: EasyHandleSink {
         try easy.set(.verifyHost, request.verifyHost ? 2 : 0)
         if !request.sessionIDCache { try easy.set(.sessionIDCache, 0) }
         if let caFile = request.caFile { try easy.set(.caInfo, caFile) }
+        if let sslVersion = request.sslVersion { try easy.set(.sslVersion, sslVersion) }
+        if let cipherList = request.cipherList { try easy.set(.cipherList, cipherList) }
+        if let tls13Ciphers = request.tls13Ciphers { try easy.set(.tls13Ciphers, tls13Ciphers) }
+        if let curves = request.curves { try easy.set(.curves, curves) }
         if !request.connectTo.isEmpty { try easy.set(.connectTo, request.connectTo) }
         if request.connectOnly {
             try easy.set(.connectOnly, 1)
@@ -116,14 +122,18 @@ final class Transfer: EasyHandleSink {
         }
         if isHTTPS, certificate == nil {
             // No header arrived (connect-only, or a failure): what the handshake showed.
-            certificate = easy.handshakeLeaf() ?? certificates.liveCertificate(of: easy)
+            let live = certificates.live(of: easy)
+            certificate = easy.handshakeLeaf() ?? live.certificate
+            if session == nil { session = live.session }
         }
+        if isHTTPS, session == nil { session = certificates.live(of: easy).session ?? easy.handshakeSession() }
         let evidence = TransferEvidence(
             connectedIP: easy.info(.primaryIP),
             connectedPort: easy.info(.primaryPort).flatMap { $0 > 0 ? $0 : nil },
             httpVersion: easy.info(.httpVersion).flatMap(httpVersionText(curlValue:)),
             certificate: certificate,
             verification: verification,
+            tls: session,
             timings: clock.phases(reusedConnection: newConnections == 0),
             newConnections: newConnections)
 
@@ -155,6 +165,7 @@ final class Transfer: EasyHandleSink {
         body = Data()
         head.reset()
         certificate = nil
+        session = nil
         try? easy.attach(to: nil)
     }
 
@@ -174,7 +185,7 @@ final class Transfer: EasyHandleSink {
         if isHTTPS, !lookedForCertificate {
             // From the live session: also right on a reused connection, where no handshake ran.
             lookedForCertificate = true
-            certificate = certificates.liveCertificate(of: easy)
+            (certificate, session) = certificates.live(of: easy)
         }
         head.consume(line: line)
     }

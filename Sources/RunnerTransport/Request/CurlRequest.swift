@@ -23,6 +23,12 @@ struct CurlRequest: Equatable {
     /// The name OpenSSL checks during the handshake (trust override).
     var verifyName: String?
     var caFile: String?
+    /// CURLOPT_SSLVERSION; nil leaves libcurl's default.
+    var sslVersion: Int?
+    /// CURLOPT_SSL_CIPHER_LIST, CURLOPT_TLS13_CIPHERS, CURLOPT_SSL_EC_CURVES (colon-separated).
+    var cipherList: String?
+    var tls13Ciphers: String?
+    var curves: String?
     var timeoutMilliseconds: Int
     var connectTimeoutMilliseconds: Int
     var connectOnly = false
@@ -35,6 +41,13 @@ struct CurlRequest: Equatable {
         connectTimeoutMilliseconds = Self.milliseconds(spec.connectTimeout)
         connectOnly = spec.connectOnly
         caFile = spec.tls.caFile
+        let client = spec.tls.client
+        if client.minVersion != nil || client.maxVersion != nil {
+            sslVersion = sslVersionValue(min: client.minVersion, max: client.maxVersion)
+        }
+        if !client.ciphers.isEmpty { cipherList = client.ciphers.joined(separator: ":") }
+        if !client.tls13Ciphers.isEmpty { tls13Ciphers = client.tls13Ciphers.joined(separator: ":") }
+        if !client.curves.isEmpty { curves = client.curves.joined(separator: ":") }
         if let target = spec.connectTo { connectTo = [target] }
 
         if spec.tls.insecure {

@@ -1,0 +1,54 @@
+/// A platform's TLS rules (`tls: {profile: …}`): what its clients offer, and what they require
+/// of the leaf certificate after the handshake.
+public enum TLSProfile: String, Sendable, Hashable, CaseIterable {
+    /// An iOS app under App Transport Security.
+    case iosATS = "ios-ats"
+
+    /// The lowest version the platform offers.
+    public var minVersion: TLSVersion {
+        switch self {
+        case .iosATS: .v1_2
+        }
+    }
+
+    /// The TLS 1.2 suites the platform offers (OpenSSL names), in its order: ATS accepts only
+    /// these forward-secret ECDHE suites.
+    public var ciphers: [String] {
+        switch self {
+        case .iosATS:
+            [
+                "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-SHA384",
+                "ECDHE-ECDSA-AES256-SHA", "ECDHE-ECDSA-AES128-SHA256", "ECDHE-ECDSA-AES128-SHA",
+                "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-SHA384",
+                "ECDHE-RSA-AES128-SHA256", "ECDHE-RSA-AES128-SHA",
+            ]
+        }
+    }
+
+    /// How the platform is named in messages.
+    public var platform: String {
+        switch self {
+        case .iosATS: "an iOS app with ATS"
+        }
+    }
+
+    /// The leaf rules the platform applies after the handshake that `leaf` breaks, each as
+    /// what the rule asks and what the leaf has; empty when it meets them all.
+    public func brokenLeafRules(_ leaf: ChainCertificate) -> [(expected: String, actual: String)] {
+        switch self {
+        case .iosATS:
+            var broken: [(expected: String, actual: String)] = []
+            let digest = leaf.signatureDigest.uppercased()
+            let strongDigests: Set<String> = ["SHA256", "SHA384", "SHA512", "SHA3-256", "SHA3-384", "SHA3-512"]
+            // Ed25519 and Ed448 sign without a separate digest, and are stronger than SHA-256.
+            let digestless = digest.isEmpty && (leaf.keyType == "Ed25519" || leaf.keyType == "Ed448")
+            if !strongDigests.contains(digest), !digestless {
+                broken.append(("a leaf signed with SHA-256 or stronger", "signed with \(leaf.signature)"))
+            }
+            let keyRule = "an RSA key of at least 2048 bits or an EC key of at least 256 bits"
+            let strongKey = (leaf.keyType == "RSA" && leaf.keyBits >= 2048) || (leaf.keyType == "EC" && leaf.keyBits >= 256)
+            if !strongKey { broken.append((keyRule, "\(leaf.keyType) \(leaf.keyBits)")) }
+            return broken
+        }
+    }
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# What mobile trust costs: (1) the same 20,000 HTTPS results against the lab (10,000 scenarios x
+# the primary and the stale edge, sni-resolve, kept-alive connections) run plainly and with
+# `expect.certificate.pins` and `tls: {profile: ios-ats}` (the chain's pins computed once per
+# leaf, the version and cipher read per result), ROUNDS times (default 5), medians side by
+# side, target at most 5% more wall time; (2) the diagnostic handshake: 200 results refused by
+# the profile (the lab's server without forward secrecy: a failed handshake, then one without
+# the limits) against 200 results that fail their handshake without a diagnosis (a name the
+# certificate does not hold, under sni-resolve), both on a new connection each, at --jobs 1:
+# the difference of their medians is what the second handshake adds to a result.
+# Usage: bench/trust.sh BIN_DIR  (release binaries of runner and runner-lab)
+set -euo pipefail
+bin=${1:?bin dir}
+work=.bench/trust
+scenarios=${TRUST_SCENARIOS:-10000}
+refusals=${TRUST_REFUSALS:-200}
+rounds=${ROUNDS:-5}
+http_port=${BENCH_HTTP_PORT:-19080}
+https_port=${BENCH_HTTPS_PORT:-19443}
+mkdir -p "$work"
+
+source "$(dirname "$0")/lab.sh"
+start_lab "$bin" trust
+
+pin() { echo "sha256/$(openssl x509 -in "$1" -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64)"; }
+current=$(pin "$work/lab/api.pem")
+
+plan() {  # $1: plan file, $2: extra scenario lines
+  awk -v n="$scenarios" -v https="$https_port" -v ca="$PWD/$work/lab/ca.pem" -v extra="$2" 'BEGIN {
+    print "version: 1"
+    print "name: trust"
+    printf "defaults: {domains: edges, timeout: 10s, ca: \"%s\"}\n", ca
+    print "domains: {edges: {static: {api.lab.test: [127.0.0.2, 127.0.0.11]}}}"
+    print "scenarios:"
+    for (i = 0; i < n; i++) {
+      printf "  - name: s%d\n    ips: all\n    request: {url: \"https://api.lab.test:%s/echo?n=%d\"}\n", i, https, i
+      if (extra != "") print extra
+    }
+  }' > "$1"
+}
+plan "$work/plain.yaml" ""
+plan "$work/pinned.yaml" "    tls: {profile: ios-ats}
+    expect: {certificate: {pins: [\"$current\"]}}"
+
+measure() {  # label plan → wall seconds
+  /usr/bin/time -f "%e" -o "$work/time.$1" "$bin/runner" -q --jobs 32 "$2" > "$work/out.$1" 2> "$work/err.$1" || true
+  tail -n 1 "$work/out.$1" | grep -q "passed" || { echo "trust: the $1 run printed no summary"; cat "$work/err.$1"; exit 1; }
+  tail -n 1 "$work/time.$1"
+}
+plain_walls=(); pinned_walls=()
+for _ in $(seq 1 "$rounds"); do
+  plain_walls+=("$(measure plain "$work/plain.yaml")")
+  pinned_walls+=("$(measure pinned "$work/pinned.yaml")")
+done
+# The stale edge fails its pins, the primary passes: half and half.
+grep -q "^$scenarios passed, $scenarios failed, 0 errors$" "$work/out.pinned" \
+  || { echo "trust: expected $scenarios passed and $scenarios failed with pins:"; tail -n 3 "$work/out.pinned"; exit 1; }
+
+# The diagnostic handshake: per-result durations from the JSON report, medians.
+awk -v n="$refusals" -v https="$https_port" -v ca="$PWD/$work/lab/ca.pem" 'BEGIN {
+  print "version: 1"
+  print "name: refusals"
+  printf "defaults: {timeout: 10s, ca: \"%s\", headers: {Connection: close}}\n", ca
+  print "domains: {weak: {static: {api.lab.test: [127.0.0.12]}}, wrong: {static: {sni.lab.test: [127.0.0.2]}}}"
+  print "scenarios:"
+  for (i = 0; i < n; i++) {
+    printf "  - {name: r%d, domains: weak, tls: {profile: ios-ats}, request: {url: \"https://api.lab.test:%s/echo\"}}\n", i, https
+    printf "  - {name: w%d, domains: wrong, request: {url: \"https://sni.lab.test:%s/echo\"}}\n", i, https
+  }
+}' > "$work/refusals.yaml"
+"$bin/runner" -q --jobs 1 --json "$work/refusals.json" "$work/refusals.yaml" > "$work/out.refusals" 2>&1 || true
+grep -q "diagnosis: the server at 127.0.0.12:$https_port negotiates only TLS 1.2 AES128-GCM-SHA256 (no forward secrecy)" "$work/out.refusals" \
+  || { echo "trust: the refusals carry no diagnosis"; head -n 5 "$work/out.refusals"; exit 1; }
+read -r diagnosed undiagnosed < <(python3 - "$work/refusals.json" <<'PY'
+import json, statistics, sys
+results = json.load(open(sys.argv[1]))["suites"][0]["results"]
+def median(prefix):
+    return statistics.median(r["duration_ms"] for r in results if r["scenario"].startswith(prefix))
+print(f"{median('r'):.3f} {median('w'):.3f}")
+PY
+)
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+pw=$(median "${plain_walls[@]}"); xw=$(median "${pinned_walls[@]}")
+ratio=$(awk -v a="$xw" -v b="$pw" 'BEGIN { printf "%.3f", a / b }')
+ok=$(awk -v r="$ratio" 'BEGIN { print (r <= 1.05) ? 1 : 0 }')
+echo
+echo "trust: $((scenarios * 2)) HTTPS results at --jobs 32, median of $rounds runs each"
+echo "  walls plain: ${plain_walls[*]} s; with pins and ios-ats: ${pinned_walls[*]} s"
+printf '  %-44s %10s %10s %10s  %s\n' "figure" "without" "with" "target" "verdict"
+printf '  %-44s %10s %10s %10s  %s\n' "pins + ios-ats, wall (s), ratio $ratio" "$pw" "$xw" "<= 1.05x" "$([ "$ok" = 1 ] && echo PASS || echo MISS)"
+echo "  a handshake refused with its diagnosis: ${diagnosed} ms per result (median of $refusals, --jobs 1);"
+echo "  a failed handshake without one: ${undiagnosed} ms; the second handshake adds about $(awk -v a="$diagnosed" -v b="$undiagnosed" 'BEGIN { printf "%.3f", a - b }') ms"
+[ "$ok" = 1 ]
