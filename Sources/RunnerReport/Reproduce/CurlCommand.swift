@@ -36,7 +36,7 @@ enum CurlCommand {
                 bytes.append(" -CAfile ")
                 ShellWord.append(caFile, redactor: redactor, to: &bytes)
             }
-            if let tls = connection?.tls { opensslLimits(tls, to: &bytes) }
+            if let tls = connection?.tls { limits(tls, .openssl, to: &bytes) }
             bytes.append(" -brief </dev/null && ")
         }
         bytes.append("curl -g -sS -i")
@@ -60,7 +60,7 @@ enum CurlCommand {
             bytes.append(" --max-time ")
             bytes.append(utf8: Self.seconds(connection.timeout))
         }
-        if let tls = connection?.tls, https { curlLimits(tls, to: &bytes) }
+        if let tls = connection?.tls, https { limits(tls, .curl, to: &bytes) }
         if let connectTo = hop.connectTo {
             bytes.append(" --connect-to ")
             ShellWord.append(connectTo, redactor: redactor, to: &bytes)
@@ -82,61 +82,38 @@ enum CurlCommand {
         return bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// What the client offered (`tls:`, a profile already folded in), as curl's options.
-    private static func curlLimits(_ tls: ClientTLS, to bytes: inout ByteBuffer) {
-        if let minVersion = tls.minVersion {
-            bytes.append(" --tlsv")
-            bytes.append(utf8: minVersion.rawValue)
-        }
-        if let maxVersion = tls.maxVersion {
-            bytes.append(" --tls-max ")
-            bytes.append(utf8: maxVersion.rawValue)
-        }
-        if !tls.ciphers.isEmpty {
-            bytes.append(" --ciphers ")
-            ShellWord.appendQuoted(tls.ciphers.joined(separator: ":"), to: &bytes)
-        }
-        if !tls.tls13Ciphers.isEmpty {
-            bytes.append(" --tls13-ciphers ")
-            ShellWord.appendQuoted(tls.tls13Ciphers.joined(separator: ":"), to: &bytes)
-        }
-        if !tls.curves.isEmpty {
-            bytes.append(" --curves ")
-            ShellWord.appendQuoted(tls.curves.joined(separator: ":"), to: &bytes)
-        }
+    /// How a tool spells the client's TLS options: curl's, or openssl s_client's.
+    private struct LimitOptions {
+        var minVersion: StaticString
+        var maxVersion: StaticString
+        var version: @Sendable (TLSVersion) -> String
+        var ciphers: StaticString
+        var tls13Ciphers: StaticString
+        var curves: StaticString
+
+        static let curl = LimitOptions(
+            minVersion: " --tlsv", maxVersion: " --tls-max ", version: { $0.rawValue }, ciphers: " --ciphers ",
+            tls13Ciphers: " --tls13-ciphers ", curves: " --curves ")
+        /// `-min_protocol TLSv1.2`; openssl names 1.0 `TLSv1`.
+        static let openssl = LimitOptions(
+            minVersion: " -min_protocol ", maxVersion: " -max_protocol ", version: { $0 == .v1_0 ? "TLSv1" : "TLSv" + $0.rawValue },
+            ciphers: " -cipher ", tls13Ciphers: " -ciphersuites ", curves: " -groups ")
     }
 
-    /// The same limits as `openssl s_client` takes them.
-    private static func opensslLimits(_ tls: ClientTLS, to bytes: inout ByteBuffer) {
+    /// What the client offered (`tls:`, a profile already folded in), spelled for a tool.
+    private static func limits(_ tls: ClientTLS, _ options: LimitOptions, to bytes: inout ByteBuffer) {
         if let minVersion = tls.minVersion {
-            bytes.append(" -min_protocol ")
-            bytes.append(utf8: openSSLName(minVersion))
+            bytes.append(options.minVersion)
+            bytes.append(utf8: options.version(minVersion))
         }
         if let maxVersion = tls.maxVersion {
-            bytes.append(" -max_protocol ")
-            bytes.append(utf8: openSSLName(maxVersion))
+            bytes.append(options.maxVersion)
+            bytes.append(utf8: options.version(maxVersion))
         }
-        if !tls.ciphers.isEmpty {
-            bytes.append(" -cipher ")
-            ShellWord.appendQuoted(tls.ciphers.joined(separator: ":"), to: &bytes)
-        }
-        if !tls.tls13Ciphers.isEmpty {
-            bytes.append(" -ciphersuites ")
-            ShellWord.appendQuoted(tls.tls13Ciphers.joined(separator: ":"), to: &bytes)
-        }
-        if !tls.curves.isEmpty {
-            bytes.append(" -groups ")
-            ShellWord.appendQuoted(tls.curves.joined(separator: ":"), to: &bytes)
-        }
-    }
-
-    /// `TLSv1`, `TLSv1.1`, … as openssl's options take a version.
-    private static func openSSLName(_ version: TLSVersion) -> String {
-        switch version {
-        case .v1_0: "TLSv1"
-        case .v1_1: "TLSv1.1"
-        case .v1_2: "TLSv1.2"
-        case .v1_3: "TLSv1.3"
+        for (option, names) in [(options.ciphers, tls.ciphers), (options.tls13Ciphers, tls.tls13Ciphers), (options.curves, tls.curves)]
+        where !names.isEmpty {
+            bytes.append(option)
+            ShellWord.appendQuoted(names.joined(separator: ":"), to: &bytes)
         }
     }
 
