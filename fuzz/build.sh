@@ -70,7 +70,8 @@ build_target() {
     module=Fuzz$(echo "$name" | tr -cd 'A-Za-z0-9')
     "$SWIFTC" "${FLAGS[@]}" -use-ld=lld -module-name "$module" -o "$BIN/$name" "$@" -L "$LIBS" -lyaml
 }
-build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerVocabulary
+# The plan parser asks OpenSSL whether a `tls:` cipher, suite or group name exists.
+build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto
 for format in dnspod alibaba doh-json json; do
     build_target "$format" "fuzz/targets/$format.swift" fuzz/targets/Support/HTTPDNSHarness.swift \
         -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto -lCDNSShim -lresolv
