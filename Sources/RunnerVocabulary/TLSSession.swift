@@ -20,6 +20,10 @@ public struct TLSSession: Sendable, Equatable {
         self.chain = chain
     }
 
+    /// The chain is what the server presented, not one verification built (`insecure: true`).
+    /// A handshake that failed has no chain at all, and is not said to be unverified.
+    public var chainIsUnverified: Bool { !chainVerified && !chain.isEmpty }
+
     /// Whether the cipher gives forward secrecy: every TLS 1.3 suite, and ECDHE/DHE ones below.
     public var forwardSecret: Bool {
         version == .v1_3 || cipher.hasPrefix("ECDHE-") || cipher.hasPrefix("DHE-") || cipher.hasPrefix("TLS_")

@@ -3,6 +3,7 @@ import Testing
 
 @testable import RunnerReport
 import RunnerResults
+import RunnerVocabulary
 
 @Suite struct EvidenceTextTests {
     @Test func aTLSHopShowsEveryFact() {
@@ -130,5 +131,27 @@ struct FormatHelperTests {
     ])
     func attributesEscapeMarkupAndWhitespace(input: String, expected: String) {
         #expect(XMLWriter.escapeAttribute(input) == expected)
+    }
+}
+
+/// What the TLS line says of the chain: as verified, as presented (verification off), or
+/// nothing when a failed handshake left none.
+@Suite struct EvidenceTLSLineTests {
+    static func lines(_ session: TLSSession) -> [String] {
+        var hop = Fixture.loginHop
+        hop.tls = session
+        var evidence = Fixture.passed.evidence
+        evidence.hops = [hop]
+        return EvidenceText.lines(for: evidence, redactor: Fixture.redactor).filter { $0.hasPrefix("  tls: ") }
+    }
+
+    @Test func theChainIsSaidUnverifiedOnlyWhenItIs() {
+        let leaf = ChainCertificate(
+            subject: "CN=a", spkiSHA256: Array(repeating: 1, count: 32), keyType: "EC", keyBits: 256, signature: "ecdsa-with-SHA256",
+            signatureDigest: "SHA256")
+        #expect(Self.lines(TLSSession(version: .v1_2, cipher: "X", chainVerified: false, chain: [leaf]))
+            == ["  tls: TLS 1.2, X; chain as presented (verification was off)"])
+        #expect(Self.lines(TLSSession(version: .v1_2, cipher: "X", chainVerified: false, chain: [])) == ["  tls: TLS 1.2, X"])
+        #expect(Self.lines(TLSSession(version: nil, cipher: "X", chainVerified: true, chain: [leaf])) == ["  tls: unknown version, X"])
     }
 }

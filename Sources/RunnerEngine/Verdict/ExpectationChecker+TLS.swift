@@ -17,7 +17,7 @@ extension ExpectationChecker {
         }
         guard !session.chain.contains(where: { pins.contains($0.spkiSHA256) }) else { return [] }
         let chain = session.chain.map { "\($0.pin) (\($0.subject))" }.joined(separator: ", ")
-        let kind = session.chainVerified ? "chain" : "chain as presented (not verified)"
+        let kind = session.chainIsUnverified ? "chain as presented (not verified)" : "chain"
         return [Problem(subject: subject, expected: expected, actual: "\(kind) \(chain)")]
     }
 

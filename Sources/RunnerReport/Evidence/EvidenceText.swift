@@ -209,7 +209,7 @@ enum EvidenceText {
         out.text(tls.version?.displayName ?? "unknown version")
         out.literal(", ")
         out.value(tls.cipher)
-        if !tls.chainVerified { out.literal("; chain as presented (verification was off)") }
+        if tls.chainIsUnverified { out.literal("; chain as presented (verification was off)") }
         out.endLine()
         for (index, certificate) in tls.chain.enumerated() {
             out.literal("  chain ")

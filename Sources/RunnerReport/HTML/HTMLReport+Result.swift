@@ -265,7 +265,7 @@ extension HTMLReport {
         html.text(tls.version?.displayName ?? "unknown version")
         html.raw(", ")
         html.value(tls.cipher)
-        if !tls.chainVerified { html.raw("; chain as presented (verification was off)") }
+        if tls.chainIsUnverified { html.raw("; chain as presented (verification was off)") }
         html.raw("<table class=\"chain\"><tr><th>#</th><th>subject</th><th>key</th><th>signature</th><th>pin</th></tr>")
         for (index, certificate) in tls.chain.enumerated() {
             html.raw("<tr><td>")
