@@ -17,11 +17,20 @@ struct ServeTests {
         let child: RunningChild
         private let output: ChildOutput
 
-        init(_ arguments: [String], temporaryDirectory: URL? = nil) throws {
+        /// - Parameter descriptorLimit: run it under `ulimit -n` of this (soft and hard), through `/bin/sh`.
+        init(_ arguments: [String], temporaryDirectory: URL? = nil, descriptorLimit: Int? = nil) throws {
             var environment = ProcessInfo.processInfo.environment
             environment["NO_COLOR"] = "1"
             if let temporaryDirectory { environment["TMPDIR"] = temporaryDirectory.path }
-            child = try RunningChild(PackageExecutable.url("runner"), ["serve"] + arguments, environment: environment)
+            let runner = PackageExecutable.url("runner")
+            if let descriptorLimit {
+                child = try RunningChild(
+                    URL(fileURLWithPath: "/bin/sh"),
+                    ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", runner.path, "serve"] + arguments,
+                    environment: environment)
+            } else {
+                child = try RunningChild(runner, ["serve"] + arguments, environment: environment)
+            }
             output = ChildOutput(child.stderr)
         }
 
@@ -188,6 +197,11 @@ struct ServeTests {
         (["--label", "9x=1"], "a label name starts with a letter"),
         (["--label", "a=1", "--label", "a=2"], "'a' is given twice"),
         (["--listen", "localhost"], "--listen"),
+        (["--max-connections", "0"], "--max-connections takes a number from 1 to 65536, got 0"),
+        (["--max-connections", "70000"], "--max-connections takes a number from 1 to 65536, got 70000"),
+        (["--request-timeout", "soon"], "--request-timeout"),
+        (["--idle-timeout", "0s"], "--idle-timeout"),
+        (["--request-timeout", "61m"], "--request-timeout takes a duration up to 60m, got 61m"),
     ])
     func badOptions(arguments: [String], fragment: String) async throws {
         let lab = try await SharedLab.get()

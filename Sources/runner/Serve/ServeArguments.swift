@@ -17,6 +17,26 @@ struct CycleInterval: ExpressibleByArgument, Sendable {
     var defaultValueDescription: String { duration.planNotation }
 }
 
+/// `--request-timeout` and `--idle-timeout`: how long a connection may take, in the plan's
+/// notation (`10s`, `500ms`, `1m`).
+struct ConnectionTimeout: ExpressibleByArgument, Sendable {
+    let duration: Duration
+
+    /// The longest accepted: a connection held longer would serve no scraper.
+    static let maximum = Duration.seconds(3600)
+
+    init(_ duration: Duration) {
+        self.duration = duration
+    }
+
+    init?(argument: String) {
+        guard let duration = Duration(planNotation: argument) else { return nil }
+        self.duration = duration
+    }
+
+    var defaultValueDescription: String { duration.planNotation }
+}
+
 /// `--listen HOST:PORT` (`[IPv6]:PORT` for an IPv6 address; port 0: any free port, said at start).
 struct ListenAddress: ExpressibleByArgument, Sendable, CustomStringConvertible {
     let host: String

@@ -13,6 +13,8 @@ struct ServePlans: ParsableCommand {
             GET /metrics (Prometheus text), /report.html, /report.json, /junit.xml: the latest completed cycle.
             GET /-/healthy: up; /-/ready: once the first cycle has completed.
             SIGHUP re-reads the plans (plans with errors keep the running ones); SIGINT and SIGTERM stop, exit 0.
+            Connections: a request must arrive whole within --request-timeout (else 408, then closed); a kept-alive connection idle for --idle-timeout is closed; beyond --max-connections, a new connection closes the oldest one not being answered.
+            Refused, then closed: a request with a body (413), HTTP versions other than 1.0 and 1.1 (505), a head over 16 KB (431).
             """)
 
     @OptionGroup var planOptions: PlanOptions
@@ -26,10 +28,31 @@ struct ServePlans: ParsableCommand {
     @Option(help: ArgumentHelp("Address to serve on.", valueName: "HOST:PORT"))
     var listen = ListenAddress(host: "127.0.0.1", port: 9469)
 
+    @Option(help: ArgumentHelp(
+        "Time for a request to arrive whole (from the connection's opening, or from its first byte on a kept-alive connection) and for its response to be written; then the connection is closed, with 408 when a request was under way.",
+        valueName: "DURATION"))
+    var requestTimeout = ConnectionTimeout(.seconds(10))
+
+    @Option(help: ArgumentHelp(
+        "A kept-alive connection with no request in progress is closed after this long.", valueName: "DURATION"))
+    var idleTimeout = ConnectionTimeout(.seconds(60))
+
+    @Option(help: ArgumentHelp(
+        "Connections open at once (1 to 65536); a new one beyond it closes the oldest that is not being answered. Lowered, with a warning, to what the descriptor limit leaves beside the cycles (4 × --jobs + 128).",
+        valueName: "N"))
+    var maxConnections = 512
+
     @Option(name: .customLong("label"), help: ArgumentHelp("A constant label on every series (repeatable), e.g. vantage=sh-telecom.", valueName: "NAME=VALUE"))
     var labels: [String] = []
 
     func validate() throws {
+        guard (1...65536).contains(maxConnections) else {
+            throw ValidationError("--max-connections takes a number from 1 to 65536, got \(maxConnections)")
+        }
+        for (option, timeout) in [("--request-timeout", requestTimeout), ("--idle-timeout", idleTimeout)]
+        where timeout.duration > ConnectionTimeout.maximum {
+            throw ValidationError("\(option) takes a duration up to 60m, got \(timeout.duration.planNotation)")
+        }
         do throws(MetricLabelError) {
             _ = try MetricLabel.parse(labels)
         } catch {
@@ -46,9 +69,18 @@ struct ServePlans: ParsableCommand {
         }
         // Checked in `validate`.
         let snapshot = CycleSnapshot(constantLabels: (try? MetricLabel.parse(labels)) ?? [])
+        // Descriptors first: the cap is what fits beside the cycles' own.
+        let descriptors = DescriptorBudget.raised()
+        let cap = DescriptorBudget.connectionCap(
+            requested: maxConnections, softLimit: descriptors.softLimit, reserve: DescriptorBudget.reserve(jobs: selection.jobs))
+        if let warning = descriptors.warning(requested: maxConnections, cap: cap, jobs: selection.jobs) {
+            Console.error(warning)
+        }
+        let limits = MonitorConnectionLimits(
+            requestTimeout: requestTimeout.duration, idleTimeout: idleTimeout.duration, maxConnections: cap)
         let server: MonitorServer
         do throws(MonitorServer.ListenError) {
-            server = try MonitorServer(address: listen, snapshot: snapshot)
+            server = try MonitorServer(address: listen, snapshot: snapshot, limits: limits)
         } catch {
             Console.error("error: \(error.description)")
             throw ExitCode(ExitStatus.invalidInput)
