@@ -1,5 +1,6 @@
 import Foundation
 import RunnerPlan
+import RunnerVocabulary
 
 /// Query URLs from a plan's URL template: the host filled in, a format's parameters added.
 enum HTTPDNSQueryURL {
@@ -47,20 +48,9 @@ enum HTTPDNSQueryURL {
         return "\(beforeFragment)\(separator)\(pair)\(fragment)"
     }
 
-    /// Percent-encodes everything but RFC 3986 unreserved characters (`A–Z a–z 0–9 - . _ ~`), byte by byte.
+    /// Percent-encodes everything but RFC 3986 unreserved characters (`A–Z a–z 0–9 - . _ ~`),
+    /// byte by byte: the runner's one encoder, whose forms the redactor masks.
     static func encode(_ host: String) -> String {
-        var encoded = ""
-        for byte in host.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(UnicodeScalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return encoded
+        PercentEncoding.encode(host, keeping: .unreserved)
     }
 }

@@ -5,18 +5,18 @@ import RunnerVocabulary
 /// as `***` in any text bound for a person or a file.
 ///
 /// A secret also travels encoded — percent-encoded in a URL, base64 in a Basic `Authorization`
-/// header — so those forms are masked too: base64 at each of the three alignments a secret can
-/// have in the encoded bytes (the few bits it shares with its neighbours stay visible).
+/// header — so those forms are masked too: percent-encoded as `PercentEncoding` (the encoder
+/// every sent URL is built with) writes it, in either case of hex; base64 at each of the three
+/// alignments a secret can have in the encoded bytes (the few bits it shares with its
+/// neighbours stay visible).
+///
+/// Text is masked whole before anything cuts it: an excerpt taken first could end inside a
+/// secret, leaving all but its last characters to read (the Verdict stage masks, then quotes).
 ///
 /// One instance is shared by every channel of a run: a secret captured on the engine's thread
 /// is added before the result that captured it reaches any of them.
 public final class Redactor: @unchecked Sendable {
     public static let mask = "***"
-    /// Up to this many forms `redact` looks for each in turn (the plans' few secrets); past it,
-    /// it reads the text once and looks each position up in an index of the forms, so that a
-    /// run which captured a thousand secret tokens does not search every string four thousand
-    /// times.
-    static let formsSearchedInTurn = 16
 
     private let lock = NSLock()
     private var table = FormTable()
@@ -92,27 +92,28 @@ public final class Redactor: @unchecked Sendable {
         return pieces
     }
 
+    /// `data` with every form masked, byte for byte (invalid UTF-8 around a secret stays as it was).
+    public func redact(_ data: Data) -> Data {
+        let table = lock.withLock { self.table }
+        guard table.count > 0 else { return data }
+        return table.masking(Array(data)).map { Data($0) } ?? data
+    }
+
+    /// `text` with every form of every secret written `***`.
     public func redact(_ text: String) -> String {
         let table = lock.withLock { self.table }
         guard table.count > 0 else { return text }
-        guard table.count > Self.formsSearchedInTurn else {
-            var result = text
-            for form in table.few where result.contains(form) {
-                result = result.replacingOccurrences(of: form, with: Self.mask)
-            }
-            return result
-        }
         return table.masking(text)
     }
 
-    /// The forms: in order while they are few, then indexed by their first four bytes.
+    /// The forms, indexed by their first four bytes: a text is read once, in bytes (not
+    /// characters: a secret followed by a combining mark is still found), and each position is
+    /// looked up, so a run that captured a thousand secret tokens does not search every string
+    /// thousands of times.
     private struct FormTable {
         /// Every form, in no order.
         var known: Set<String> = []
         var count: Int { known.count }
-        /// While there are at most `formsSearchedInTurn`: the forms, longest first (in UTF-8
-        /// bytes), then in text order.
-        var few: [String] = []
         /// Forms of four bytes or more by their first four, each list longest first.
         var byPrefix: [UInt32: [[UInt8]]] = [:]
         /// One bit per hash of a four-byte prefix: most positions of a text are passed over
@@ -124,11 +125,7 @@ public final class Redactor: @unchecked Sendable {
         mutating func add(secret: String) {
             guard !secret.isEmpty else { return }
             insert(secret)
-            // Most tokens are letters and digits only, which percent-encoding leaves as they are.
-            let plain = secret.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }
-            if !plain, let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
-                insert(encoded)
-            }
+            for form in PercentEncoding.forms(of: secret) { insert(form) }
             for form in Redactor.base64Forms(of: secret) where form.utf8.count >= 8 { insert(form) }
         }
 
@@ -139,11 +136,6 @@ public final class Redactor: @unchecked Sendable {
 
         private mutating func insert(_ form: String) {
             guard known.insert(form).inserted else { return }
-            if known.count <= Redactor.formsSearchedInTurn {
-                few = sortedForms
-            } else if !few.isEmpty {
-                few = []
-            }
             let bytes = Array(form.utf8)
             guard bytes.count >= 4 else {
                 short.insert(bytes, at: short.firstIndex { $0.count < bytes.count } ?? short.count)
@@ -166,7 +158,11 @@ public final class Redactor: @unchecked Sendable {
         /// `text` with each form masked, scanning left to right and taking the longest form
         /// that starts at each place.
         func masking(_ text: String) -> String {
-            let bytes = Array(text.utf8)
+            masking(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? text
+        }
+
+        /// `bytes` with each form masked; nil when none is there.
+        func masking(_ bytes: [UInt8]) -> [UInt8]? {
             let mask = Array(Redactor.mask.utf8)
             var output: [UInt8] = []
             var copiedUpTo = 0
@@ -182,9 +178,9 @@ public final class Redactor: @unchecked Sendable {
                 index += length
                 copiedUpTo = index
             }
-            guard copiedUpTo > 0 else { return text }
+            guard copiedUpTo > 0 else { return nil }
             output.append(contentsOf: bytes[copiedUpTo...])
-            return String(decoding: output, as: UTF8.self)
+            return output
         }
 
         /// The length of the longest form that starts at `index`, 0 for none.

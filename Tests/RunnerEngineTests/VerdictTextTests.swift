@@ -1,5 +1,6 @@
 import Foundation
 import RunnerPlan
+import RunnerResults
 import Testing
 
 @testable import RunnerEngine
@@ -50,19 +51,36 @@ struct VerdictTextTests {
 
     @Test("quoted excerpts escape control characters and cut long text")
     func quoted() {
-        #expect(VerdictText.quoted("a\r\nb\t\u{7F}\u{85}c") == #"'a\r\nb\t\u{7F}\u{85}c'"#)
-        #expect(VerdictText.quoted("it's") == "'it's'")
-        #expect(VerdictText.quoted(String(repeating: "é", count: 121)) == "'" + String(repeating: "é", count: 120) + "…'")
-        #expect(VerdictText.quoted(String(repeating: "é", count: 120)) == "'" + String(repeating: "é", count: 120) + "'")
-        #expect(VerdictText.quotedList(["a", "b"]) == "'a', 'b'")
+        #expect(VerdictText.quoted("a\r\nb\t\u{7F}\u{85}c", masking: nil) == #"'a\r\nb\t\u{7F}\u{85}c'"#)
+        #expect(VerdictText.quoted("it's", masking: nil) == "'it's'")
+        #expect(VerdictText.quoted(String(repeating: "é", count: 121), masking: nil) == "'" + String(repeating: "é", count: 120) + "…'")
+        #expect(VerdictText.quoted(String(repeating: "é", count: 120), masking: nil) == "'" + String(repeating: "é", count: 120) + "'")
+        #expect(VerdictText.quotedList(["a", "b"], masking: nil) == "'a', 'b'")
+    }
+
+    /// A secret that straddles the cut is masked whole before the excerpt is taken: none of
+    /// its characters show, wherever the cut falls.
+    @Test("excerpts mask secrets before they cut", arguments: [100, 110, 115, 119, 120, 121])
+    func excerptsMaskBeforeTheCut(secretStart: Int) {
+        let secret = "s3cr3t-VALUE-1234"
+        let redactor = Redactor(secrets: [secret])
+        let body = String(repeating: "p", count: secretStart) + secret + String(repeating: "q", count: 300)
+        let quoted = VerdictText.quoted(body, masking: redactor)
+        let masked = String(repeating: "p", count: secretStart) + Redactor.mask + String(repeating: "q", count: 300)
+        #expect(quoted == "'" + masked.prefix(VerdictText.excerptLimit) + "…'")
+        for length in 3...secret.count {
+            #expect(!quoted.contains(secret.prefix(length)), "\(quoted) shows \(secret.prefix(length))")
+        }
+        let json = VerdictText.jsonExcerpt(.object(["token": .string(body)]), masking: redactor)
+        #expect(!json.contains("s3cr"), "\(json)")
     }
 
     @Test("matcher descriptions")
     func matchers() {
-        #expect(VerdictText.describe(.equals("x")) == "equals 'x'")
-        #expect(VerdictText.describe(.contains("json")) == "contains 'json'")
-        #expect(VerdictText.describe(.matches("^a")) == "matches '^a'")
-        #expect(VerdictText.describe(.absent) == "absent")
+        #expect(VerdictText.describe(.equals("x"), masking: nil) == "equals 'x'")
+        #expect(VerdictText.describe(.contains("json"), masking: nil) == "contains 'json'")
+        #expect(VerdictText.describe(.matches("^a"), masking: nil) == "matches '^a'")
+        #expect(VerdictText.describe(.absent, masking: nil) == "absent")
         #expect(VerdictText.byteCount(1) == "1 byte")
         #expect(VerdictText.byteCount(2) == "2 bytes")
     }

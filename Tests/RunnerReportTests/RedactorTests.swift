@@ -45,18 +45,16 @@ struct RedactorTests {
         #expect(Redactor(secrets: [""]).redact("nothing to hide") == "nothing to hide")
     }
 
-    /// Past `formsSearchedInTurn` forms (a run that captured many secret tokens) the text is
-    /// read once against an index of the forms: the same masks, longest first.
+    /// A run that captured many secret tokens: the text is read once against an index of the
+    /// forms, with the same masks, longest first, as a redactor of a few of them.
     @Test func manySecretsAreMaskedInEveryFormToo() {
         let tokens = (0..<300).map { String(format: "%08x-token-%04d", $0 &* 2_654_435_761 % 4_294_967_291, $0) }
         let redactor = Redactor(secrets: tokens + ["abc", "abcdef", "p@ss word/42"])
         #expect(redactor.forms.count > 1000)
         let base64 = Data(tokens[7].utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
         let text = "GET /me?t=\(tokens[299]) Authorization: Bearer \(tokens[0]); Basic \(base64) xabcdefx abc p%40ss%20word%2F42 ünï"
-        // As the few secrets in it are masked by looking for each in turn.
         let tokensInText = Redactor(secrets: [tokens[299], tokens[0], tokens[7]])
         let others = Redactor(secrets: ["abc", "abcdef", "p@ss word/42"])
-        #expect(tokensInText.forms.count <= 16 && others.forms.count <= 16)
         #expect(redactor.redact(text) == others.redact(tokensInText.redact(text)))
         #expect(redactor.redact(text).hasPrefix("GET /me?t=*** Authorization: Bearer ***; Basic ***"))
         #expect(redactor.redact(text).hasSuffix(" x***x *** *** ünï"))

@@ -19,7 +19,8 @@ enum CaptureEvaluation {
         case missing(Problem)
     }
 
-    static func evaluate(_ captures: [Capture], response: TransferResponse) -> Outcome {
+    /// `redactor` masks the run's secrets in a quoted value before it is cut.
+    static func evaluate(_ captures: [Capture], response: TransferResponse, redactor: Redactor? = nil) -> Outcome {
         var outcome = Outcome()
         guard !captures.isEmpty else { return outcome }
         var bodyText: String?
@@ -27,7 +28,7 @@ enum CaptureEvaluation {
             let found: Found
             switch capture.source {
             case .json(let path):
-                found = jsonValue(at: path, in: response.body, capture: capture)
+                found = jsonValue(at: path, in: response.body, capture: capture, redactor: redactor)
             case .header(let name):
                 found = response.values(of: name).first.map { .text($0) }
                     ?? .missing(problem(capture, expected: "header \(name)", actual: "no such header"))
@@ -46,7 +47,7 @@ enum CaptureEvaluation {
         return outcome
     }
 
-    private static func jsonValue(at path: JSONPath, in body: Data, capture: Capture) -> Found {
+    private static func jsonValue(at path: JSONPath, in body: Data, capture: Capture, redactor: Redactor?) -> Found {
         switch JSONDocument.value(at: path, in: body) {
         case .notJSON:
             return .missing(problem(capture, expected: "a JSON body with \(path.text)", actual: "the body is not JSON"))
@@ -61,7 +62,7 @@ enum CaptureEvaluation {
         case .found(let other):
             // null, an array or an object: a capture takes a scalar.
             return .missing(problem(
-                capture, expected: "a string, number or boolean at \(path.text)", actual: VerdictText.jsonExcerpt(other)))
+                capture, expected: "a string, number or boolean at \(path.text)", actual: VerdictText.jsonExcerpt(other, masking: redactor)))
         }
     }
 

@@ -23,7 +23,7 @@ enum CaptureInsertion {
             let value = captures[use.name]?.text ?? ""
             switch use.field {
             case .pathAndQuery:
-                let encoded = value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+                let encoded = PercentEncoding.encode(value, keeping: .unreserved)
                 let path = insert(encoded, into: filled.url.pathAndQuery, at: use.offset)
                 filled.url = PlanURL(
                     scheme: filled.url.scheme, host: filled.url.host, explicitPort: filled.url.explicitPort, pathAndQuery: path)
@@ -43,9 +43,6 @@ enum CaptureInsertion {
         }
         return .request(filled)
     }
-
-    /// RFC 3986 unreserved characters: all a value may keep unencoded inside a path or query.
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     private static func insert(_ value: String, into text: String, at offset: Int) -> String {
         var bytes = Array(text.utf8)

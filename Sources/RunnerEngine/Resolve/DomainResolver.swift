@@ -24,6 +24,8 @@ final class DomainResolver {
     private let clock: MonotonicClock
     private let wallClock: WallClock
     private let memory: ResolutionMemory?
+    /// The run's secrets, masked in the body an HTTPDNS error quotes (nil: none).
+    private let redactor: Redactor?
     /// The maps whose answer may come from a scenario's resolver: their answers are kept per resolver.
     private let mapsReachingResolver: Set<String>
     private var cache = ResolutionCache<Completion>()
@@ -36,9 +38,10 @@ final class DomainResolver {
 
     init(
         plan: Plan, engine: TransferEngine, clock: MonotonicClock = .system, wallClock: WallClock = .system,
-        memory: ResolutionMemory? = nil
+        memory: ResolutionMemory? = nil, redactor: Redactor? = nil
     ) {
         self.plan = plan
+        self.redactor = redactor
         self.engine = engine
         self.clock = clock
         self.wallClock = wallClock
@@ -97,7 +100,7 @@ final class DomainResolver {
                 let startedAt = clock.now()
                 HTTPDNSLookup(
                     mapName: mapName, service: service, host: host, ipVersion: ipVersion, caFile: caFile,
-                    wallClock: wallClock)
+                    wallClock: wallClock, redactor: redactor)
                     .run(on: engine) { [self] result in
                         let answer = try? result.get()
                         httpdnsLookups.append(HTTPDNSLookupResult(

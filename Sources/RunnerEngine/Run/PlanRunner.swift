@@ -154,7 +154,8 @@ final class SuiteRun {
         self.sink = sink
         self.clock = clock
         self.resolver = DomainResolver(
-            plan: plan, engine: engine, clock: clock, wallClock: wallClock, memory: options.resolutionMemory)
+            plan: plan, engine: engine, clock: clock, wallClock: wallClock, memory: options.resolutionMemory,
+            redactor: options.redactor)
         // Shared with the plan when every scenario runs (a filter copies each one).
         if options.selectsAll {
             self.scenarios = plan.scenarios
@@ -280,7 +281,8 @@ final class SuiteRun {
             resolve(host, for: scenario, from: source, completion: done)
         }
         ResultJob(
-            machine: ResultStateMachine(planned: plannedResult, retries: options.retries(for: scenario)),
+            machine: ResultStateMachine(
+                planned: plannedResult, retries: options.retries(for: scenario), redactor: options.redactor),
             engine: engine, clock: clock, resolve: redirectResolve, isInterrupted: { [interrupter] in interrupter.signal != nil }
         ) { [self] result, machine in
             if plannedResult.lane == nil {

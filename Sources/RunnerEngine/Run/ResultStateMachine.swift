@@ -67,9 +67,13 @@ struct ResultStateMachine {
     private var lastDate = Date(timeIntervalSince1970: 0)
     private var passed = false
 
-    init(planned: PlannedResult, retries: Int) {
+    /// The run's secrets: masked in what the verdict quotes before it is cut (nil: none).
+    private let redactor: Redactor?
+
+    init(planned: PlannedResult, retries: Int, redactor: Redactor? = nil) {
         self.planned = planned
         self.retries = retries
+        self.redactor = redactor
     }
 
     private var scenario: Scenario { planned.scenario }
@@ -158,13 +162,14 @@ struct ResultStateMachine {
                 response: response, evidence: outcome.evidence, totalTime: now - attemptStartedAt,
                 redirects: chain.count - 1, finalURL: request.url.description)
             let problems = ExpectationChecker.problems(
-                for: scenario.expect, observed: observed, now: date, profile: scenario.settings.tls.profile)
+                for: scenario.expect, observed: observed, now: date, profile: scenario.settings.tls.profile,
+                redactor: redactor)
             if let pins = scenario.expect.certificate?.pins {
                 pinMatch = ExpectationChecker.pinProblems(pins, observed: observed).isEmpty
             }
             guard problems.isEmpty else { return conclude(.failed(problems), now: now) }
             guard !scenario.captures.isEmpty else { return conclude(.passed, now: now) }
-            let taken = CaptureEvaluation.evaluate(scenario.captures, response: response)
+            let taken = CaptureEvaluation.evaluate(scenario.captures, response: response, redactor: redactor)
             captured = taken
             return conclude(taken.problems.isEmpty ? .passed : .failed(taken.problems), now: now)
         case .error(let error):

@@ -40,7 +40,7 @@ extension ExpectationChecker {
             }
         }
         if let matcher = expectation.cipher {
-            let expected = VerdictText.describe(matcher)
+            let expected = VerdictText.describe(matcher, masking: context.redactor)
             if let cipher = observed.tls?.cipher {
                 switch context.evaluate(matcher, on: cipher) {
                 case .met: break

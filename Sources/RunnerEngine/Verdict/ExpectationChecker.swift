@@ -72,10 +72,12 @@ package enum ExpectationChecker {
     /// Every unmet expectation, in this order: status, headers (plan order), body matchers
     /// (plan order), certificate (pins last), the TLS `profile`'s leaf rules, `expect.tls`,
     /// time, http_version, redirects. Empty when all hold.
+    /// `redactor` masks the run's secrets in what the problems quote, before any cut.
     package static func problems(
-        for expect: Expectations, observed: ObservedResponse, now: Date, profile: TLSProfile? = nil
+        for expect: Expectations, observed: ObservedResponse, now: Date, profile: TLSProfile? = nil,
+        redactor: Redactor? = nil
     ) -> [Problem] {
-        let context = Context(observed: observed)
+        let context = Context(observed: observed, redactor: redactor)
         var problems: [Problem] = []
         problems += statusProblems(expect.status, observed: observed)
         for header in expect.headers {
@@ -130,11 +132,11 @@ package enum ExpectationChecker {
             .filter { HeaderName.equal($0.name, expectation.name) }
             .map { $0.value.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }
         let subject = "header \(expectation.name)"
-        let expected = VerdictText.describe(expectation.matcher)
+        let expected = VerdictText.describe(expectation.matcher, masking: context.redactor)
 
         if case .absent = expectation.matcher {
             return values.isEmpty
-                ? [] : [Problem(subject: subject, expected: expected, actual: VerdictText.quotedList(values))]
+                ? [] : [Problem(subject: subject, expected: expected, actual: VerdictText.quotedList(values, masking: context.redactor))]
         }
         guard !values.isEmpty else {
             return [Problem(subject: subject, expected: expected, actual: "absent")]
@@ -147,7 +149,7 @@ package enum ExpectationChecker {
             case .failed(let reason): return [Problem(subject: subject, expected: expected, actual: reason)]
             }
         }
-        return [Problem(subject: subject, expected: expected, actual: VerdictText.quotedList(values))]
+        return [Problem(subject: subject, expected: expected, actual: VerdictText.quotedList(values, masking: context.redactor))]
     }
 
     // MARK: Body
@@ -158,12 +160,12 @@ package enum ExpectationChecker {
         case .equals(let expected):
             // Byte-exact, and never "equal" when part of the body was not kept.
             let met = !observed.bodyTruncated && observed.body == Data(expected.utf8)
-            return met ? [] : [bodyProblem(expected: "equals \(VerdictText.quoted(expected))", context: context)]
+            return met ? [] : [bodyProblem(expected: "equals \(VerdictText.quoted(expected, masking: context.redactor))", context: context)]
 
         case .contains(let needle):
             // Byte-exact search in the captured prefix: no decoding, no Unicode equivalence.
             let met = needle.isEmpty || observed.body.range(of: Data(needle.utf8)) != nil
-            return met ? [] : [bodyProblem(expected: "contains \(VerdictText.quoted(needle))", context: context)]
+            return met ? [] : [bodyProblem(expected: "contains \(VerdictText.quoted(needle, masking: context.redactor))", context: context)]
 
         case .matches(let pattern):
             return bodyStringProblems(.matches(pattern), context: context)
@@ -191,13 +193,13 @@ package enum ExpectationChecker {
                 return Problem(
                     subject: "body json \(expectation.path.text)",
                     expected: VerdictText.json(expectation.value),
-                    actual: found.map(VerdictText.jsonExcerpt) ?? "no such path")
+                    actual: found.map { VerdictText.jsonExcerpt($0, masking: context.redactor) } ?? "no such path")
             }
         }
     }
 
     private static func bodyStringProblems(_ matcher: StringMatcher, context: Context) -> [Problem] {
-        let expected = VerdictText.describe(matcher)
+        let expected = VerdictText.describe(matcher, masking: context.redactor)
         switch context.evaluate(matcher, on: context.bodyText) {
         case .met: return []
         case .unmet: return [bodyProblem(expected: expected, context: context)]
@@ -245,7 +247,7 @@ package enum ExpectationChecker {
         ]
         for name in names {
             guard let matcher = name.matcher else { continue }
-            let expected = VerdictText.describe(matcher)
+            let expected = VerdictText.describe(matcher, masking: context.redactor)
             guard let certificate = observed.certificate else {
                 problems.append(Problem(subject: name.subject, expected: expected, actual: noCertificate))
                 continue
@@ -260,7 +262,7 @@ package enum ExpectationChecker {
             switch outcome {
             case .met: break
             case .unmet:
-                problems.append(Problem(subject: name.subject, expected: expected, actual: VerdictText.quoted(value)))
+                problems.append(Problem(subject: name.subject, expected: expected, actual: VerdictText.quoted(value, masking: context.redactor)))
             case .failed(let reason):
                 problems.append(Problem(subject: name.subject, expected: expected, actual: reason))
             }
@@ -323,9 +325,12 @@ extension ExpectationChecker {
         }
 
         let observed: ObservedResponse
+        /// The run's secrets, masked in every quote before it is cut.
+        let redactor: Redactor?
 
-        init(observed: ObservedResponse) {
+        init(observed: ObservedResponse, redactor: Redactor?) {
             self.observed = observed
+            self.redactor = redactor
         }
 
         /// The captured prefix as text; invalid UTF-8 becomes U+FFFD.
@@ -339,7 +344,7 @@ extension ExpectationChecker {
             if observed.bodyTruncated {
                 size += "; only the first \(VerdictText.byteCount(observed.body.count)) were checked"
             }
-            return "\(VerdictText.quoted(bodyText)) (\(size))"
+            return "\(VerdictText.quoted(bodyText, masking: redactor)) (\(size))"
         }()
 
         private var regexes: [String: Result<Regex<AnyRegexOutput>, RegexFailure>] = [:]

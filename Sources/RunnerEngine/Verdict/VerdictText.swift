@@ -1,5 +1,6 @@
 import Foundation
 import RunnerPlan
+import RunnerResults
 
 /// How the Verdict stage writes values into `Problem` texts: milliseconds, quoted excerpts, JSON.
 enum VerdictText {
@@ -53,18 +54,22 @@ enum VerdictText {
         return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
     }
 
-    /// `'text'`, control characters escaped, cut at `excerptLimit` characters with `…`.
-    static func quoted(_ text: String) -> String {
-        "'\(excerpt(text))'"
+    /// `'text'`, secrets masked, control characters escaped, cut at `excerptLimit` characters
+    /// with `…`.
+    static func quoted(_ text: String, masking redactor: Redactor?) -> String {
+        "'\(excerpt(text, masking: redactor))'"
     }
 
     /// `'a', 'b'`: each value quoted.
-    static func quotedList(_ values: [String]) -> String {
-        values.map(quoted).joined(separator: ", ")
+    static func quotedList(_ values: [String], masking redactor: Redactor?) -> String {
+        values.map { quoted($0, masking: redactor) }.joined(separator: ", ")
     }
 
-    /// The first `excerptLimit` characters of `text`, control characters escaped.
-    static func excerpt(_ text: String, limit: Int = excerptLimit) -> String {
+    /// The first `excerptLimit` characters of `text`, control characters escaped. Secrets are
+    /// masked in the whole text first: a cut made before masking could end inside a secret and
+    /// leave most of it to read.
+    static func excerpt(_ text: String, limit: Int = excerptLimit, masking redactor: Redactor?) -> String {
+        let text = redactor?.redact(text) ?? text
         let cut = text.prefix(limit)
         var result = ""
         for scalar in cut.unicodeScalars {
@@ -95,11 +100,11 @@ enum VerdictText {
     }
 
     /// What the plan asked of a string: `equals 'x'`, `contains 'json'`, `matches '^a'`, `absent`.
-    static func describe(_ matcher: StringMatcher) -> String {
+    static func describe(_ matcher: StringMatcher, masking redactor: Redactor?) -> String {
         switch matcher {
-        case .equals(let value): "equals \(quoted(value))"
-        case .contains(let value): "contains \(quoted(value))"
-        case .matches(let pattern): "matches \(quoted(pattern))"
+        case .equals(let value): "equals \(quoted(value, masking: redactor))"
+        case .contains(let value): "contains \(quoted(value, masking: redactor))"
+        case .matches(let pattern): "matches \(quoted(pattern, masking: redactor))"
         case .absent: "absent"
         }
     }
@@ -119,9 +124,10 @@ enum VerdictText {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// JSON text cut at `excerptLimit` characters, for values found in a response.
-    static func jsonExcerpt(_ value: JSONValue) -> String {
-        let text = json(value)
+    /// JSON text cut at `excerptLimit` characters, for values found in a response (secrets
+    /// masked before the cut).
+    static func jsonExcerpt(_ value: JSONValue, masking redactor: Redactor?) -> String {
+        let text = redactor?.redact(json(value)) ?? json(value)
         guard text.count > excerptLimit else { return text }
         return String(text.prefix(excerptLimit)) + "…"
     }

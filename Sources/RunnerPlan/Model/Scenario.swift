@@ -140,9 +140,11 @@ public struct PlanURL: Sendable, Equatable, CustomStringConvertible {
         return parseWithComponents(text)
     }
 
-    /// The general case, by `URLComponents` (several microseconds a URL).
+    /// The general case, by `URLComponents` (several microseconds a URL). The path and query
+    /// are percent-encoded by `PercentEncoding` first, so what is sent — and the forms the
+    /// `Redactor` masks a secret in — come from one encoder, not from Foundation's choice.
     static func parseWithComponents(_ text: String) -> PlanURL? {
-        guard let components = URLComponents(string: text),
+        guard let components = URLComponents(string: encodingPathAndQuery(of: text)),
               let schemeText = components.scheme?.lowercased(),
               let scheme = Scheme(rawValue: schemeText),
               var host = components.host, !host.isEmpty
@@ -153,6 +155,19 @@ public struct PlanURL: Sendable, Equatable, CustomStringConvertible {
         if path.isEmpty { path = "/" }
         if let query = components.percentEncodedQuery { path += "?" + query }
         return PlanURL(scheme: scheme, host: host.lowercased(), explicitPort: components.port, pathAndQuery: path)
+    }
+
+    /// `text` with its path and query (after the authority, before any `#`) percent-encoded
+    /// where RFC 3986 does not allow a byte there; the scheme and authority as they are.
+    static func encodingPathAndQuery(of text: String) -> String {
+        guard let authorityStart = text.range(of: "://")?.upperBound else { return text }
+        let rest = text[authorityStart...]
+        guard let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return text }
+        let fragmentStart = text[pathStart...].firstIndex(of: "#") ?? text.endIndex
+        let pathAndQuery = String(text[pathStart..<fragmentStart])
+        guard !PercentEncoding.isEncoded(pathAndQuery, keeping: .pathAndQuery) else { return text }
+        return String(text[..<pathStart]) + PercentEncoding.encode(pathAndQuery, keeping: .pathAndQuery)
+            + text[fragmentStart...]
     }
 
     /// The URLs plans almost always hold, parsed by hand: `http(s)://host[:port][/path][?query]`
@@ -216,13 +231,11 @@ public struct PlanURL: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Byte classes for `PlanURL.parseSimple` (RFC 3986).
+/// Byte classes for `PlanURL.parseSimple` (RFC 3986): the encoder's, and the host's own.
 private enum URLBytes {
-    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    static func isDigit(_ byte: UInt8) -> Bool { PercentEncoding.isDigit(byte) }
 
-    static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
-    }
+    static func isHexDigit(_ byte: UInt8) -> Bool { PercentEncoding.isHexDigit(byte) }
 
     static func isHostByte(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
@@ -240,17 +253,5 @@ private enum URLBytes {
         return false
     }
 
-    /// pchar, `/` and `?`: unreserved, sub-delims, `:` and `@` (`%` is checked apart).
-    static func isPathByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0..<64: return pathBytesBelow64 >> UInt64(byte) & 1 == 1
-        case 64..<128: return pathBytesFrom64 >> UInt64(byte - 64) & 1 == 1
-        default: return false
-        }
-    }
-
-    // One bit per ASCII byte for `A-Z a-z 0-9 - . _ ~ ! $ & ' ( ) * + , ; = : @ / ?`
-    // (constants rather than a table: no lazy global to check on every byte).
-    private static let pathBytesBelow64: UInt64 = 0xAFFF_FFD2_0000_0000
-    private static let pathBytesFrom64: UInt64 = 0x47FF_FFFE_87FF_FFFF
+    static func isPathByte(_ byte: UInt8) -> Bool { PercentEncoding.isPathByte(byte) }
 }

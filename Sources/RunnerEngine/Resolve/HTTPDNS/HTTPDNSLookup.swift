@@ -17,6 +17,8 @@ struct HTTPDNSLookup {
     var caFile: String?
     /// The time a signed query is signed at.
     var wallClock: WallClock
+    /// The run's secrets: a body that echoes one is quoted from its masked copy (nil: none).
+    var redactor: Redactor?
 
     /// Answers of HTTPDNS bodies are small; anything past this is not an answer anyway.
     private static let bodyLimit = 64 * 1024
@@ -126,19 +128,41 @@ struct HTTPDNSLookup {
             let reply = HTTPDNSReply(status: response.status, headers: response.headers, body: body)
             do throws(HTTPDNSProblem) {
                 return .success(try wire.answer(to: query, host: host, reply: reply))
-            } catch where error.kind == .noAnswer && body.isEmpty && service.auth?.scheme.signs == false {
-                // DNSPod answers an empty body both for "no record" and for a query it could not decrypt.
-                return .failure(TransferError(
-                    kind: .resolve,
-                    message: "\(asked) answered HTTP \(response.status): \(error); the service also answers "
-                        + "an empty body when it cannot decrypt the query: is the key right?"))
-            } catch where error.kind == .serviceError {
-                // The service's own error text already names its HTTP status.
-                return .failure(TransferError(kind: .resolve, message: "\(asked) answered \(error)"))
             } catch {
-                return .failure(TransferError(kind: .resolve, message: "\(asked) answered HTTP \(response.status): \(error)"))
+                let shown = maskedReading(reply, query: query, wire: wire, failedWith: error)
+                return .failure(TransferError(kind: .resolve, message: "\(asked) answered \(text(of: shown, reply: reply))"))
             }
         }
+    }
+
+    /// `error`, or — when the body holds a secret (a service that echoes the token it was
+    /// asked with) — the error the format gives for the body with its secrets masked. A format
+    /// quotes the start of a body it cannot read; quoting the masked body means the quote can
+    /// never be cut inside a secret and leave most of it to read.
+    private func maskedReading(
+        _ reply: HTTPDNSReply, query: HTTPDNSQuery, wire: any HTTPDNSWireFormat, failedWith error: HTTPDNSProblem
+    ) -> HTTPDNSProblem {
+        guard let redactor, !redactor.isEmpty else { return error }
+        let masked = redactor.redact(reply.body)
+        guard masked != reply.body else { return error }
+        do throws(HTTPDNSProblem) {
+            _ = try wire.answer(to: query, host: host, reply: HTTPDNSReply(status: reply.status, headers: reply.headers, body: masked))
+            // Masked, the body reads: say what failed without quoting it.
+            return HTTPDNSProblem(kind: error.kind, detail: "an answer that cannot be read (its body holds a secret, not shown)")
+        } catch {
+            return error
+        }
+    }
+
+    /// What follows "answered" for a reply the format could not read.
+    private func text(of error: HTTPDNSProblem, reply: HTTPDNSReply) -> String {
+        if error.kind == .noAnswer && reply.body.isEmpty && service.auth?.scheme.signs == false {
+            // DNSPod answers an empty body both for "no record" and for a query it could not decrypt.
+            return "HTTP \(reply.status): \(error); the service also answers "
+                + "an empty body when it cannot decrypt the query: is the key right?"
+        }
+        // The service's own error text already names its HTTP status.
+        return error.kind == .serviceError ? "\(error)" : "HTTP \(reply.status): \(error)"
     }
 
     /// One query's failure fails the lookup unless another query answered (an A query that
