@@ -10,6 +10,14 @@ enum Console {
         write(line + "\n", to: STDERR_FILENO)
     }
 
+    /// Points standard output at standard error, for the rest of the process: a report that
+    /// takes standard output (`--junit -`) keeps a copy of the original descriptor, and every
+    /// line the console writes — results, progress, summary — goes to standard error instead,
+    /// as curl and jq users expect.
+    static func moveOutputToStandardError() {
+        _ = dup2(STDERR_FILENO, STDOUT_FILENO)
+    }
+
     /// Whether standard output is a terminal (for `--color auto`).
     static var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 

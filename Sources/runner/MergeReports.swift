@@ -31,7 +31,7 @@ struct MergeReports: ParsableCommand {
     func validate() throws {
         guard !reports.isEmpty else { throw ValidationError("give the JSON reports to merge") }
         guard !outputs.isEmpty else { throw ValidationError("give --junit FILE, --json FILE, --html FILE or several: what to write") }
-        for path in outputs { try RunSelection.checkDirectory(of: path) }
+        try RunSelection.checkReportPaths(outputs)
     }
 
     func run() throws {
@@ -66,16 +66,27 @@ struct MergeReports: ParsableCommand {
         let redactor = Redactor(secrets: [])
         var reports: [any StreamedReport] = []
         do throws(ReportWriteError) {
-            if let junit { reports.append(try JUnitReport(path: junit, plans: merged.plans, redactor: redactor)) }
-            if let json { reports.append(try JSONReport(path: json, plans: merged.plans, redactor: redactor)) }
-            if let html { reports.append(try HTMLReport(path: html, plans: merged.plans, redactor: redactor)) }
-            for (result, position) in merged.results {
-                for report in reports { report.finished(result, at: position) }
-            }
-            for report in reports { try report.finish(merged.run) }
+            let targets = try ReportTargets(junit: junit, json: json, html: html)
+            if targets.takeStandardOutput { Console.moveOutputToStandardError() }
+            if let junit = targets.junit { reports.append(try JUnitReport(target: junit, plans: merged.plans, redactor: redactor)) }
+            if let json = targets.json { reports.append(try JSONReport(target: json, plans: merged.plans, redactor: redactor)) }
+            if let html = targets.html { reports.append(try HTMLReport(target: html, plans: merged.plans, redactor: redactor)) }
         } catch {
             Console.error("error: \(error.description)")
             throw ExitCode(ExitStatus.invalidInput)
         }
+        for (result, position) in merged.results {
+            for report in reports { report.finished(result, at: position) }
+        }
+        var written = true
+        for report in reports {
+            do throws(ReportWriteError) {
+                try report.finish(merged.run)
+            } catch {
+                Console.error("error: \(error.description)")
+                written = false
+            }
+        }
+        if !written { throw ExitCode(ExitStatus.reportNotWritten) }
     }
 }

@@ -41,7 +41,7 @@ struct RunPlans: ParsableCommand {
 
     func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other") }
-        for path in [metrics, curl].compactMap({ $0 }) { try RunSelection.checkDirectory(of: path) }
+        try RunSelection.checkReportPaths(selection.reportPaths + [metrics, curl].compactMap { $0 })
     }
 
     func run() throws {
@@ -56,27 +56,32 @@ struct RunPlans: ParsableCommand {
         let redactor = Redactor(named: plans.flatMap(\.secrets))
         options.redactor = redactor
         let identities = plans.map { PlanIdentity(name: $0.name, file: $0.path) }
+        // Opened before the run, so a report that cannot be written is known before an hour of
+        // it; and before the console is set up, which moves to standard error when a report
+        // takes standard output (`--junit -`).
+        var reports: [any StreamedReport] = []
+        do throws(ReportWriteError) {
+            let targets = try ReportTargets(
+                junit: selection.junit, json: selection.json, html: selection.html, curl: curl, metrics: metrics)
+            if targets.takeStandardOutput { Console.moveOutputToStandardError() }
+            if let junit = targets.junit { reports.append(try JUnitReport(target: junit, plans: identities, redactor: redactor)) }
+            if let json = targets.json { reports.append(try JSONReport(target: json, plans: identities, redactor: redactor)) }
+            if let html = targets.html { reports.append(try HTMLReport(target: html, plans: identities, redactor: redactor)) }
+            if let curl = targets.curl { reports.append(try CurlReport(target: curl, plans: identities, redactor: redactor)) }
+            if let metrics = targets.metrics {
+                reports.append(try MetricsReport(
+                    target: metrics, plans: identities, redactor: redactor, version: RunnerVersion.current))
+            }
+        } catch {
+            Console.error("error: \(error.description)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
         let formatter = ConsoleFormatter(
             color: useColor(on: Console.outputIsTerminal), verbosity: quiet ? .quiet : verbose ? .verbose : .normal, redactor: redactor)
         let progressCounter = showProgress ? ProgressCounter() : nil
         let display = progressCounter.map { ProgressDisplay(counter: $0, color: useColor(on: Console.errorIsTerminal)) }
         let console = ConsoleReport(formatter: formatter, plans: identities) { line in
             if let display { display.print(line) } else { Console.output(line) }
-        }
-        // Opened before the run, so a report that cannot be written is known before an hour of it.
-        var reports: [any StreamedReport] = []
-        do throws(ReportWriteError) {
-            if let junit = selection.junit { reports.append(try JUnitReport(path: junit, plans: identities, redactor: redactor)) }
-            if let json = selection.json { reports.append(try JSONReport(path: json, plans: identities, redactor: redactor)) }
-            if let html = selection.html { reports.append(try HTMLReport(path: html, plans: identities, redactor: redactor)) }
-            if let curl { reports.append(try CurlReport(path: curl, plans: identities, redactor: redactor)) }
-            if let metrics {
-                reports.append(try MetricsReport(
-                    path: metrics, plans: identities, redactor: redactor, version: RunnerVersion.current))
-            }
-        } catch {
-            Console.error("error: \(error.description)")
-            throw ExitCode(ExitStatus.invalidInput)
         }
         let reportWorker = ReportWorker(reports)
         let sinks: [any ResultSink] = [console] + (reports.isEmpty ? [] : [reportWorker]) + (progressCounter.map { [$0] } ?? [])
@@ -97,12 +102,9 @@ struct RunPlans: ParsableCommand {
 
         let reportErrors = reportWorker.finish(run)
         reportErrors.forEach { Console.error("error: \($0.description)") }
-        let reportFailed = !reportErrors.isEmpty
         Console.output(console.summary(for: run))
         if stats { Console.error(Self.statsLine(run, descriptorsAtStart: descriptorsAtStart)) }
-        let counts = run.counts
-        let status = run.interruptedBy.map(InterruptSignals.exitStatus(for:))
-            ?? (counts.failed + counts.errors > 0 || reportFailed ? ExitStatus.failed : ExitStatus.passed)
+        let status = ExitStatus.of(run, reportsWritten: reportErrors.isEmpty)
         // Ends the process here instead of returning: unwinding would free every plan and the
         // run's bookkeeping piece by piece (tens of milliseconds at 40,000 results) for nothing.
         // They must stay alive until then, or they are released right after their last use above.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RunnerEngine
 import RunnerPlan
+import RunnerReport
 import RunnerVocabulary
 
 /// The options of a run that `run` and `serve` share: what runs, how, and which reports it writes.
@@ -46,7 +47,7 @@ struct RunSelection: ParsableArguments {
             let names = StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")
             throw ValidationError("--strategy takes one of \(names), got '\(strategy)'")
         }
-        for path in reportPaths { try Self.checkDirectory(of: path) }
+        try Self.checkReportPaths(reportPaths)
     }
 
     /// `--shard K/N`, or an error that says what it takes.
@@ -57,12 +58,18 @@ struct RunSelection: ParsableArguments {
         return shard
     }
 
-    /// A report path whose directory does not exist is refused before anything runs.
-    static func checkDirectory(of path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
-            throw ValidationError("cannot write report '\(path)': directory '\(directory)' does not exist")
+    /// A report path whose folder is missing (or is not a folder) is refused before anything
+    /// runs, and so is standard output named by more than one report.
+    static func checkReportPaths(_ paths: [String]) throws {
+        for path in paths {
+            if let problem = ReportTarget.folderProblem(of: path) {
+                throw ValidationError(ReportWriteError(path: path, reason: problem).description)
+            }
+        }
+        let toStandardOutput = paths.filter(ReportTarget.namesStandardOutput)
+        if toStandardOutput.count > 1 {
+            throw ValidationError(
+                "only one report can go to standard output; \(toStandardOutput.map { "'\($0)'" }.joined(separator: " and ")) both name it")
         }
     }
 

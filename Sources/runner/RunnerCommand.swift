@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RunnerEngine
+import RunnerResults
 
 @main
 struct RunnerCommand: ParsableCommand {
@@ -27,11 +28,22 @@ struct RunnerCommand: ParsableCommand {
     }
 }
 
-/// The contract's exit codes.
+/// The contract's exit codes (130 and 143 for SIGINT and SIGTERM: `InterruptSignals`).
 enum ExitStatus {
     static let passed: Int32 = 0
     static let failed: Int32 = 1
     static let invalidInput: Int32 = 2
+    /// The run ended, but a report could not be written after it: never 0 or 1, which a
+    /// monitor (the systemd timer counts 1 as success) would read as "checked".
+    static let reportNotWritten: Int32 = 3
+
+    /// A finished run's status: the signal that ended it, else 3 when a report was not
+    /// written, else 1 when any result failed or erred, else 0.
+    static func of(_ run: RunResult, reportsWritten: Bool) -> Int32 {
+        if let signal = run.interruptedBy { return InterruptSignals.exitStatus(for: signal) }
+        guard reportsWritten else { return reportNotWritten }
+        return run.counts.failed + run.counts.errors > 0 ? failed : passed
+    }
 }
 
 /// The options every command that reads plans shares.

@@ -55,9 +55,9 @@ struct CLITests {
         (["--var", "novalue", "p.yaml"], "--var takes NAME=VALUE, got 'novalue'"),
         (["-q", "-v", "p.yaml"], "--quiet and --verbose exclude each other"),
         (["--retries", "11", "p.yaml"], "--retries takes a number from 0 to 10, got 11"),
-        (["--junit", "/nonexistent/dir/j.xml", "p.yaml"], "cannot write report '/nonexistent/dir/j.xml': directory '/nonexistent/dir' does not exist"),
-        (["--html", "/nonexistent/dir/r.html", "p.yaml"], "cannot write report '/nonexistent/dir/r.html': directory '/nonexistent/dir' does not exist"),
-        (["--metrics", "/nonexistent/dir/m.prom", "p.yaml"], "cannot write report '/nonexistent/dir/m.prom': directory '/nonexistent/dir' does not exist"),
+        (["--junit", "/nonexistent/dir/j.xml", "p.yaml"], "cannot write report '/nonexistent/dir/j.xml': directory '/nonexistent' does not exist"),
+        (["--html", "/nonexistent/dir/r.html", "p.yaml"], "cannot write report '/nonexistent/dir/r.html': directory '/nonexistent' does not exist"),
+        (["--metrics", "/nonexistent/dir/m.prom", "p.yaml"], "cannot write report '/nonexistent/dir/m.prom': directory '/nonexistent' does not exist"),
         (["--bogus", "p.yaml"], "Unknown option '--bogus'"),
     ])
     func invalidOptionsExitTwo(arguments: [String], message: String) async throws {

@@ -261,7 +261,7 @@ import RunnerResults
     /// The report is written atomically, like the others: a directory that cannot take it is
     /// known before the run.
     @Test func aReportThatCannotBeWrittenFailsAtOnce() {
-        #expect(throws: ReportWriteError(path: "/nonexistent/m.prom", reason: "No such file or directory")) {
+        #expect(throws: ReportWriteError(path: "/nonexistent/m.prom", reason: "directory '/nonexistent' does not exist")) {
             try MetricsReport(path: "/nonexistent/m.prom", plans: [], redactor: Fixture.redactor, version: "1")
         }
     }

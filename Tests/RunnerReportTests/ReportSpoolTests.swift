@@ -29,7 +29,7 @@ import RunnerResults
 
     @Test func fragmentsComeBackPerPlanInPlanOrderWhateverOrderTheyArrived() throws {
         try withDirectory { directory in
-            let spool = try ReportSpool(beside: directory + "/report.xml")
+            let spool = try ReportSpool(for: ReportTarget(path: directory + "/report.xml"))
             var positions: [ResultPosition] = []
             for suite in [0, 2] {  // plan 1 has no results at all
                 for scenario in 0..<50 {
@@ -51,7 +51,7 @@ import RunnerResults
 
     @Test func largeFragmentsSurviveTheFlushes() throws {
         try withDirectory { directory in
-            let spool = try ReportSpool(beside: directory + "/report.json")
+            let spool = try ReportSpool(for: ReportTarget(path: directory + "/report.json"))
             // 40 fragments of 20 KiB each: several flushes of the spool's 256 KiB buffer.
             let fragments = (0..<40).map { index in [UInt8](repeating: UInt8(ascii: "a") + UInt8(index % 26), count: 20_000) }
             for (index, fragment) in fragments.enumerated().reversed() {
@@ -65,7 +65,7 @@ import RunnerResults
 
     @Test func replayReadsTheFileInLargePiecesWhateverTheOrderAndSizeOfTheFragments() throws {
         try withDirectory { directory in
-            let spool = try ReportSpool(beside: directory + "/report.json")
+            let spool = try ReportSpool(for: ReportTarget(path: directory + "/report.json"))
             // 400 fragments of 1 to 20 KiB, two of them larger than a read (1 MiB), arriving
             // nearly in plan order (shuffled within windows of 40, as parallel transfers finish)
             // and, for plan 1, in reverse: several reads, fragments across their edges, and
@@ -95,7 +95,7 @@ import RunnerResults
     /// next scenario starts, the next goes on from there, through reads of the file.
     @Test func readingAScenarioAtATimeGoesOnWhereTheLastStopped() throws {
         try withDirectory { directory in
-            let spool = try ReportSpool(beside: directory + "/report.html")
+            let spool = try ReportSpool(for: ReportTarget(path: directory + "/report.html"))
             var positions: [ResultPosition] = []
             for scenario in 0..<30 {
                 for slot in 0..<(scenario % 4) { positions.append(ResultPosition(suite: 0, scenario: scenario, slot: slot)) }
@@ -128,7 +128,7 @@ import RunnerResults
 
     @Test func theSpoolFileIsUnlinkedAtOnce() throws {
         try withDirectory { directory in
-            let spool = try ReportSpool(beside: directory + "/report.xml")
+            let spool = try ReportSpool(for: ReportTarget(path: directory + "/report.xml"))
             spool.append(Array("x".utf8), at: ResultPosition(suite: 0, scenario: 0, slot: 0))
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
             withExtendedLifetime(spool) {}
@@ -136,21 +136,22 @@ import RunnerResults
     }
 
     @Test func aReportBesideAMissingDirectoryFailsBeforeTheRunSayingWhere() throws {
-        let path = "/nonexistent-\(UUID().uuidString)/report.xml"
+        let folder = "/nonexistent-\(UUID().uuidString)"
+        let path = folder + "/report.xml"
         #expect {
             try JUnitReport(path: path, plans: [], redactor: Redactor(secrets: []))
         } throws: { error in
-            (error as? ReportWriteError)?.description == "cannot write report '\(path)': No such file or directory"
+            (error as? ReportWriteError)?.description == "cannot write report '\(path)': directory '\(folder)' does not exist"
         }
         #expect {
             try JSONReport(path: path, plans: [], redactor: Redactor(secrets: []))
         } throws: { error in
-            (error as? ReportWriteError)?.description == "cannot write report '\(path)': No such file or directory"
+            (error as? ReportWriteError)?.description == "cannot write report '\(path)': directory '\(folder)' does not exist"
         }
         #expect {
             try HTMLReport(path: path, plans: [], redactor: Redactor(secrets: []))
         } throws: { error in
-            (error as? ReportWriteError)?.description == "cannot write report '\(path)': No such file or directory"
+            (error as? ReportWriteError)?.description == "cannot write report '\(path)': directory '\(folder)' does not exist"
         }
     }
 }

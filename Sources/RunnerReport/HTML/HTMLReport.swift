@@ -7,7 +7,7 @@ import RunnerResults
 /// beside the report; `finish` writes the page around them, in plan order, a scenario at a
 /// time, atomically. Every value from the run is redacted and escaped (`HTMLWriter`).
 public final class HTMLReport: StreamedReport {
-    private let path: String
+    private let target: ReportTarget
     private let redactor: Redactor
     private let plans: [PlanIdentity]
     /// Each result's `HTMLMatrixCell` record, read back a scenario at a time to lay out its matrix.
@@ -23,12 +23,17 @@ public final class HTMLReport: StreamedReport {
 
     /// A report to be written to `path` for a run of `plans`; fails at once when nothing can
     /// be written beside `path`.
-    public init(path: String, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
-        self.path = path
+    public convenience init(path: String, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
+        try self.init(target: ReportTarget(path: path), plans: plans, redactor: redactor)
+    }
+
+    /// The same, for a path already judged and opened (`ReportTarget`).
+    public init(target: ReportTarget, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
+        self.target = target
         self.redactor = redactor
         self.plans = plans
-        cells = try ReportSpool(beside: path)
-        details = try ReportSpool(beside: path)
+        cells = try ReportSpool(for: target)
+        details = try ReportSpool(for: target)
     }
 
     public func finished(_ result: ScenarioResult, at position: ResultPosition) {
@@ -61,7 +66,7 @@ public final class HTMLReport: StreamedReport {
 
     /// Writes the whole page atomically.
     public func finish(_ run: RunResult) throws(ReportWriteError) {
-        try AtomicFile.write(to: path) { (output: inout FileOutput) throws(ReportWriteError) in
+        try target.write { (output: inout FileOutput) throws(ReportWriteError) in
             var html = HTMLWriter(redactor: redactor, capacity: 64 * 1024)
             writeHead(run, into: &html)
             for (index, suite) in run.suites.enumerated() {
@@ -95,7 +100,7 @@ public final class HTMLReport: StreamedReport {
                 scenario.removeAll(keepingCapacity: true)
             }
             guard let cell = HTMLMatrixCell(decoding: record, at: position) else {
-                unreadable = ReportWriteError(path: path, reason: "a result read back from its spool is damaged")
+                unreadable = ReportWriteError(path: target.path, reason: "a result read back from its spool is damaged")
                 return
             }
             scenario.append(cell)

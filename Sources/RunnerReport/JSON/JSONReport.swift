@@ -9,7 +9,7 @@ public final class JSONReport: StreamedReport {
     /// Version of the document's shape; bumped only when a field changes meaning or goes away.
     public static let formatVersion = 1
 
-    private let path: String
+    private let target: ReportTarget
     private let redactor: Redactor
     private let plans: [PlanRecord]
     private let spool: ReportSpool
@@ -19,11 +19,16 @@ public final class JSONReport: StreamedReport {
 
     /// A report to be written to `path` for a run of `plans`; fails at once when nothing can
     /// be written beside `path`.
-    public init(path: String, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
-        self.path = path
+    public convenience init(path: String, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
+        try self.init(target: ReportTarget(path: path), plans: plans, redactor: redactor)
+    }
+
+    /// The same, for a path already judged and opened (`ReportTarget`).
+    public init(target: ReportTarget, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
+        self.target = target
         self.redactor = redactor
         self.plans = plans.map { PlanRecord(file: redactor.redact($0.file), name: redactor.redact($0.name)) }
-        spool = try ReportSpool(beside: path)
+        spool = try ReportSpool(for: target)
     }
 
     public func finished(_ result: ScenarioResult, at position: ResultPosition) {
@@ -50,7 +55,7 @@ public final class JSONReport: StreamedReport {
 
     /// Writes the whole document atomically: pretty-printed, keys sorted, as JSONEncoder would.
     public func finish(_ run: RunResult) throws(ReportWriteError) {
-        try AtomicFile.write(to: path) { (output: inout FileOutput) throws(ReportWriteError) in
+        try target.write { (output: inout FileOutput) throws(ReportWriteError) in
             var writer = JSONWriter()
             writer.open(.object)
             writer.key("runner")

@@ -4,7 +4,7 @@ import RunnerResults
 /// written as the run goes: each result's `<testcase>` is rendered as it finishes and kept in a
 /// spool beside the report; `finish` writes the document around them, in plan order.
 public final class JUnitReport: StreamedReport {
-    private let path: String
+    private let target: ReportTarget
     private let redactor: Redactor
     /// Per plan: its name redacted, and the `classname` its test cases carry.
     private let suiteNames: [(name: String, classname: String)]
@@ -12,15 +12,20 @@ public final class JUnitReport: StreamedReport {
 
     /// A report to be written to `path` for a run of `plans`; fails at once when nothing can
     /// be written beside `path`.
-    public init(path: String, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
-        self.path = path
+    public convenience init(path: String, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
+        try self.init(target: ReportTarget(path: path), plans: plans, redactor: redactor)
+    }
+
+    /// The same, for a path already judged and opened (`ReportTarget`).
+    public init(target: ReportTarget, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
+        self.target = target
         self.redactor = redactor
         suiteNames = plans.map { plan in
             let name = redactor.redact(plan.name)
             // Jenkins splits classname on its last dot into package and class: keep the plan whole.
             return (name, name.replacingOccurrences(of: ".", with: "_"))
         }
-        spool = try ReportSpool(beside: path)
+        spool = try ReportSpool(for: target)
     }
 
     public func finished(_ result: ScenarioResult, at position: ResultPosition) {
@@ -42,7 +47,7 @@ public final class JUnitReport: StreamedReport {
 
     /// Writes the whole document, `<testsuites>` with one `<testsuite>` per plan, atomically.
     public func finish(_ run: RunResult) throws(ReportWriteError) {
-        try AtomicFile.write(to: path) { (output: inout FileOutput) throws(ReportWriteError) in
+        try target.write { (output: inout FileOutput) throws(ReportWriteError) in
             var xml = XMLWriter()
             let counts = run.counts
             // Only these attributes: GitLab and the schema know no others on <testsuites>.

@@ -4,15 +4,20 @@ import RunnerResults
 /// collector: the results' samples are collected as they finish; `finish` writes the
 /// exposition of the run as one cycle, atomically (the collector must never read half a file).
 public final class MetricsReport: StreamedReport {
-    private let path: String
+    private let target: ReportTarget
     private let version: String
     private let collector: MetricsCollector
 
     /// A report to be written to `path` for a run of `plans` by runner `version`; fails at once
     /// when nothing can be written beside `path`.
-    public init(path: String, plans: [PlanIdentity], redactor: Redactor, version: String) throws(ReportWriteError) {
-        try AtomicFile.checkWritable(beside: path)
-        self.path = path
+    public convenience init(path: String, plans: [PlanIdentity], redactor: Redactor, version: String) throws(ReportWriteError) {
+        try self.init(target: ReportTarget(path: path), plans: plans, redactor: redactor, version: version)
+    }
+
+    /// The same, for a path already judged and opened (`ReportTarget`).
+    public init(target: ReportTarget, plans: [PlanIdentity], redactor: Redactor, version: String) throws(ReportWriteError) {
+        if case .atomic(let finalPath) = target.delivery { try AtomicFile.checkWritable(beside: finalPath, reportedAs: target.path) }
+        self.target = target
         self.version = version
         collector = MetricsCollector(plans: plans, redactor: redactor)
     }
@@ -30,7 +35,7 @@ public final class MetricsReport: StreamedReport {
     public func finish(_ run: RunResult) throws(ReportWriteError) {
         let exposition = MetricsExposition(
             cycle: collector.samples(of: run), cyclesTotal: 1, configLastReloadSuccessful: true, version: version)
-        try AtomicFile.write(to: path) { (output: inout FileOutput) throws(ReportWriteError) in
+        try target.write { (output: inout FileOutput) throws(ReportWriteError) in
             exposition.write(into: &output)
         }
     }

@@ -37,15 +37,17 @@ public enum AtomicFile {
     /// As `write(_:to:)`, for a document written in pieces: `produce` writes them into the
     /// temporary file, which is renamed over `path` only once all of it is on disk; should
     /// `produce` throw, the temporary file goes and the error is passed on.
+    /// Errors name `shown` (the path as the user gave it, when `path` is a link's target).
     static func write(
-        to path: String, _ produce: (inout FileOutput) throws(ReportWriteError) -> Void
+        to path: String, reportedAs shown: String? = nil, _ produce: (inout FileOutput) throws(ReportWriteError) -> Void
     ) throws(ReportWriteError) {
-        guard !path.isEmpty else { throw ReportWriteError(path: path, reason: "the path is empty") }
+        guard !path.isEmpty else { throw ReportWriteError(path: shown ?? path, reason: "the path is empty") }
         let (directory, temporary) = temporaryPath(for: path)
+        let fail = { (code: Int32) in Self.failure(shown ?? path, code) }
 
         // 0o666 minus the umask: the permissions any newly created file would get.
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw failure(path, errno) }
+        guard fd >= 0 else { throw fail(errno) }
 
         var output = FileOutput(fd: fd)
         do throws(ReportWriteError) {
@@ -59,17 +61,17 @@ public enum AtomicFile {
         if let code = output.failure ?? (fsync(fd) == 0 ? nil : errno) {
             close(fd)
             unlink(temporary)
-            throw failure(path, code)
+            throw fail(code)
         }
         if close(fd) != 0 {
             let code = errno
             unlink(temporary)
-            throw failure(path, code)
+            throw fail(code)
         }
         if rename(temporary, path) != 0 {
             let code = errno
             unlink(temporary)
-            throw failure(path, code)
+            throw fail(code)
         }
         syncDirectory(directory)
     }
@@ -77,11 +79,11 @@ public enum AtomicFile {
     /// Fails as `write` would when no file can be created beside `path` (no such directory, no
     /// permission), so a report that keeps nothing on disk during the run is still known to be
     /// writable before it starts. Leaves nothing behind.
-    static func checkWritable(beside path: String) throws(ReportWriteError) {
-        guard !path.isEmpty else { throw ReportWriteError(path: path, reason: "the path is empty") }
+    static func checkWritable(beside path: String, reportedAs shown: String? = nil) throws(ReportWriteError) {
+        guard !path.isEmpty else { throw ReportWriteError(path: shown ?? path, reason: "the path is empty") }
         let (_, temporary) = temporaryPath(for: path)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure(path, errno) }
+        guard fd >= 0 else { throw failure(shown ?? path, errno) }
         close(fd)
         unlink(temporary)
     }
@@ -89,17 +91,25 @@ public enum AtomicFile {
     /// The target's directory and a fresh hidden name in it: the same directory, because
     /// rename(2) is only atomic within one file system.
     static func temporaryPath(for path: String) -> (directory: String, temporary: String) {
-        let directory: String
-        let name: String
-        if let slash = path.lastIndex(of: "/") {
-            directory = slash == path.startIndex ? "/" : String(path[..<slash])
-            name = String(path[path.index(after: slash)...])
-        } else {
-            directory = "."
-            name = path
-        }
+        temporaryPath(named: name(of: path), in: directory(of: path))
+    }
+
+    /// A fresh hidden name for a file called `name` in `directory`.
+    static func temporaryPath(named name: String, in directory: String) -> (directory: String, temporary: String) {
         let separator = directory.hasSuffix("/") ? "" : "/"
         return (directory, "\(directory)\(separator).\(name).\(UUID().uuidString).tmp")
+    }
+
+    /// The folder `path` is in: `.` for a bare name, `/` at the root.
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last part of `path`.
+    static func name(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
     }
 
     /// Writes every byte, retrying short writes and interruptions; returns errno on failure.
@@ -137,7 +147,11 @@ public enum AtomicFile {
     }
 
     static func failure(_ path: String, _ code: Int32) -> ReportWriteError {
-        let reason = strerror(code).map { String(cString: $0) } ?? "error \(code)"
-        return ReportWriteError(path: path, reason: reason)
+        ReportWriteError(path: path, reason: reason(code))
+    }
+
+    /// The system's words for `code` (`No space left on device`).
+    static func reason(_ code: Int32) -> String {
+        strerror(code).map { String(cString: $0) } ?? "error \(code)"
     }
 }

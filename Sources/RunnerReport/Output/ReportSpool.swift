@@ -38,11 +38,12 @@ final class ReportSpool {
     private var windowOffset = 0
     private var windowCount = 0
 
-    /// A spool file beside `path` (the same file system the report will be written to),
-    /// unlinked at once: its space comes back when the spool goes, even if the process dies.
-    init(beside path: String) throws(ReportWriteError) {
-        guard !path.isEmpty else { throw ReportWriteError(path: path, reason: "the path is empty") }
-        let (_, temporary) = AtomicFile.temporaryPath(for: path)
+    /// A spool file in `target`'s spool folder (beside a file, on the file system the report
+    /// will be renamed on; the temporary folder for a stream), unlinked at once: its space comes
+    /// back when the spool goes, even if the process dies.
+    init(for target: ReportTarget) throws(ReportWriteError) {
+        let path = target.path
+        let (_, temporary) = AtomicFile.temporaryPath(named: "runner-report", in: target.spoolDirectory)
         let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw AtomicFile.failure(path, errno) }
         unlink(temporary)

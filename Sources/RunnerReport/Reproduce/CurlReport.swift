@@ -4,18 +4,23 @@ import RunnerResults
 /// and a line per request it sent that sends it again with curl on the same lane
 /// (`CurlCommand`). Secrets are `"$NAME"` references; the header lists the names to set.
 public final class CurlReport: StreamedReport {
-    private let path: String
+    private let target: ReportTarget
     private let redactor: Redactor
     private let plans: [PlanIdentity]
     private let spool: ReportSpool
 
     /// A script to be written to `path` for a run of `plans`; fails at once when nothing can
     /// be written beside `path`.
-    public init(path: String, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
-        self.path = path
+    public convenience init(path: String, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
+        try self.init(target: ReportTarget(path: path), plans: plans, redactor: redactor)
+    }
+
+    /// The same, for a path already judged and opened (`ReportTarget`).
+    public init(target: ReportTarget, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
+        self.target = target
         self.redactor = redactor
         self.plans = plans
-        spool = try ReportSpool(beside: path)
+        spool = try ReportSpool(for: target)
     }
 
     public func finished(_ result: ScenarioResult, at position: ResultPosition) {
@@ -28,7 +33,7 @@ public final class CurlReport: StreamedReport {
 
     /// Writes the script, atomically: the header, then each plan's results.
     public func finish(_ run: RunResult) throws(ReportWriteError) {
-        try AtomicFile.write(to: path) { (output: inout FileOutput) throws(ReportWriteError) in
+        try target.write { (output: inout FileOutput) throws(ReportWriteError) in
             output.write("""
                 #!/usr/bin/env bash
                 # Written by runner: each result's requests sent again with curl on the same lane (the same

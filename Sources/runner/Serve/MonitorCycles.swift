@@ -1,3 +1,4 @@
+import ArgumentParser
 import Dispatch
 import Foundation
 import RunnerEngine
@@ -22,6 +23,8 @@ final class MonitorCycles: @unchecked Sendable {
     private let memory = ResolutionMemory()
     /// Where each cycle's reports are written before they are read back to be served.
     private let directory: URL
+    /// `--junit`, `--json` and `--html`: where each cycle's documents are copied, opened once.
+    private let copies: ReportTargets
     /// Wakes the wait between cycles early: a stop.
     private let wake = DispatchSemaphore(value: 0)
 
@@ -37,6 +40,12 @@ final class MonitorCycles: @unchecked Sendable {
         self.selection = selection
         self.every = every
         self.snapshot = snapshot
+        do throws(ReportWriteError) {
+            copies = try ReportTargets(junit: selection.junit, json: selection.json, html: selection.html)
+        } catch {
+            Console.error("error: \(error.description)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("runner-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
@@ -150,14 +159,15 @@ final class MonitorCycles: @unchecked Sendable {
                 + "\(counts.failed) failed, \(counts.errors) errors")
     }
 
-    /// `--junit`, `--json` and `--html` given to `serve`: each cycle's documents, replaced atomically.
+    /// `--junit`, `--json` and `--html` given to `serve`: each cycle's documents, a file
+    /// replaced atomically, a stream (`-`, a FIFO) written in place.
     private func writeCopies(junitXML: [UInt8], reportJSON: [UInt8], reportHTML: [UInt8]) {
-        for (path, bytes) in [(selection.junit, junitXML), (selection.json, reportJSON), (selection.html, reportHTML)] {
-            guard let path else { continue }
-            do {
-                try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        for (target, bytes) in [(copies.junit, junitXML), (copies.json, reportJSON), (copies.html, reportHTML)] {
+            guard let target else { continue }
+            do throws(ReportWriteError) {
+                try target.write(Data(bytes))
             } catch {
-                Console.error("serve: error: cannot write '\(path)': \(error.localizedDescription)")
+                Console.error("serve: error: \(error.description)")
             }
         }
     }
