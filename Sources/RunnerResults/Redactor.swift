@@ -5,10 +5,8 @@ import RunnerVocabulary
 /// as `***` in any text bound for a person or a file.
 ///
 /// A secret also travels encoded — percent-encoded in a URL, base64 in a Basic `Authorization`
-/// header — so those forms are masked too: percent-encoded as `PercentEncoding` (the encoder
-/// every sent URL is built with) writes it, in either case of hex; base64 at each of the three
-/// alignments a secret can have in the encoded bytes (the few bits it shares with its
-/// neighbours stay visible).
+/// header, escaped in a JSON body that echoes it — so those forms are masked too
+/// (`SecretForms`).
 ///
 /// Text is masked whole before anything cuts it: an excerpt taken first could end inside a
 /// secret, leaving all but its last characters to read (the Verdict stage masks, then quotes).
@@ -124,9 +122,7 @@ public final class Redactor: @unchecked Sendable {
 
         mutating func add(secret: String) {
             guard !secret.isEmpty else { return }
-            insert(secret)
-            for form in PercentEncoding.forms(of: secret) { insert(form) }
-            for form in Redactor.base64Forms(of: secret) where form.utf8.count >= 8 { insert(form) }
+            for form in SecretForms.all(of: secret) { insert(form) }
         }
 
         /// Every form, longest first (in UTF-8 bytes), then in text order.
@@ -202,24 +198,4 @@ public final class Redactor: @unchecked Sendable {
             return true
         }
     }
-
-    /// The base64 characters that depend on the secret alone, for each of the three offsets
-    /// (modulo 3 bytes) at which it can start inside encoded data: `Basic base64(user:secret)`
-    /// puts it at offset 5, so 2. Characters that share bits with the bytes before or after it
-    /// are left out, so the form matches whatever surrounds the secret.
-    static func base64Forms(of secret: String) -> [String] {
-        let bytes = Array(secret.utf8)
-        return (0..<3).map { offset in
-            let encoded = Array((Data(repeating: 0, count: offset) + Data(bytes)).base64EncodedString().utf8)
-            let total = offset + bytes.count
-            // Whole groups give 4 characters each; a last group of 1 byte gives 1 pure
-            // character, of 2 bytes 2 (the next shares bits with what follows).
-            let pureEnd = total / 3 * 4 + [0, 1, 2][total % 3]
-            // The first group's characters that hold bits of the bytes before the secret.
-            let mixedStart = [0, 2, 3][offset]
-            guard pureEnd > mixedStart else { return "" }
-            return String(decoding: encoded[mixedStart..<pureEnd], as: UTF8.self)
-        }
-    }
-
 }
