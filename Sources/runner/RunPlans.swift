@@ -8,7 +8,11 @@ import RunnerVocabulary
 
 struct RunPlans: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "run", abstract: "Run plans; exit 0 when every result passed.")
+        commandName: "run", abstract: "Run plans; exit 0 when every result passed.",
+        discussion: """
+            Exit status: 0 every result passed; 1 at least one failed or errored; 2 invalid command line, plan or report path (nothing ran); 3 the run ended but a report could not be written; 130 and 143 interrupted by SIGINT and SIGTERM.
+            A report path of - is standard output (the console's lines then go to standard error); through a symlink the target is replaced and the link kept; /dev/stdout, /dev/fd/N, devices and FIFOs are written in place, never replaced.
+            """)
 
     @OptionGroup var planOptions: PlanOptions
 
