@@ -95,5 +95,10 @@ let package = Package(
             ]),
         .testTarget(name: "RunnerHTTPDNSTests", dependencies: ["RunnerHTTPDNS", "RunnerPlan", "PlanFixtures"]),
         .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures"]),
+        // `serve`'s HTTP server logic (connection state, head scan, cap, descriptor budget, routes)
+        // without sockets, through `@testable import runner`: the server lives in the executable.
+        .testTarget(
+            name: "RunnerServeTests",
+            dependencies: ["runner", .product(name: "NIOCore", package: "swift-nio")]),
     ]
 )

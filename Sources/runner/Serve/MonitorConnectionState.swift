@@ -42,7 +42,7 @@ struct MonitorConnectionState: Equatable {
 
     let limits: MonitorConnectionLimits
     private(set) var phase: Phase
-    /// The head of the request being read, as far as it came.
+    /// The connection's request heads, as far as they came.
     private var head = MonitorRequestHeadScan()
     private(set) var deadline: NIODeadline
 
@@ -65,14 +65,16 @@ struct MonitorConnectionState: Equatable {
         switch phase {
         case .waiting(let first):
             phase = .reading
-            head = MonitorRequestHeadScan()
+            // The scan goes on from the last request's: this one may have begun in its last read.
             // The first request's time runs from the opening, a later one's from its first byte.
             if !first { deadline = now + TimeAmount(limits.requestTimeout) }
             return scan(bytes)
         case .reading:
             return scan(bytes)
         case .writing:
-            // A pipelined request, which NIO holds until the answer is written.
+            // A pipelined request, which NIO holds until the answer is written. Scanned, so that the
+            // scan knows where the next head starts; a refusal cannot be said in the middle of an answer.
+            _ = head.take(bytes)
             return .forward
         case .closing:
             return .drop
