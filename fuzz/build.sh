@@ -3,6 +3,7 @@
 #
 #   fuzz/build.sh            # every target
 #   FUZZ_OPT=-Onone fuzz/build.sh
+#   fuzz/build.sh --list     # the targets' names, one a line, and nothing built
 #
 # RunnerVocabulary, RunnerPlan and RunnerHTTPDNS (the HTTPDNS wire formats, with the C shim
 # CCryptoShim for their auth schemes) are compiled from Sources/ with
@@ -12,6 +13,14 @@
 # second than -Onone under ASan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# The targets are the files: a new fuzz/targets/<name>.swift is built with nothing else to edit
+# (HTTPDNSFormatRecipeTests checks that each HTTPDNS format has one).
+mapfile -t targets < <(find fuzz/targets -maxdepth 1 -name '*.swift' -printf '%f\n' | sed 's/\.swift$//' | sort)
+if [ "${1:-}" = --list ]; then
+    printf '%s\n' "${targets[@]}"
+    exit 0
+fi
 
 SWIFTC=${SWIFTC:-swiftc}
 CLANG=${CLANG:-clang}
@@ -61,7 +70,8 @@ rm -f "$LIBS/libRunnerHTTPDNS.a"  # an archive keeps members of files since remo
 "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name RunnerHTTPDNS -emit-library -static -emit-module \
     -emit-module-path "$MODULES/RunnerHTTPDNS.swiftmodule" -o "$LIBS/libRunnerHTTPDNS.a" "${httpdns_sources[@]}"
 
-# The targets: plan, and one per HTTPDNS format sharing fuzz/targets/Support/HTTPDNSHarness.swift.
+# The targets: plan, and one per HTTPDNS format, each compiled with the harnesses of
+# fuzz/targets/Support/ (HTTPDNSHarness for the text and JSON formats, DoHHarness for DNS messages).
 # lld: gold warns about every ASan symbol it cannot export.
 build_target() {
     local name=$1; shift
@@ -71,11 +81,15 @@ build_target() {
     "$SWIFTC" "${FLAGS[@]}" -use-ld=lld -module-name "$module" -o "$BIN/$name" "$@" -L "$LIBS" -lyaml
 }
 # The plan parser asks OpenSSL whether a `tls:` cipher, suite or group name exists.
-build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto
-for format in dnspod alibaba doh-json json; do
-    build_target "$format" "fuzz/targets/$format.swift" fuzz/targets/Support/HTTPDNSHarness.swift \
-        -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto -lCDNSShim -lresolv
+mapfile -t support_sources < <(find fuzz/targets/Support -name '*.swift' | sort)
+for target in "${targets[@]}"; do
+    case $target in
+    plan)
+        # The plan parser asks OpenSSL whether a `tls:` cipher, suite or group name exists.
+        build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto ;;
+    *)
+        build_target "$target" "fuzz/targets/$target.swift" "${support_sources[@]}" \
+            -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto -lCDNSShim -lresolv ;;
+    esac
 done
-build_target doh fuzz/targets/doh.swift fuzz/targets/Support/DoHHarness.swift \
-    -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto -lCDNSShim -lresolv
 echo "fuzz/build.sh: built $(ls "$BIN" | tr '\n' ' ')into $BIN"

@@ -2,6 +2,10 @@
 # Runs every fuzz target built by fuzz/build.sh for a bounded time, one after another.
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]      # default: 60 seconds each, every target
+#   fuzz/run.sh --list                     # the targets run by default, one a line
+#
+# Every target is every fuzz/targets/<name>.swift (as fuzz/build.sh builds them); its dictionary
+# is fuzz/dict/<name>.dict, or json.dict for a format without one.
 #
 # For each target: first replays fuzz/regressions/<target>/* (crashers found before, kept
 # as files), then fuzzes for SECONDS with the committed seeds fuzz/corpus/<target>/ and the
@@ -11,10 +15,16 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+mapfile -t every_target < <(find fuzz/targets -maxdepth 1 -name '*.swift' -printf '%f\n' | sed 's/\.swift$//' | sort)
+if [ "${1:-}" = --list ]; then
+    printf '%s\n' "${every_target[@]}"
+    exit 0
+fi
+
 SECONDS_EACH=${1:-60}
 shift $(( $# > 0 ? 1 : 0 ))
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(plan dnspod alibaba doh-json json doh)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${every_target[@]}")
 
 OUT=.build-fuzz
 COMMON=(-timeout=5 -rss_limit_mb=2048 -print_final_stats=1)
@@ -31,7 +41,7 @@ fi
 
 # Inputs larger than real ones only slow the search: plans are a few KiB, answers a few hundred bytes.
 max_len() { case $1 in plan) echo 65536 ;; *) echo 8192 ;; esac; }
-dict() { case $1 in plan) echo fuzz/dict/plan.dict ;; dnspod) echo fuzz/dict/dnspod.dict ;; doh) echo fuzz/dict/doh.dict ;; *) echo fuzz/dict/json.dict ;; esac; }
+dict() { if [ -f "fuzz/dict/$1.dict" ]; then echo "fuzz/dict/$1.dict"; else echo fuzz/dict/json.dict; fi; }
 
 failed=()
 summary=()
