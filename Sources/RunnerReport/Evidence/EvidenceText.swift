@@ -71,7 +71,7 @@ enum EvidenceText {
             out.literal(" ")
             out.value(hop.originalURL)
             out.endLine()
-            hopLines(hop, into: &out)
+            hop.describe(into: &out)
             if reproducing {
                 out.literal("  curl: ")
                 out.value(CurlCommand.line(hop, of: evidence, redactor: out.redactor))
@@ -141,126 +141,11 @@ enum EvidenceText {
         }
     }
 
-    /// A hop's facts, each on a line indented under the hop's.
-    private static func hopLines(_ hop: HopEvidence, into out: inout Lines) {
-        out.literal("  url sent: ")
-        out.value(hop.urlSent)
-        out.endLine()
-        out.literal("  host: ")
-        out.value(hop.hostHeader)
-        out.endLine()
-        out.literal("  sni: ")
-        out.value(hop.sni, or: "none")
-        out.endLine()
-        out.literal("  pinned ip: ")
-        out.value(hop.pinnedIP, or: "none (system resolver)")
-        out.endLine()
-        out.literal("  connected: ")
-        connected(hop, into: &out)
-        out.endLine()
-        out.literal("  http version: ")
-        out.value(hop.httpVersion, or: "none")
-        out.endLine()
-        out.literal("  status: ")
-        if let status = hop.status { out.number(status) } else { out.literal("no response") }
-        out.endLine()
-        if let certificate = hop.certificate {
-            out.literal("  certificate: subject ")
-            out.value(certificate.subject)
-            out.literal("; issuer ")
-            out.value(certificate.issuer)
-            out.literal("; expires ")
-            if let notAfter = certificate.notAfter { out.text(Format.timestamp(notAfter)) } else { out.literal("unknown") }
-            out.endLine()
-            if !certificate.subjectAltNames.isEmpty {
-                out.literal("  certificate names: ")
-                for (index, name) in certificate.subjectAltNames.enumerated() {
-                    if index > 0 { out.literal(", ") }
-                    out.value(name)
-                }
-                out.endLine()
-            }
-        } else {
-            out.literal("  certificate: none")
-            out.endLine()
-        }
-        if let tls = hop.tls { tlsLines(tls, into: &out) }
-        out.literal("  timings: ")
-        timings(hop.timings, into: &out)
-        out.endLine()
-        out.literal("  connection: ")
-        out.literal(hop.newConnection.map { $0 ? "new" : "reused" } ?? "unknown")
-        out.endLine()
-        if let length = hop.bodyLength {
-            out.literal("  body: ")
-            out.number(length)
-            out.literal(" bytes, sha256 ")
-            out.value(hop.bodySHA256, or: "unknown")
-        } else {
-            out.literal("  body: none received")
-        }
-        out.endLine()
-    }
-
-    /// `tls: TLS 1.3, CIPHER`, then a line per chain certificate, leaf first:
-    /// `chain 0: SUBJECT; EC 256; ecdsa-with-SHA256; sha256/…`.
-    private static func tlsLines(_ tls: TLSSession, into out: inout Lines) {
-        out.literal("  tls: ")
-        out.text(tls.version?.displayName ?? "unknown version")
-        out.literal(", ")
-        out.value(tls.cipher)
-        if tls.chainIsUnverified { out.literal("; chain as presented (verification was off)") }
-        out.endLine()
-        for (index, certificate) in tls.chain.enumerated() {
-            out.literal("  chain ")
-            out.number(index)
-            out.literal(": ")
-            out.value(certificate.subject)
-            out.literal("; ")
-            out.value(certificate.keyType)
-            out.literal(" ")
-            out.number(certificate.keyBits)
-            out.literal("; ")
-            out.value(certificate.signature)
-            out.literal("; ")
-            out.text(certificate.pin)
-            out.endLine()
-        }
-    }
-
-    /// `[IP]:port` for IPv6, `IP:port` otherwise, or `not connected`.
-    private static func connected(_ hop: HopEvidence, into out: inout Lines) {
-        guard let ip = hop.connectedIP else { return out.literal("not connected") }
-        let bracketed = ip.utf8.contains(UInt8(ascii: ":"))
-        if bracketed { out.literal("[") }
-        out.value(ip)
-        if bracketed { out.literal("]") }
-        if let port = hop.connectedPort {
-            out.literal(":")
-            out.number(port)
-        }
-    }
-
-    /// `resolve 0.120 ms, connect 0.300 ms, …`; phases that did not happen are left out.
-    private static func timings(_ timings: Timings, into out: inout Lines) {
-        var shown = false
-        for (name, value) in timings.named {
-            guard let value else { continue }
-            if shown { out.literal(", ") }
-            out.literal(name)
-            out.literal(" ")
-            out.milliseconds(value)
-            out.literal(" ms")
-            shown = true
-        }
-        if !shown { out.literal("none recorded") }
-    }
-
     /// Lines written as bytes: each composed piece by piece, then (as a secret can also span
     /// two values joined on it, an IP and a port say) redacted once more as a whole. With
     /// `escapingXML` (no secrets only: a line is not redacted again), values are escaped as
     /// XML text as they are written; the runner's own words and numbers need no escaping.
-    private struct Lines: ~Copyable {
+    fileprivate struct Lines: ~Copyable {
         let redactor: Redactor
         let escapingXML: Bool
         var bytes: ByteBuffer
@@ -330,6 +215,68 @@ enum EvidenceText {
                 defer { start = end + 1 }
                 return bytes.withUnsafeBytes { String(decoding: $0[start..<end], as: UTF8.self) }
             }
+        }
+    }
+}
+
+/// The console's and JUnit's layout of a hop's facts: a line each, indented under the hop's,
+/// the certificate on one line (its names on the next), a line per chain certificate.
+extension EvidenceText.Lines: EvidenceSink {
+    mutating func beginFact(_ label: StaticString) {
+        literal("  ")
+        literal(label)
+        literal(": ")
+    }
+
+    mutating func endFact() {
+        endLine()
+    }
+
+    /// `certificate: subject …; issuer …; expires …`, then `certificate names: …`.
+    mutating func certificate(_ certificate: CertificateSummary?) {
+        guard let certificate else {
+            literal("  certificate: none")
+            return endLine()
+        }
+        literal("  certificate: subject ")
+        value(certificate.subject)
+        literal("; issuer ")
+        value(certificate.issuer)
+        literal("; expires ")
+        if let notAfter = certificate.notAfter { text(Format.timestamp(notAfter)) } else { literal("unknown") }
+        endLine()
+        guard !certificate.subjectAltNames.isEmpty else { return }
+        literal("  certificate names: ")
+        for (index, name) in certificate.subjectAltNames.enumerated() {
+            if index > 0 { literal(", ") }
+            value(name)
+        }
+        endLine()
+    }
+
+    /// `tls: TLS 1.3, CIPHER`, then a line per chain certificate, leaf first:
+    /// `chain 0: SUBJECT; EC 256; ecdsa-with-SHA256; sha256/…`.
+    mutating func tls(_ tls: TLSSession) {
+        literal("  tls: ")
+        text(tls.version?.displayName ?? "unknown version")
+        literal(", ")
+        value(tls.cipher)
+        if tls.chainIsUnverified { literal("; chain as presented (verification was off)") }
+        endLine()
+        for (index, certificate) in tls.chain.enumerated() {
+            literal("  chain ")
+            number(index)
+            literal(": ")
+            value(certificate.subject)
+            literal("; ")
+            value(certificate.keyType)
+            literal(" ")
+            number(certificate.keyBits)
+            literal("; ")
+            value(certificate.signature)
+            literal("; ")
+            text(certificate.pin)
+            endLine()
         }
     }
 }

@@ -207,113 +207,12 @@ extension HTMLReport {
         html.raw(" ")
         html.value(hop.originalURL)
         html.raw("</h4>\n<dl>")
-        fact("url sent", hop.urlSent, into: &html)
-        fact("host", hop.hostHeader, into: &html)
-        fact("sni", hop.sni, or: "none", into: &html)
-        fact("pinned ip", hop.pinnedIP, or: "none (system resolver)", into: &html)
-        html.raw("<dt>connected</dt><dd>")
-        if let ip = hop.connectedIP {
-            // Redacted as one value: a secret could span the address and the port.
-            let bracketed = ip.utf8.contains(UInt8(ascii: ":"))
-            let address = bracketed ? "[\(ip)]" : ip
-            html.value(hop.connectedPort.map { "\(address):\($0)" } ?? address)
-        } else {
-            html.raw("not connected")
-        }
-        html.raw("</dd>")
-        fact("http version", hop.httpVersion, or: "none", into: &html)
-        html.raw("<dt>status</dt><dd>")
-        if let status = hop.status { html.number(status) } else { html.raw("no response") }
-        html.raw("</dd>")
-        certificate(hop.certificate, into: &html)
-        if let tls = hop.tls { self.tls(tls, into: &html) }
-        html.raw("<dt>timings</dt><dd>")
-        var shown = false
-        for (name, value) in hop.timings.named {
-            guard let value else { continue }
-            if shown { html.raw(", ") }
-            html.raw(name)
-            html.raw(" ")
-            html.milliseconds(value)
-            html.raw(" ms")
-            shown = true
-        }
-        if !shown { html.raw("none recorded") }
-        html.raw("</dd><dt>connection</dt><dd>")
-        html.raw(hop.newConnection.map { $0 ? "new" : "reused" } ?? "unknown")
-        html.raw("</dd><dt>body</dt><dd>")
-        if let length = hop.bodyLength {
-            html.number(length)
-            html.raw(" bytes, sha256 ")
-            html.value(hop.bodySHA256, or: "unknown")
-        } else {
-            html.raw("none received")
-        }
-        html.raw("</dd>")
+        hop.describe(into: &html)
         if let curl {
             html.raw("<dt>curl</dt><dd><code class=\"curl\">")
             html.value(curl)
             html.raw("</code></dd>")
         }
         html.raw("</dl></div>\n")
-    }
-
-    /// The negotiated version and cipher, and the chain (leaf first) as a table: each
-    /// certificate's subject, key, signature and pin.
-    private static func tls(_ tls: TLSSession, into html: inout HTMLWriter) {
-        html.raw("<dt>tls</dt><dd>")
-        html.text(tls.version?.displayName ?? "unknown version")
-        html.raw(", ")
-        html.value(tls.cipher)
-        if tls.chainIsUnverified { html.raw("; chain as presented (verification was off)") }
-        html.raw("<table class=\"chain\"><tr><th>#</th><th>subject</th><th>key</th><th>signature</th><th>pin</th></tr>")
-        for (index, certificate) in tls.chain.enumerated() {
-            html.raw("<tr><td>")
-            html.number(index)
-            html.raw("</td><td>")
-            html.value(certificate.subject)
-            html.raw("</td><td>")
-            html.value(certificate.keyType)
-            html.raw(" ")
-            html.number(certificate.keyBits)
-            html.raw("</td><td>")
-            html.value(certificate.signature)
-            html.raw("</td><td><code>")
-            html.text(certificate.pin)
-            html.raw("</code></td></tr>")
-        }
-        html.raw("</table></dd>")
-    }
-
-    private static func certificate(_ certificate: CertificateSummary?, into html: inout HTMLWriter) {
-        guard let certificate else { return html.raw("<dt>certificate</dt><dd>none</dd>") }
-        fact("certificate", certificate.subject, into: &html)
-        fact("issuer", certificate.issuer, into: &html)
-        html.raw("<dt>expires</dt><dd>")
-        if let notAfter = certificate.notAfter { html.text(Format.timestamp(notAfter)) } else { html.raw("unknown") }
-        html.raw("</dd>")
-        guard !certificate.subjectAltNames.isEmpty else { return }
-        html.raw("<dt>names</dt><dd>")
-        for (index, name) in certificate.subjectAltNames.enumerated() {
-            if index > 0 { html.raw(", ") }
-            html.value(name)
-        }
-        html.raw("</dd>")
-    }
-
-    private static func fact(_ name: StaticString, _ value: String, into html: inout HTMLWriter) {
-        html.raw("<dt>")
-        html.raw(name)
-        html.raw("</dt><dd>")
-        html.value(value)
-        html.raw("</dd>")
-    }
-
-    private static func fact(_ name: StaticString, _ value: String?, or absent: StaticString, into html: inout HTMLWriter) {
-        html.raw("<dt>")
-        html.raw(name)
-        html.raw("</dt><dd>")
-        html.value(value, or: absent)
-        html.raw("</dd>")
     }
 }
