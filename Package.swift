@@ -44,15 +44,22 @@ let package = Package(
         .target(name: "RunnerHTTPDNS", dependencies: ["RunnerVocabulary", "RunnerPlan", "CCryptoShim", "CDNSShim"]),
         .target(name: "RunnerEngine", dependencies: ["RunnerVocabulary", "RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults"]),
         .target(name: "RunnerReport", dependencies: ["RunnerVocabulary", "RunnerResults"]),
+        // `serve`: the cycle loop and the SwiftNIO HTTP server around its latest cycle, a library
+        // with its own tests; the command passes in what it read from the command line.
+        .target(
+            name: "RunnerServe",
+            dependencies: [
+                "RunnerEngine", "RunnerReport", "RunnerPlan", "RunnerResults",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         .executableTarget(
             name: "runner",
             dependencies: [
-                "RunnerEngine", "RunnerReport", "RunnerPlan", "RunnerResults", "RunnerVocabulary",
+                "RunnerEngine", "RunnerReport", "RunnerPlan", "RunnerResults", "RunnerVocabulary", "RunnerServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // `serve`'s HTTP server.
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
 
         // The lab: real TLS vhosts on loopback, for the tests and the demo.
@@ -96,9 +103,13 @@ let package = Package(
         .testTarget(name: "RunnerHTTPDNSTests", dependencies: ["RunnerHTTPDNS", "RunnerPlan", "PlanFixtures"]),
         .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures"]),
         // `serve`'s HTTP server logic (connection state, head scan, cap, descriptor budget, routes)
-        // without sockets, through `@testable import runner`: the server lives in the executable.
+        // without sockets, and its cycles against the in-process lab.
         .testTarget(
             name: "RunnerServeTests",
-            dependencies: ["runner", .product(name: "NIOCore", package: "swift-nio")]),
+            dependencies: [
+                "RunnerServe", "RunnerEngine", "RunnerPlan", "RunnerReport", "RunnerLab", "LabTestSupport", "PlanFixtures",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]),
     ]
 )

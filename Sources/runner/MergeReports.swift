@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RunnerEngine
 import RunnerReport
 import RunnerResults
 
@@ -64,13 +65,11 @@ struct MergeReports: ParsableCommand {
     /// to mask: the shards' reports were masked when written).
     private func write(_ merged: MergedRun) throws {
         let redactor = Redactor(secrets: [])
-        var reports: [any StreamedReport] = []
+        let reports: [any StreamedReport]
         do throws(ReportWriteError) {
             let targets = try ReportTargets(junit: junit, json: json, html: html)
             if targets.takeStandardOutput { Console.moveOutputToStandardError() }
-            if let junit = targets.junit { reports.append(try JUnitReport(target: junit, plans: merged.plans, redactor: redactor)) }
-            if let json = targets.json { reports.append(try JSONReport(target: json, plans: merged.plans, redactor: redactor)) }
-            if let html = targets.html { reports.append(try HTMLReport(target: html, plans: merged.plans, redactor: redactor)) }
+            reports = try ReportSet(targets, plans: merged.plans, redactor: redactor, version: RunnerVersion.current).reports
         } catch {
             Console.error("error: \(error.description)")
             throw ExitCode(ExitStatus.invalidInput)

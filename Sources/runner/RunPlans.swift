@@ -63,19 +63,12 @@ struct RunPlans: ParsableCommand {
         // Opened before the run, so a report that cannot be written is known before an hour of
         // it; and before the console is set up, which moves to standard error when a report
         // takes standard output (`--junit -`).
-        var reports: [any StreamedReport] = []
+        let reports: [any StreamedReport]
         do throws(ReportWriteError) {
             let targets = try ReportTargets(
                 junit: selection.junit, json: selection.json, html: selection.html, curl: curl, metrics: metrics)
             if targets.takeStandardOutput { Console.moveOutputToStandardError() }
-            if let junit = targets.junit { reports.append(try JUnitReport(target: junit, plans: identities, redactor: redactor)) }
-            if let json = targets.json { reports.append(try JSONReport(target: json, plans: identities, redactor: redactor)) }
-            if let html = targets.html { reports.append(try HTMLReport(target: html, plans: identities, redactor: redactor)) }
-            if let curl = targets.curl { reports.append(try CurlReport(target: curl, plans: identities, redactor: redactor)) }
-            if let metrics = targets.metrics {
-                reports.append(try MetricsReport(
-                    target: metrics, plans: identities, redactor: redactor, version: RunnerVersion.current))
-            }
+            reports = try ReportSet(targets, plans: identities, redactor: redactor, version: RunnerVersion.current).reports
         } catch {
             Console.error("error: \(error.description)")
             throw ExitCode(ExitStatus.invalidInput)
@@ -90,7 +83,8 @@ struct RunPlans: ParsableCommand {
         let reportWorker = ReportWorker(reports)
         let sinks: [any ResultSink] = [console] + (reports.isEmpty ? [] : [reportWorker]) + (progressCounter.map { [$0] } ?? [])
         let runner = PlanRunner(options: options, sink: ResultFanOut(sinks))
-        InterruptSignals.install(runner.interrupter, beforeExit: { display?.stop() })
+        let interrupter = runner.interrupter
+        SignalHandlers.install(stop: { interrupter.interrupt(signal: $0) }, beforeExit: { display?.stop() })
         // Counted once the process's own fixtures (signal sources) and the reports' spools
         // exist: what the run opens must all be closed when it ends.
         let descriptorsAtStart = ProcessResources.openSocketsAndFiles()

@@ -28,7 +28,7 @@ struct RunnerCommand: ParsableCommand {
     }
 }
 
-/// The contract's exit codes (130 and 143 for SIGINT and SIGTERM: `InterruptSignals`).
+/// The contract's exit codes (130 and 143 for SIGINT and SIGTERM: `SignalHandlers`).
 enum ExitStatus {
     static let passed: Int32 = 0
     static let failed: Int32 = 1
@@ -40,7 +40,7 @@ enum ExitStatus {
     /// A finished run's status: the signal that ended it, else 3 when a report was not
     /// written, else 1 when any result failed or erred, else 0.
     static func of(_ run: RunResult, reportsWritten: Bool) -> Int32 {
-        if let signal = run.interruptedBy { return InterruptSignals.exitStatus(for: signal) }
+        if let signal = run.interruptedBy { return SignalHandlers.exitStatus(for: signal) }
         guard reportsWritten else { return reportNotWritten }
         return run.counts.failed + run.counts.errors > 0 ? failed : passed
     }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Testing
 
-@testable import runner
+@testable import RunnerServe
 
 /// `DescriptorBudget`: descriptors kept for the cycles, the connection cap that fits beside them, and the warning when it is lowered.
 @Suite struct DescriptorBudgetTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import runner
+@testable import RunnerServe
 
 /// `MonitorConnectionLimits`: the linger after a refusal is short, and never longer than a request may take.
 @Suite struct MonitorConnectionLimitsTests {

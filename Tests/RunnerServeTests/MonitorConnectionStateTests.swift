@@ -1,7 +1,7 @@
 import NIOCore
 import Testing
 
-@testable import runner
+@testable import RunnerServe
 
 /// `MonitorConnectionState`: each phase's deadline, what a passed deadline does, and what bytes do.
 @Suite struct MonitorConnectionStateTests {

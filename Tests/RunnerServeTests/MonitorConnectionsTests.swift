@@ -1,6 +1,6 @@
 import Testing
 
-@testable import runner
+@testable import RunnerServe
 
 /// `MonitorConnections`: past the cap, the oldest connection not being answered is closed for the new one.
 @Suite struct MonitorConnectionsTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import runner
+@testable import RunnerServe
 
 /// `MonitorRequestHeadScan`: request lines without an HTTP version and over-long heads refused, however the bytes are cut.
 @Suite struct MonitorRequestHeadScanTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import runner
+@testable import RunnerServe
 
 /// `MonitorRoutes`: each path's status and body with and without a completed cycle, methods, and refusals from the head.
 @Suite struct MonitorRoutesTests {

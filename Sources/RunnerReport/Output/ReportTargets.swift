@@ -1,15 +1,15 @@
-import RunnerReport
-
 /// The report paths of one run, each judged and opened (`ReportTarget`) before anything runs.
-struct ReportTargets {
-    var junit: ReportTarget?
-    var json: ReportTarget?
-    var html: ReportTarget?
-    var curl: ReportTarget?
-    var metrics: ReportTarget?
+public struct ReportTargets: Sendable {
+    public var junit: ReportTarget?
+    public var json: ReportTarget?
+    public var html: ReportTarget?
+    public var curl: ReportTarget?
+    public var metrics: ReportTarget?
 
     /// Opens each path given; the first that cannot be written throws, naming it.
-    init(junit: String?, json: String?, html: String?, curl: String? = nil, metrics: String? = nil) throws(ReportWriteError) {
+    public init(
+        junit: String?, json: String?, html: String?, curl: String? = nil, metrics: String? = nil
+    ) throws(ReportWriteError) {
         self.junit = try junit.map(Self.open)
         self.json = try json.map(Self.open)
         self.html = try html.map(Self.open)
@@ -18,7 +18,7 @@ struct ReportTargets {
     }
 
     /// Whether a report goes to standard output, which the console must then leave to it.
-    var takeStandardOutput: Bool {
+    public var takeStandardOutput: Bool {
         [junit, json, html, curl, metrics].contains { $0?.isStandardOutput == true }
     }
 

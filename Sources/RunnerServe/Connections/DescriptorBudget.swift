@@ -7,29 +7,29 @@ import Darwin
 /// `serve`'s file descriptors: the soft limit raised to the hard one at start (as Go programs
 /// do), and how many HTTP connections fit beside what the cycles keep for themselves, so that a
 /// crowd of clients cannot make a cycle fail for want of a descriptor.
-struct DescriptorBudget: Equatable, Sendable {
+public struct DescriptorBudget: Equatable, Sendable {
     /// The soft `RLIMIT_NOFILE` that `serve` runs under.
-    var softLimit: UInt64
+    public var softLimit: UInt64
     /// The hard one.
-    var hardLimit: UInt64
+    public var hardLimit: UInt64
     /// Why raising the soft limit failed (an `errno`, e.g. EPERM under a seccomp filter that
     /// forbids setrlimit), nil when it worked or was not needed.
-    var raiseFailure: Int32?
+    public var raiseFailure: Int32?
 
     /// Descriptors kept for the cycles: 4 per transfer in flight (its sockets, libcurl's
     /// connection cache, the resolver's) and 128 for the reports and the process's own files.
-    static func reserve(jobs: Int) -> Int { 4 * jobs + 128 }
+    public static func reserve(jobs: Int) -> Int { 4 * jobs + 128 }
 
     /// The connection cap that fits: `requested`, or fewer when the soft limit less the reserve
     /// is smaller (at least 1: the scraper must still get in).
-    static func connectionCap(requested: Int, softLimit: UInt64, reserve: Int) -> Int {
+    public static func connectionCap(requested: Int, softLimit: UInt64, reserve: Int) -> Int {
         let room = softLimit > UInt64(max(reserve, 0)) ? softLimit - UInt64(max(reserve, 0)) : 0
         return max(1, min(requested, Int(clamping: room)))
     }
 
     /// Raises the soft limit to the hard one, where it can (capped at OPEN_MAX on Darwin, whose
     /// setrlimit refuses more); keeps the soft limit and says why when it cannot.
-    static func raised() -> DescriptorBudget {
+    public static func raised() -> DescriptorBudget {
         var limit = rlimit()
         guard getrlimit(resource, &limit) == 0 else {
             // Cannot be read: assume the common default, so that the cap is computed cautiously.
@@ -51,7 +51,7 @@ struct DescriptorBudget: Equatable, Sendable {
     }
 
     /// The line said on standard error when `cap` is below `requested`, nil when it is not.
-    func warning(requested: Int, cap: Int, jobs: Int) -> String? {
+    public func warning(requested: Int, cap: Int, jobs: Int) -> String? {
         guard cap < requested else { return nil }
         var line = "serve: warning: --max-connections \(requested) lowered to \(cap): the descriptor limit is \(softLimit)"
         if let raiseFailure {

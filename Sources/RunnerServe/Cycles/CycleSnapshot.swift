@@ -1,60 +1,57 @@
-import Foundation
+import NIOConcurrencyHelpers
 import RunnerEngine
 import RunnerReport
 
 /// What `serve` shows: the latest completed cycle (its reports and its metrics' samples),
 /// replaced whole when a cycle completes, and the runner's own state, read by the HTTP
-/// server's threads. The metrics are rendered when asked for, so a reload's outcome shows at
+/// server's thread. The metrics are rendered when asked for, so a reload's outcome shows at
 /// once, not only after the next cycle.
-final class CycleSnapshot: @unchecked Sendable {
-    /// One completed cycle's documents.
-    struct Documents: Sendable {
-        /// The Prometheus text exposition, rendered on demand.
-        var metrics: @Sendable () -> [UInt8]
-        var reportJSON: [UInt8]
-        var junitXML: [UInt8]
-        var reportHTML: [UInt8]
+public final class CycleSnapshot: Sendable {
+    /// What a completed cycle left and how the runner fares, changed whole under the box's lock.
+    private struct State {
+        var samples: CycleSamples?
+        var reportJSON: [UInt8] = []
+        var junitXML: [UInt8] = []
+        var reportHTML: [UInt8] = []
+        var cyclesTotal = 0
+        var lastReloadSucceeded = true
     }
 
     private let constantLabels: [MetricLabel]
-    private let lock = NSLock()
-    private var samples: CycleSamples?
-    private var reportJSON: [UInt8] = []
-    private var junitXML: [UInt8] = []
-    private var reportHTML: [UInt8] = []
-    private var cyclesTotal = 0
-    private var lastReloadSucceeded = true
+    private let state = NIOLockedValueBox(State())
 
-    init(constantLabels: [MetricLabel]) {
+    /// An empty snapshot whose series all carry `constantLabels` (`--label`).
+    public init(constantLabels: [MetricLabel]) {
         self.constantLabels = constantLabels
     }
 
     /// The latest cycle's documents; nil until the first has completed.
-    var latest: Documents? {
-        lock.withLock {
-            guard let samples else { return nil }
+    public var latest: Documents? {
+        state.withLockedValue { state in
+            guard let samples = state.samples else { return nil }
             let exposition = MetricsExposition(
-                cycle: samples, cyclesTotal: cyclesTotal, configLastReloadSuccessful: lastReloadSucceeded,
+                cycle: samples, cyclesTotal: state.cyclesTotal, configLastReloadSuccessful: state.lastReloadSucceeded,
                 version: RunnerVersion.current, constantLabels: constantLabels)
             return Documents(
-                metrics: { exposition.render() }, reportJSON: reportJSON, junitXML: junitXML, reportHTML: reportHTML)
+                metrics: { exposition.render() }, reportJSON: state.reportJSON, junitXML: state.junitXML,
+                reportHTML: state.reportHTML)
         }
     }
 
     /// A completed cycle replaces the one shown; returns how many have completed.
-    func publish(samples: CycleSamples, reportJSON: [UInt8], junitXML: [UInt8], reportHTML: [UInt8]) -> Int {
-        lock.withLock {
-            self.samples = samples
-            self.reportJSON = reportJSON
-            self.junitXML = junitXML
-            self.reportHTML = reportHTML
-            cyclesTotal += 1
-            return cyclesTotal
+    public func publish(samples: CycleSamples, reportJSON: [UInt8], junitXML: [UInt8], reportHTML: [UInt8]) -> Int {
+        state.withLockedValue { state in
+            state.samples = samples
+            state.reportJSON = reportJSON
+            state.junitXML = junitXML
+            state.reportHTML = reportHTML
+            state.cyclesTotal += 1
+            return state.cyclesTotal
         }
     }
 
     /// How the last reload went (`runner_config_last_reload_successful`).
-    func reloaded(successfully: Bool) {
-        lock.withLock { lastReloadSucceeded = successfully }
+    public func reloaded(successfully: Bool) {
+        state.withLockedValue { $0.lastReloadSucceeded = successfully }
     }
 }

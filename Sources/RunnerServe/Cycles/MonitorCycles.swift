@@ -1,6 +1,6 @@
-import ArgumentParser
 import Dispatch
 import Foundation
+import NIOConcurrencyHelpers
 import RunnerEngine
 import RunnerPlan
 import RunnerReport
@@ -14,12 +14,21 @@ import RunnerResults
 ///
 /// Each cycle is a run of its own (`PlanRunner`, its own engine, so no connection outlives a
 /// cycle and each sees the handshake); HTTPDNS answers are kept across cycles by their TTL
-/// (`ResolutionMemory`), as an app keeps them.
-final class MonitorCycles: @unchecked Sendable {
-    private let planOptions: PlanOptions
-    private let selection: RunSelection
+/// (`ResolutionMemory`), as an app keeps them. What it says goes to `log`, one line each.
+public final class MonitorCycles: Sendable {
+    /// What `run`, `stop` and `reload` share across threads, under the box's lock.
+    private struct State {
+        var plans: [Plan]
+        var stoppedBy: Int32?
+        /// The running cycle's interrupter, for a stop that comes during it.
+        var running: RunInterrupter?
+    }
+
+    private let source: MonitorPlanSource
+    private let options: RunOptions
     private let every: Duration
     private let snapshot: CycleSnapshot
+    private let log: @Sendable (String) -> Void
     private let memory = ResolutionMemory()
     /// Where each cycle's reports are written before they are read back to be served.
     private let directory: URL
@@ -27,74 +36,73 @@ final class MonitorCycles: @unchecked Sendable {
     private let copies: ReportTargets
     /// Wakes the wait between cycles early: a stop.
     private let wake = DispatchSemaphore(value: 0)
+    private let state: NIOLockedValueBox<State>
 
-    // Under `lock`.
-    private let lock = NSLock()
-    private var plans: [Plan]
-    private var stoppedBy: Int32?
-    private var running: PlanRunner?
-
-    init(plans: [Plan], planOptions: PlanOptions, selection: RunSelection, every: Duration, snapshot: CycleSnapshot) throws {
-        self.plans = plans
-        self.planOptions = planOptions
-        self.selection = selection
+    /// Cycles of `plans` run with `options` every `every`, published to `snapshot` and copied to
+    /// `copies`; `source` gives the plans again on a reload. Throws when its scratch folder cannot
+    /// be made.
+    public init(
+        plans: [Plan], source: MonitorPlanSource, options: RunOptions, copies: ReportTargets, every: Duration,
+        snapshot: CycleSnapshot, log: @escaping @Sendable (String) -> Void
+    ) throws {
+        state = NIOLockedValueBox(State(plans: plans))
+        self.source = source
+        self.options = options
+        self.copies = copies
         self.every = every
         self.snapshot = snapshot
-        do throws(ReportWriteError) {
-            copies = try ReportTargets(junit: selection.junit, json: selection.json, html: selection.html)
-        } catch {
-            Console.error("error: \(error.description)")
-            throw ExitCode(ExitStatus.invalidInput)
-        }
+        self.log = log
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("runner-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
     /// Runs cycles until `stop`, then removes its scratch folder (here, not in `deinit`: the
-    /// signal handlers hold this object for the process's lifetime).
-    func run() {
+    /// signal handlers hold this object for the process's lifetime). Blocks the calling thread.
+    public func run() {
         defer { try? FileManager.default.removeItem(at: directory) }
         while true {
             let started = DispatchTime.now()
-            guard let plans = lock.withLock({ stoppedBy == nil ? self.plans : nil }) else { break }
+            guard let plans = state.withLockedValue({ $0.stoppedBy == nil ? $0.plans : nil }) else { break }
             runCycle(plans)
             let (seconds, attoseconds) = every.components
             let next = started + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-            if lock.withLock({ stoppedBy != nil }) { break }
+            if state.withLockedValue({ $0.stoppedBy != nil }) { break }
             _ = wake.wait(timeout: next)
         }
     }
 
-    /// Interrupts the running cycle and ends the loop (from a signal handler's queue).
-    func stop(signal: Int32) {
-        lock.withLock {
-            stoppedBy = stoppedBy ?? signal
-            _ = running?.interrupter.interrupt(signal: signal)
+    /// Interrupts the running cycle and ends the loop (from a signal handler's queue); returns
+    /// false when a stop was asked already.
+    @discardableResult
+    public func stop(signal: Int32) -> Bool {
+        let first = state.withLockedValue { state in
+            guard state.stoppedBy == nil else { return false }
+            state.stoppedBy = signal
+            _ = state.running?.interrupt(signal: signal)
+            return true
         }
         wake.signal()
+        return first
     }
 
     /// Re-reads the plans; the next cycle runs them when every one loads, the running ones stay
-    /// otherwise (the errors go to standard error with their file:line:col).
-    func reload() {
-        let fresh: [Plan]
-        do {
-            fresh = try PlanFiles.load(planOptions)
-        } catch {
+    /// otherwise (the errors go to `log` with their file:line:col).
+    public func reload() {
+        guard let fresh = source.load() else {
             snapshot.reloaded(successfully: false)
-            Console.error("serve: reload failed: the plans above have errors; the running plans stay")
+            log("serve: reload failed: the plans above have errors; the running plans stay")
             return
         }
-        let problems = selection.problems(with: fresh)
+        let problems = source.problems(fresh)
         guard problems.isEmpty else {
-            problems.forEach { Console.error("error: \($0)") }
+            problems.forEach { log("error: \($0)") }
             snapshot.reloaded(successfully: false)
-            Console.error("serve: reload failed; the running plans stay")
+            log("serve: reload failed; the running plans stay")
             return
         }
-        lock.withLock { plans = fresh }
+        state.withLockedValue { $0.plans = fresh }
         snapshot.reloaded(successfully: true)
-        Console.error("serve: reloaded \(fresh.count) plan\(fresh.count == 1 ? "" : "s"); the next cycle runs them")
+        log("serve: reloaded \(fresh.count) plan\(fresh.count == 1 ? "" : "s"); the next cycle runs them")
     }
 
     /// One run of `plans`, its reports published when it completes (not when it was stopped).
@@ -104,38 +112,37 @@ final class MonitorCycles: @unchecked Sendable {
         let junitPath = directory.appendingPathComponent("junit.xml").path
         let jsonPath = directory.appendingPathComponent("report.json").path
         let htmlPath = directory.appendingPathComponent("report.html").path
-        let reports: [any StreamedReport]
+        let reports: ReportSet
         do throws(ReportWriteError) {
-            reports = [
-                try JUnitReport(path: junitPath, plans: identities, redactor: redactor),
-                try JSONReport(path: jsonPath, plans: identities, redactor: redactor),
-                try HTMLReport(path: htmlPath, plans: identities, redactor: redactor),
-            ]
+            reports = try ReportSet(
+                ReportTargets(junit: junitPath, json: jsonPath, html: htmlPath), plans: identities, redactor: redactor,
+                version: RunnerVersion.current)
         } catch {
-            Console.error("serve: error: \(error.description)")
+            log("serve: error: \(error.description)")
             return
         }
-        var options = selection.runOptions
+        var options = options
         options.resolutionMemory = memory
         options.redactor = redactor
-        let worker = ReportWorker(reports)
+        let worker = ReportWorker(reports.reports)
         let metrics = MetricsCollector(plans: identities, redactor: redactor)
         let runner = PlanRunner(options: options, sink: ResultFanOut([worker, metrics]))
-        lock.withLock {
-            running = runner
-            if let stoppedBy { _ = runner.interrupter.interrupt(signal: stoppedBy) }
+        let interrupter = runner.interrupter
+        state.withLockedValue { state in
+            state.running = interrupter
+            if let stoppedBy = state.stoppedBy { _ = interrupter.interrupt(signal: stoppedBy) }
         }
-        defer { lock.withLock { running = nil } }
+        defer { state.withLockedValue { $0.running = nil } }
         let run: RunResult
         do {
             run = try runner.run(plans)
         } catch {
-            Console.error("serve: error: \(redactor.redact(error.description))")
+            log("serve: error: \(redactor.redact(error.description))")
             return
         }
         let errors = worker.finish(run)
         guard errors.isEmpty else {
-            errors.forEach { Console.error("serve: error: \($0.description)") }
+            errors.forEach { log("serve: error: \($0.description)") }
             return
         }
         guard run.interruptedBy == nil else { return }
@@ -147,14 +154,14 @@ final class MonitorCycles: @unchecked Sendable {
             junitXML = Array(try Data(contentsOf: URL(fileURLWithPath: junitPath)))
             reportHTML = Array(try Data(contentsOf: URL(fileURLWithPath: htmlPath)))
         } catch {
-            Console.error("serve: error: cannot read this cycle's reports back: \(error.localizedDescription)")
+            log("serve: error: cannot read this cycle's reports back: \(error.localizedDescription)")
             return
         }
         let number = snapshot.publish(
             samples: metrics.samples(of: run), reportJSON: reportJSON, junitXML: junitXML, reportHTML: reportHTML)
         writeCopies(junitXML: junitXML, reportJSON: reportJSON, reportHTML: reportHTML)
         let counts = run.counts
-        Console.error(
+        log(
             "serve: cycle \(number) done in \(String(format: "%.2f", run.duration)) s: \(counts.passed) passed, "
                 + "\(counts.failed) failed, \(counts.errors) errors")
     }
@@ -167,7 +174,7 @@ final class MonitorCycles: @unchecked Sendable {
             do throws(ReportWriteError) {
                 try target.write(Data(bytes))
             } catch {
-                Console.error("serve: error: \(error.description)")
+                log("serve: error: \(error.description)")
             }
         }
     }

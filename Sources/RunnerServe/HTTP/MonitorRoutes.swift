@@ -4,18 +4,6 @@ import RunnerPlan
 /// What `serve` answers on each path, as a pure function of the request line and the latest
 /// cycle (tested without sockets).
 enum MonitorRoutes {
-    struct Response: Equatable {
-        var status: Int
-        var reason: String
-        var contentType: String
-        var body: [UInt8]
-        var allow: String? = nil
-
-        static func text(_ status: Int, _ reason: String, _ text: String) -> Response {
-            Response(status: status, reason: reason, contentType: "text/plain; charset=utf-8", body: Array(text.utf8))
-        }
-    }
-
     /// Prometheus' text exposition format, version 0.0.4.
     static let metricsType = "text/plain; version=0.0.4; charset=utf-8"
 

@@ -6,21 +6,17 @@ import NIOPosix
 /// the latest cycle by `MonitorRoutes`, on the event loop, without waiting for anything; each
 /// connection held to its deadlines and the connections to their cap (`MonitorConnectionLimits`),
 /// so that slow or idle clients cannot starve the scraper or the cycles of descriptors.
-final class MonitorServer {
-    /// Why the server could not start.
-    struct ListenError: Error, CustomStringConvertible {
-        var address: ListenAddress
-        var reason: String
-
-        var description: String { "cannot listen on \(address): \(reason)" }
-    }
-
+///
+/// The handlers are added with the pipeline's `syncOperations` inside the child channel's
+/// initializer, on its loop; they are not `Sendable` and never leave it. Only `init` and `stop`
+/// block, on the caller's thread, which must not be the server's loop (the command's main thread).
+public final class MonitorServer {
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
 
     /// Binds `address` and starts serving `snapshot` within `limits`; throws when the address
-    /// cannot be bound (in use, not this machine's, not allowed).
-    init(address: ListenAddress, snapshot: CycleSnapshot, limits: MonitorConnectionLimits) throws(ListenError) {
+    /// cannot be bound (in use, not this machine's, not allowed). Blocks until bound.
+    public init(address: ListenAddress, snapshot: CycleSnapshot, limits: MonitorConnectionLimits) throws(ListenError) {
         // One thread: the listener and every connection share its loop, so the connections'
         // count needs no lock.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -41,6 +37,7 @@ final class MonitorServer {
                 }
             }
         do {
+            // Not on an event loop: the caller's thread waits for the bind.
             channel = try bootstrap.bind(host: address.host, port: address.port).wait()
         } catch {
             try? group.syncShutdownGracefully()
@@ -50,10 +47,11 @@ final class MonitorServer {
     }
 
     /// The port it listens on (the one the system chose, for `--listen HOST:0`).
-    var port: Int { channel.localAddress?.port ?? 0 }
+    public var port: Int { channel.localAddress?.port ?? 0 }
 
-    /// Closes the listening socket and stops the event loop.
-    func stop() {
+    /// Closes the listening socket and stops the event loop, waiting for both: call it from
+    /// outside the loop (NIO traps a wait on its own loop's thread).
+    public func stop() {
         try? channel.close().wait()
         try? group.syncShutdownGracefully()
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RunnerPlan
+import RunnerServe
 
 /// `--every`: the time between cycle starts, in the plan's notation (`30s`, `5m`).
 struct CycleInterval: ExpressibleByArgument, Sendable {
@@ -38,26 +39,17 @@ struct ConnectionTimeout: ExpressibleByArgument, Sendable {
 }
 
 /// `--listen HOST:PORT` (`[IPv6]:PORT` for an IPv6 address; port 0: any free port, said at start).
-struct ListenAddress: ExpressibleByArgument, Sendable, CustomStringConvertible {
-    let host: String
-    let port: Int
+struct ListenOption: ExpressibleByArgument, Sendable {
+    let address: ListenAddress
 
-    init(host: String, port: Int) {
-        self.host = host
-        self.port = port
+    init(_ address: ListenAddress) {
+        self.address = address
     }
 
     init?(argument: String) {
-        guard let colon = argument.lastIndex(of: ":"), let port = Int(argument[argument.index(after: colon)...]),
-              (0...65535).contains(port)
-        else { return nil }
-        var host = String(argument[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty, !host.contains("[") && !host.contains("]") else { return nil }
-        self.host = host
-        self.port = port
+        guard let address = ListenAddress(notation: argument) else { return nil }
+        self.address = address
     }
 
-    var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
-    var defaultValueDescription: String { description }
+    var defaultValueDescription: String { address.description }
 }

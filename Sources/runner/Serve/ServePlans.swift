@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RunnerPlan
 import RunnerReport
+import RunnerServe
 
 /// `runner serve`: the plans run every `--every`, the latest completed cycle served over HTTP
 /// for Prometheus (`/metrics`) and people (`/report.html`, `/report.json`, `/junit.xml`).
@@ -26,7 +27,7 @@ struct ServePlans: ParsableCommand {
     var every = CycleInterval(.seconds(60))
 
     @Option(help: ArgumentHelp("Address to serve on.", valueName: "HOST:PORT"))
-    var listen = ListenAddress(host: "127.0.0.1", port: 9469)
+    var listen = ListenOption(ListenAddress(host: "127.0.0.1", port: 9469))
 
     @Option(help: ArgumentHelp(
         "Time for a request to arrive whole (from the connection's opening, or from its first byte on a kept-alive connection) and for its response to be written; then the connection is closed, with 408 when a request was under way.",
@@ -80,15 +81,27 @@ struct ServePlans: ParsableCommand {
             requestTimeout: requestTimeout.duration, idleTimeout: idleTimeout.duration, maxConnections: cap)
         let server: MonitorServer
         do throws(MonitorServer.ListenError) {
-            server = try MonitorServer(address: listen, snapshot: snapshot, limits: limits)
+            server = try MonitorServer(address: listen.address, snapshot: snapshot, limits: limits)
         } catch {
             Console.error("error: \(error.description)")
             throw ExitCode(ExitStatus.invalidInput)
         }
+        let copies: ReportTargets
+        do throws(ReportWriteError) {
+            copies = try ReportTargets(junit: selection.junit, json: selection.json, html: selection.html)
+        } catch {
+            Console.error("error: \(error.description)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+        let planOptions = planOptions
+        let selection = selection
+        let source = MonitorPlanSource(
+            load: { try? PlanFiles.load(planOptions) }, problems: { selection.problems(with: $0) })
         let cycles = try MonitorCycles(
-            plans: plans, planOptions: planOptions, selection: selection, every: every.duration, snapshot: snapshot)
-        ServeSignals.install(reload: { cycles.reload() }, stop: { cycles.stop(signal: $0) })
-        let bound = ListenAddress(host: listen.host, port: server.port)
+            plans: plans, source: source, options: selection.runOptions, copies: copies, every: every.duration,
+            snapshot: snapshot, log: { Console.error($0) })
+        SignalHandlers.install(stop: { cycles.stop(signal: $0) }, reload: { cycles.reload() })
+        let bound = ListenAddress(host: listen.address.host, port: server.port)
         Console.error("serve: listening on http://\(bound)/metrics; a cycle every \(every.duration.planNotation)")
         cycles.run()
         server.stop()
