@@ -10,6 +10,7 @@ public struct MonitorConnectionLimits: Sendable, Equatable {
     /// Connections open at once; a new one beyond it closes the oldest that is not being answered.
     public var maxConnections: Int
 
+    /// Limits as the command line set them (the cap already fitted to the descriptor budget).
     public init(requestTimeout: Duration, idleTimeout: Duration, maxConnections: Int) {
         self.requestTimeout = requestTimeout
         self.idleTimeout = idleTimeout

@@ -3,8 +3,11 @@ extension CycleSnapshot {
     public struct Documents: Sendable {
         /// The Prometheus text exposition, rendered on demand.
         public var metrics: @Sendable () -> [UInt8]
+        /// The JSON report, as written.
         public var reportJSON: [UInt8]
+        /// The JUnit XML report, as written.
         public var junitXML: [UInt8]
+        /// The HTML report, as written.
         public var reportHTML: [UInt8]
     }
 }

@@ -8,6 +8,7 @@ public struct MonitorPlanSource: Sendable {
     /// Why `plans` cannot run with the command's choices, as error lines; empty when they can.
     public var problems: @Sendable ([Plan]) -> [String]
 
+    /// A source that reloads with `load` and judges with `problems`.
     public init(load: @escaping @Sendable () -> [Plan]?, problems: @escaping @Sendable ([Plan]) -> [String]) {
         self.load = load
         self.problems = problems

@@ -1,8 +1,11 @@
 /// Where `serve` listens: `HOST:PORT`, `[IPv6]:PORT` for an IPv6 address (port 0: any free port).
 public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
+    /// A name or address; an IPv6 one without brackets.
     public let host: String
+    /// 0 to 65535; 0 lets the system choose.
     public let port: Int
 
+    /// The address `host`, port `port`.
     public init(host: String, port: Int) {
         self.host = host
         self.port = port
@@ -20,5 +23,6 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
         self.port = port
     }
 
+    /// `HOST:PORT`, or `[IPv6]:PORT`.
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
