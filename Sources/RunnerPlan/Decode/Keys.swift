@@ -1,5 +1,8 @@
 /// A key some section of a plan accepts (plan-format.md).
 ///
+/// The one place a key's text is written: each section's key enum (`SectionKey`) names its
+/// keys as these values, and `PlanKeyTests` checks that every one of them is some section's.
+///
 /// `PlanLoader` has the parser intern these texts first, so a key written in a plan is
 /// recognised by its text index rather than by comparing strings (a large plan holds millions
 /// of keys). Key sets are 128-bit masks: there may be at most 128 keys.
@@ -94,17 +97,61 @@ enum PlanSection: String, CaseIterable, Sendable {
 /// The keys of one section as an enum, in the order messages list them. Each section's decoder
 /// switches over its enum with no `default`, so a key added to a section without a decoder is
 /// a compile error rather than a value landing in another key's field.
-protocol SectionKey: RawRepresentable<String>, CaseIterable, Equatable, Sendable where AllCases == [Self] {}
+///
+/// Each case names its `PlanKey` in an exhaustive switch: a key's text is spelled once, in
+/// `PlanKey`, so a section key that is not a plan key does not compile, and `PlanKeyTests`
+/// checks the other way, that every plan key is some section's.
+protocol SectionKey: CaseIterable, Equatable, Sendable where AllCases == [Self] {
+    /// The plan key this is: its text, and the index the parser gives that text.
+    var planKey: PlanKey { get }
+}
 
-enum TopLevelKey: String, SectionKey {
+extension SectionKey {
+    /// The key as a plan writes it.
+    var rawValue: String { planKey.rawValue }
+}
+
+enum TopLevelKey: SectionKey {
     case version, name, defaults, vars, domains, scenarios
+
+    var planKey: PlanKey {
+        switch self {
+        case .version: .version
+        case .name: .name
+        case .defaults: .defaults
+        case .vars: .vars
+        case .domains: .domains
+        case .scenarios: .scenarios
+        }
+    }
 }
 
 /// The settings `defaults` holds and a scenario may override.
-enum SettingKey: String, SectionKey {
-    case timeout, connectTimeout = "connect_timeout", http, followRedirects = "follow_redirects"
-    case maxRedirects = "max_redirects", ca, insecure, maxBody = "max_body", retries, strategy, ips
-    case ipVersion = "ip_version", domains, headers, resolver, tls
+enum SettingKey: SectionKey {
+    case timeout, connectTimeout, http, followRedirects
+    case maxRedirects, ca, insecure, maxBody, retries, strategy, ips
+    case ipVersion, domains, headers, resolver, tls
+
+    var planKey: PlanKey {
+        switch self {
+        case .timeout: .timeout
+        case .connectTimeout: .connectTimeout
+        case .http: .http
+        case .followRedirects: .followRedirects
+        case .maxRedirects: .maxRedirects
+        case .ca: .ca
+        case .insecure: .insecure
+        case .maxBody: .maxBody
+        case .retries: .retries
+        case .strategy: .strategy
+        case .ips: .ips
+        case .ipVersion: .ipVersion
+        case .domains: .domains
+        case .headers: .headers
+        case .resolver: .resolver
+        case .tls: .tls
+        }
+    }
 }
 
 /// A scenario's own keys, then every setting.
@@ -115,24 +162,15 @@ enum ScenarioKey: SectionKey {
     static let allCases: [ScenarioKey] =
         [.name, .tags, .request, .expect, .capture, .after] + SettingKey.allCases.map(Self.setting)
 
-    init?(rawValue: String) {
-        if let setting = SettingKey(rawValue: rawValue) {
-            self = .setting(setting)
-            return
-        }
-        guard let own = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
-        self = own
-    }
-
-    var rawValue: String {
+    var planKey: PlanKey {
         switch self {
-        case .name: "name"
-        case .tags: "tags"
-        case .request: "request"
-        case .expect: "expect"
-        case .capture: "capture"
-        case .after: "after"
-        case .setting(let setting): setting.rawValue
+        case .name: .name
+        case .tags: .tags
+        case .request: .request
+        case .expect: .expect
+        case .capture: .capture
+        case .after: .after
+        case .setting(let setting): setting.planKey
         }
     }
 
@@ -145,74 +183,208 @@ enum ScenarioKey: SectionKey {
     }
 }
 
-enum RequestKey: String, SectionKey {
-    case method, url, headers, body, bodyBase64 = "body_base64", bodyFile = "body_file", insecure
+enum RequestKey: SectionKey {
+    case method, url, headers, body, bodyBase64, bodyFile, insecure
+
+    var planKey: PlanKey {
+        switch self {
+        case .method: .method
+        case .url: .url
+        case .headers: .headers
+        case .body: .body
+        case .bodyBase64: .bodyBase64
+        case .bodyFile: .bodyFile
+        case .insecure: .insecure
+        }
+    }
 
     /// The keys that give a body: at most one of them.
     static let bodyKinds: [RequestKey] = [.body, .bodyBase64, .bodyFile]
 }
 
-enum ExpectKey: String, SectionKey {
-    case status, headers, body, certificate, time, httpVersion = "http_version", redirects, finalURL = "final_url", dns
+enum ExpectKey: SectionKey {
+    case status, headers, body, certificate, time, httpVersion, redirects, finalURL, dns
     case tls
+
+    var planKey: PlanKey {
+        switch self {
+        case .status: .status
+        case .headers: .headers
+        case .body: .body
+        case .certificate: .certificate
+        case .time: .time
+        case .httpVersion: .httpVersion
+        case .redirects: .redirects
+        case .finalURL: .finalURL
+        case .dns: .dns
+        case .tls: .tls
+        }
+    }
 }
 
 /// `tls:` of `defaults` or a scenario: what the client offers and accepts.
-enum TLSKey: String, SectionKey {
-    case minVersion = "min_version", maxVersion = "max_version", ciphers, tls13Ciphers = "tls13_ciphers", curves, profile
+enum TLSKey: SectionKey {
+    case minVersion, maxVersion, ciphers, tls13Ciphers, curves, profile
+
+    var planKey: PlanKey {
+        switch self {
+        case .minVersion: .minVersion
+        case .maxVersion: .maxVersion
+        case .ciphers: .ciphers
+        case .tls13Ciphers: .tls13Ciphers
+        case .curves: .curves
+        case .profile: .profile
+        }
+    }
 }
 
 /// `expect.tls`: what the handshake settled on.
-enum TLSExpectKey: String, SectionKey {
+enum TLSExpectKey: SectionKey {
     case version, cipher
+
+    var planKey: PlanKey {
+        switch self {
+        case .version: .version
+        case .cipher: .cipher
+        }
+    }
 }
 
 /// `expect.dns`.
-enum DNSExpectKey: String, SectionKey {
+enum DNSExpectKey: SectionKey {
     case within
+
+    var planKey: PlanKey {
+        switch self {
+        case .within: .within
+        }
+    }
 }
 
 /// A string matcher's keys; `absent` only for header matchers.
-enum MatcherKey: String, SectionKey {
+enum MatcherKey: SectionKey {
     case equals, contains, matches, absent
+
+    var planKey: PlanKey {
+        switch self {
+        case .equals: .equals
+        case .contains: .contains
+        case .matches: .matches
+        case .absent: .absent
+        }
+    }
 }
 
 /// `expect.body`.
-enum BodyKey: String, SectionKey {
+enum BodyKey: SectionKey {
     case equals, contains, matches, sha256, json
+
+    var planKey: PlanKey {
+        switch self {
+        case .equals: .equals
+        case .contains: .contains
+        case .matches: .matches
+        case .sha256: .sha256
+        case .json: .json
+        }
+    }
 }
 
 /// `expect.certificate`.
-enum CertificateKey: String, SectionKey {
-    case minDaysLeft = "min_days_left", issuer, subject, pins
+enum CertificateKey: SectionKey {
+    case minDaysLeft, issuer, subject, pins
+
+    var planKey: PlanKey {
+        switch self {
+        case .minDaysLeft: .minDaysLeft
+        case .issuer: .issuer
+        case .subject: .subject
+        case .pins: .pins
+        }
+    }
 }
 
 /// `expect.time`.
-enum TimeKey: String, SectionKey {
-    case total, connect, tls, firstByte = "first_byte"
+enum TimeKey: SectionKey {
+    case total, connect, tls, firstByte
+
+    var planKey: PlanKey {
+        switch self {
+        case .total: .total
+        case .connect: .connect
+        case .tls: .tls
+        case .firstByte: .firstByte
+        }
+    }
 }
 
-enum DomainMapKey: String, SectionKey {
+enum DomainMapKey: SectionKey {
     case `static`, httpdns
+
+    var planKey: PlanKey {
+        switch self {
+        case .`static`: .`static`
+        case .httpdns: .httpdns
+        }
+    }
 }
 
-enum HTTPDNSKey: String, SectionKey {
-    case format, url, method, serviceIPs = "service_ips", timeout, fallback, auth, answer
+enum HTTPDNSKey: SectionKey {
+    case format, url, method, serviceIPs, timeout, fallback, auth, answer
+
+    var planKey: PlanKey {
+        switch self {
+        case .format: .format
+        case .url: .url
+        case .method: .method
+        case .serviceIPs: .serviceIPs
+        case .timeout: .timeout
+        case .fallback: .fallback
+        case .auth: .auth
+        case .answer: .answer
+        }
+    }
 }
 
 /// `answer` of a `format: json` map: JSONPath selections.
-enum HTTPDNSAnswerKey: String, SectionKey {
+enum HTTPDNSAnswerKey: SectionKey {
     case ips, ipv6, ttl
+
+    var planKey: PlanKey {
+        switch self {
+        case .ips: .ips
+        case .ipv6: .ipv6
+        case .ttl: .ttl
+        }
+    }
 }
 
 /// `auth` of an `httpdns` map: `secret` for the signing schemes, `key` for the ciphers.
-enum HTTPDNSAuthKey: String, SectionKey {
-    case scheme, secret, key, validFor = "valid_for"
+enum HTTPDNSAuthKey: SectionKey {
+    case scheme, secret, key, validFor
+
+    var planKey: PlanKey {
+        switch self {
+        case .scheme: .scheme
+        case .secret: .secret
+        case .key: .key
+        case .validFor: .validFor
+        }
+    }
 }
 
 /// One value under `capture:`: exactly one source, and whether it is secret.
-enum CaptureKey: String, SectionKey {
+enum CaptureKey: SectionKey {
     case json, header, body, secret
+
+    var planKey: PlanKey {
+        switch self {
+        case .json: .json
+        case .header: .header
+        case .body: .body
+        case .secret: .secret
+        }
+    }
 
     /// The keys that say where the value is: exactly one of them.
     static let sources: [CaptureKey] = [.json, .header, .body]
@@ -228,11 +400,8 @@ struct SectionKeys<Key: SectionKey>: Sendable {
     init(_ section: PlanSection, excluding excluded: [Key] = []) {
         self.section = section
         let keys = Key.allCases.filter { !excluded.contains($0) }
-        let planKeys = keys.compactMap { PlanKey(rawValue: $0.rawValue) }
-        // Keys are recognised by their interned text, so each must be a PlanKey to be found.
-        precondition(planKeys.count == keys.count, "every key of \(Key.self) must be a PlanKey")
-        keySet = KeySet(planKeys)
-        byOrdinal = PlanKey.allCases.map { planKey in keys.first { $0.rawValue == planKey.rawValue } }
+        keySet = KeySet(keys.map(\.planKey))
+        byOrdinal = PlanKey.all.map { planKey in keys.first { $0.planKey == planKey } }
     }
 
     func contains(_ key: PlanKey) -> Bool { keySet.contains(key) }
