@@ -24,7 +24,7 @@ struct ServePlans: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Time between cycle starts, e.g. 30s or 5m; a long cycle delays the next, never overlaps it.", valueName: "DURATION"))
-    var every = CycleInterval(.seconds(60))
+    var every = DurationArgument(.seconds(60))
 
     @Option(help: ArgumentHelp("Address to serve on.", valueName: "HOST:PORT"))
     var listen = ListenOption(ListenAddress(host: "127.0.0.1", port: 9469))
@@ -32,11 +32,11 @@ struct ServePlans: ParsableCommand {
     @Option(help: ArgumentHelp(
         "Time for a request to arrive whole (from the connection's opening, or from its first byte on a kept-alive connection) and for its response to be written; then the connection is closed, with 408 when a request was under way.",
         valueName: "DURATION"))
-    var requestTimeout = ConnectionTimeout(.seconds(10))
+    var requestTimeout = DurationArgument(.seconds(10))
 
     @Option(help: ArgumentHelp(
         "A kept-alive connection with no request in progress is closed after this long.", valueName: "DURATION"))
-    var idleTimeout = ConnectionTimeout(.seconds(60))
+    var idleTimeout = DurationArgument(.seconds(60))
 
     @Option(help: ArgumentHelp(
         "Connections open at once (1 to 65536); a new one beyond it closes the oldest that is not being answered. Lowered, with a warning, to what the descriptor limit leaves beside the cycles (4 × --jobs + 128).",
@@ -50,8 +50,9 @@ struct ServePlans: ParsableCommand {
         guard (1...65536).contains(maxConnections) else {
             throw ValidationError("--max-connections takes a number from 1 to 65536, got \(maxConnections)")
         }
+        // A connection held longer than this would serve no scraper.
         for (option, timeout) in [("--request-timeout", requestTimeout), ("--idle-timeout", idleTimeout)]
-        where timeout.duration > ConnectionTimeout.maximum {
+        where timeout.duration > .seconds(3600) {
             throw ValidationError("\(option) takes a duration up to 60m, got \(timeout.duration.planNotation)")
         }
         do throws(MetricLabelError) {
