@@ -44,14 +44,9 @@ public struct HopEvidence: Sendable {
     public var method: String
     /// The URL with the original host (what the plan or `Location` said).
     public var originalURL: String
-    /// The URL handed to libcurl (the IP URL under header-only and trust-override).
-    public var urlSent: String
-    /// The `Host:` header sent.
-    public var hostHeader: String
-    /// The SNI name sent; nil when the handshake carried none (or the hop was plain HTTP).
-    public var sni: String?
-    /// The IP the strategy pinned (nil under `system`).
-    public var pinnedIP: String?
+    /// How the hop reached the server: the URL handed to libcurl, `Host`, connect-to, SNI, the
+    /// pinned IP, the strategy and the TLS trusted and offered (as the strategy decided it).
+    public var connection: HopConnection
     /// The address actually connected to, as libcurl reports it.
     public var connectedIP: String?
     public var connectedPort: Int?
@@ -68,32 +63,18 @@ public struct HopEvidence: Sendable {
     /// Bytes of response body received, and its SHA-256 (hex).
     public var bodyLength: Int?
     public var bodySHA256: String?
-    /// The strategy this hop used: the result's, unless a redirect changed scheme (an https→http
-    /// hop under trust override goes header-only); nil when unknown.
-    public var strategy: StrategyKind?
     /// The request's headers as sent, in order, the session's `Cookie` included; `Host` only
-    /// when the plan set it (the strategy's is `hostHeader`).
+    /// when the plan set it (the strategy's is `connection.hostHeader`).
     public var requestHeaders: [Header] = []
     public var requestBody: RequestBody?
-    /// curl's `--connect-to` value the hop used (sni-resolve, and `system` asking its own
-    /// resolver): `HOST:PORT:IP:PORT`.
-    public var connectTo: String?
-    /// Trust override: the name the certificate was checked against, without SNI.
-    public var verifyName: String?
     /// The hop's curl line as a report recorded it (`runner merge` reads it back, without the
     /// facts above); nil in a run, whose reports make it from those facts.
     public var reproduction: String?
 
-    public init(
-        method: String, originalURL: String, urlSent: String, hostHeader: String, sni: String?,
-        pinnedIP: String?, timings: Timings = Timings()
-    ) {
+    public init(method: String, originalURL: String, connection: HopConnection, timings: Timings = Timings()) {
         self.method = method
         self.originalURL = originalURL
-        self.urlSent = urlSent
-        self.hostHeader = hostHeader
-        self.sni = sni
-        self.pinnedIP = pinnedIP
+        self.connection = connection
         self.timings = timings
     }
 }

@@ -4,10 +4,10 @@ extension HopEvidence {
     /// The hop's facts, in the order every report shows them (the console and JUnit's lines,
     /// the HTML report's definition list): the one place a hop fact is declared for them.
     public func describe<Sink: EvidenceSink & ~Copyable>(into sink: inout Sink) {
-        sink.fact("url sent", urlSent, or: "")
-        sink.fact("host", hostHeader, or: "")
-        sink.fact("sni", sni, or: "none")
-        sink.fact("pinned ip", pinnedIP, or: "none (system resolver)")
+        sink.fact("url sent", connection.urlSent, or: "")
+        sink.fact("host", connection.hostHeader, or: "")
+        sink.fact("sni", connection.sni, or: "none")
+        sink.fact("pinned ip", connection.pinnedIP, or: "none (system resolver)")
         // One value: a secret could span the address and the port.
         sink.fact("connected", connectedAddress, or: "not connected")
         sink.fact("http version", httpVersion, or: "none")

@@ -12,7 +12,7 @@ public struct TransferSpec: Sendable {
     public var body: RequestBody?
     /// `HOST:PORT:CONNECT-HOST:CONNECT-PORT` (curl's `--connect-to`); IPv6 in brackets.
     public var connectTo: String?
-    public var tls: TLSSettings
+    public var tls: ConnectionTLS
     public var httpVersion: HTTPVersion
     /// Whole transfer; always honoured.
     public var timeout: Duration
@@ -26,7 +26,7 @@ public struct TransferSpec: Sendable {
 
     public init(
         url: String, method: String = "GET", headers: [Header] = [],
-        body: RequestBody? = nil, connectTo: String? = nil, tls: TLSSettings = TLSSettings(),
+        body: RequestBody? = nil, connectTo: String? = nil, tls: ConnectionTLS = ConnectionTLS(),
         httpVersion: HTTPVersion = .auto, timeout: Duration = .seconds(10),
         connectTimeout: Duration = .seconds(3), poolKey: PoolKey, bodyCaptureLimit: Int = 1 << 20,
         connectOnly: Bool = false
@@ -43,25 +43,6 @@ public struct TransferSpec: Sendable {
         self.poolKey = poolKey
         self.bodyCaptureLimit = bodyCaptureLimit
         self.connectOnly = connectOnly
-    }
-
-    public struct TLSSettings: Sendable, Hashable {
-        /// Extra trust anchors (PEM file); nil = the system store.
-        public var caFile: String?
-        /// Skip all verification (`insecure: true`).
-        public var insecure: Bool
-        /// Trust override: verify the certificate's name against this host during the
-        /// handshake (OpenSSL's own check), instead of against the URL host.
-        public var verifyName: String?
-        /// What the client offers: versions, ciphers, groups (the plan's `tls:`).
-        public var client: ClientTLS
-
-        public init(caFile: String? = nil, insecure: Bool = false, verifyName: String? = nil, client: ClientTLS = ClientTLS()) {
-            self.caFile = caFile
-            self.insecure = insecure
-            self.verifyName = verifyName
-            self.client = client
-        }
     }
 }
 

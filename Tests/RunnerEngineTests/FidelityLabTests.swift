@@ -116,8 +116,8 @@ struct FidelityLabTests {
             """)
         let result = try #require(run.all.first)
         #expect(result.passed, "\(result.summary)")
-        #expect(result.evidence.hops.map(\.urlSent).allSatisfy { $0.hasPrefix("http://127.0.0.2:") })
-        #expect(result.evidence.hops.map(\.hostHeader).allSatisfy { $0.hasPrefix("api.lab.test:") })
+        #expect(result.evidence.hops.map(\.connection.urlSent).allSatisfy { $0.hasPrefix("http://127.0.0.2:") })
+        #expect(result.evidence.hops.map(\.connection.hostHeader).allSatisfy { $0.hasPrefix("api.lab.test:") })
     }
 
     /// A redirect to another host goes through the domain map again and carries that host's SNI.
@@ -133,7 +133,7 @@ struct FidelityLabTests {
         let result = try #require(run.all.first)
         #expect(result.passed, "\(result.summary)")
         #expect(result.evidence.hops.map(\.connectedIP) == ["127.0.0.2", "127.0.0.3"])
-        #expect(result.evidence.hops.map(\.sni) == ["api.lab.test", "sni.lab.test"])
+        #expect(result.evidence.hops.map(\.connection.sni) == ["api.lab.test", "sni.lab.test"])
     }
 
     /// A cookie set on a redirect hop comes back on the next hop, filed under the host, not the IP.

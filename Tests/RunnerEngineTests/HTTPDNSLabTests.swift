@@ -192,7 +192,7 @@ struct HTTPDNSLabTests {
         #expect(result.evidence.resolutionFallbackFrom == "dns")
         let pinned = try #require(result.ip.flatMap(IPAddress.init))
         #expect(pinned == IPAddress("127.0.0.1") || pinned == IPAddress("::1"), "\(result.summary)")
-        #expect(result.evidence.hops.first?.pinnedIP == pinned.text)
+        #expect(result.evidence.hops.first?.connection.pinnedIP == pinned.text)
     }
 
     /// N scenarios on one host at --jobs 8 make one lookup, in every format (a lookup of a

@@ -10,11 +10,11 @@ import RunnerVocabulary
 /// can make curl connect elsewhere than told, so the check is proved on values.
 @Suite("The connected IP is the pinned one")
 struct PinMismatchTests {
-    static let tls = TLSIdentity(caFile: nil, insecure: false, http: .auto)
+    static let tls = ConnectionTLS()
 
     static func wire(_ strategy: StrategyKind, _ url: String, pinned: String?) throws -> WirePlan {
         let url = try #require(PlanURL.parse(url))
-        return StrategyRules.wirePlan(url: url, strategy: strategy, ip: pinned.flatMap(IPAddress.init), tls: tls)
+        return StrategyRules.wirePlan(url: url, strategy: strategy, ip: pinned.flatMap(IPAddress.init), tls: tls, http: .auto)
     }
 
     @Test(arguments: [

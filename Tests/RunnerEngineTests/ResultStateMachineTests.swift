@@ -89,7 +89,7 @@ struct ResultStateMachineTests {
             Self.response(200, connectedIP: "198.51.100.7"), now: 0.3, date: Self.date).result)
         #expect(result.outcome.isPassed)
         #expect(result.evidence.ipSource == "static map 'm'; hop 2: static map 'm'")
-        #expect(result.evidence.hops.map(\.pinnedIP) == ["192.0.2.1", "198.51.100.7"])
+        #expect(result.evidence.hops.map(\.connection.pinnedIP) == ["192.0.2.1", "198.51.100.7"])
     }
 
     @Test("a redirect whose host does not resolve is an error that names the redirect")

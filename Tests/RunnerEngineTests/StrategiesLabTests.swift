@@ -46,8 +46,8 @@ struct StrategiesLabTests {
         #expect(result.passed, "\(result.summary)")
         #expect(result.displayName == "header-only [header-only 127.0.0.2]")
         let hop = try #require(result.evidence.hops.first)
-        #expect(hop.hostHeader.hasPrefix("api.lab.test:"))
-        #expect(hop.urlSent.hasPrefix("http://127.0.0.2:"))
+        #expect(hop.connection.hostHeader.hasPrefix("api.lab.test:"))
+        #expect(hop.connection.urlSent.hasPrefix("http://127.0.0.2:"))
         #expect(hop.connectedIP == "127.0.0.2")
     }
 
@@ -64,7 +64,7 @@ struct StrategiesLabTests {
         let result = try #require(run.all.first)
         #expect(result.passed, "\(result.summary)")
         let hop = try #require(result.evidence.hops.first)
-        #expect(hop.sni == nil)
+        #expect(hop.connection.sni == nil)
         #expect(hop.certificate?.subjectAltNames.contains("api.lab.test") == true)
     }
 
@@ -79,7 +79,7 @@ struct StrategiesLabTests {
             """)
         let result = try #require(run.all.first)
         #expect(result.passed, "\(result.summary)")
-        #expect(result.evidence.hops.first?.sni == "sni.lab.test")
+        #expect(result.evidence.hops.first?.connection.sni == "sni.lab.test")
         #expect(result.evidence.hops.first?.certificate?.subjectAltNames.contains("sni.lab.test") == true)
     }
 
@@ -94,7 +94,7 @@ struct StrategiesLabTests {
         let result = try #require(run.all.first)
         #expect(result.passed, "\(result.summary)")
         #expect(result.displayName == "system [system]")
-        #expect(result.evidence.hops.first?.pinnedIP == nil)
+        #expect(result.evidence.hops.first?.connection.pinnedIP == nil)
     }
 
     @Test func ipv6PinIsReachedInBrackets() async throws {

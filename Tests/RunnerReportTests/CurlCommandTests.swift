@@ -9,8 +9,7 @@ import Testing
 /// The curl line of a hop, per strategy, and the shell words it is made of — checked by the
 /// words bash itself makes of them.
 @Suite struct CurlCommandTests {
-    static let settings = ConnectionSettings(
-        http: .auto, caFile: "/etc/lab/ca.pem", timeout: .seconds(10), connectTimeout: .milliseconds(2500))
+    static let settings = ConnectionSettings(http: .auto, timeout: .seconds(10), connectTimeout: .milliseconds(2500))
 
     static func evidence(_ strategy: StrategyKind, hop: HopEvidence, insecure: Bool = false) -> Evidence {
         var evidence = Evidence(strategy: strategy, ipSource: "static map 'm'", insecure: insecure, hops: [hop])
@@ -18,11 +17,15 @@ import Testing
         return evidence
     }
 
+    /// A hop under `strategy`, trusting the lab's CA.
     static func hop(
-        url: String, sent: String, host: String, ip: String?, method: String = "GET", headers: [Header] = [],
-        body: RequestBody? = nil
+        _ strategy: StrategyKind, url: String, sent: String, host: String, ip: String?, method: String = "GET",
+        headers: [Header] = [], body: RequestBody? = nil
     ) -> HopEvidence {
-        var hop = HopEvidence(method: method, originalURL: url, urlSent: sent, hostHeader: host, sni: nil, pinnedIP: ip)
+        let connection = HopConnection(
+            strategy: strategy, urlSent: sent, hostHeader: host, sni: nil, pinnedIP: ip,
+            tls: ConnectionTLS(caFile: "/etc/lab/ca.pem"))
+        var hop = HopEvidence(method: method, originalURL: url, connection: connection)
         hop.requestHeaders = headers
         hop.requestBody = body
         return hop
@@ -42,8 +45,8 @@ import Testing
     }
 
     @Test func sniResolveConnectsTheNameToTheIP() throws {
-        var hop = Self.hop(url: "https://api.example.com/health", sent: "https://api.example.com/health", host: "api.example.com", ip: "2001:db8::7")
-        hop.connectTo = "api.example.com:443:[2001:db8::7]:443"
+        var hop = Self.hop(.sniResolve, url: "https://api.example.com/health", sent: "https://api.example.com/health", host: "api.example.com", ip: "2001:db8::7")
+        hop.connection.connectTo = "api.example.com:443:[2001:db8::7]:443"
         let line = CurlCommand.line(hop, of: Self.evidence(.sniResolve, hop: hop), redactor: Redactor(secrets: []))
         #expect(line == "curl -g -sS -i --cacert '/etc/lab/ca.pem' --connect-timeout 2.5 --max-time 10 --connect-to 'api.example.com:443:[2001:db8::7]:443' 'https://api.example.com/health'")
         #expect(try Self.words(of: line) == [[
@@ -53,7 +56,7 @@ import Testing
     }
 
     @Test func headerOnlySendsTheIPURLAndTheHost() throws {
-        let hop = Self.hop(url: "http://api.example.com:8080/x", sent: "http://203.0.113.5:8080/x", host: "api.example.com:8080", ip: "203.0.113.5", method: "DELETE")
+        let hop = Self.hop(.headerOnly, url: "http://api.example.com:8080/x", sent: "http://203.0.113.5:8080/x", host: "api.example.com:8080", ip: "203.0.113.5", method: "DELETE")
         var evidence = Self.evidence(.headerOnly, hop: hop)
         evidence.connection?.http = .http2
         let line = CurlCommand.line(hop, of: evidence, redactor: Redactor(secrets: []))
@@ -61,8 +64,10 @@ import Testing
     }
 
     @Test func trustOverrideChecksTheHandshakeWithOpenSSLFirst() throws {
-        var hop = Self.hop(url: "https://api.example.com/x", sent: "https://203.0.113.5/x", host: "api.example.com", ip: "203.0.113.5", method: "POST")
-        hop.verifyName = "api.example.com"
+        var hop = Self.hop(
+            .trustOverride, url: "https://api.example.com/x", sent: "https://203.0.113.5/x", host: "api.example.com", ip: "203.0.113.5",
+            method: "POST")
+        hop.connection.tls.verifyName = "api.example.com"
         let line = CurlCommand.line(hop, of: Self.evidence(.trustOverride, hop: hop), redactor: Redactor(secrets: []))
         let commands = try Self.words(of: line)
         #expect(commands.count == 2)
@@ -87,7 +92,7 @@ import Testing
         let redactor = Redactor(named: [SecretValue(name: "API_TOKEN", value: secret)])
         let body = "line one\nit's \"two\"\t$HOME \\ \(secret) \u{7F}end 雪"
         let hop = Self.hop(
-            url: "https://api.example.com/a'b?c=$(x)&d=`y`", sent: "https://api.example.com/a'b?c=$(x)&d=`y`",
+            .system, url: "https://api.example.com/a'b?c=$(x)&d=`y`", sent: "https://api.example.com/a'b?c=$(x)&d=`y`",
             host: "api.example.com", ip: nil, method: "PUT",
             headers: [Header(name: "Authorization", value: "Bearer " + secret), Header(name: "X-Empty", value: ""),
                       Header(name: "X-Quote", value: "'\"; rm -rf / #")],
@@ -109,24 +114,24 @@ import Testing
     /// A body with a NUL cannot be an argument: printf makes its bytes for curl to read.
     @Test func aBinaryBodyIsMadeByPrintf() throws {
         let bytes: [UInt8] = [0, 1, 0x27, 0x25, 0xFF, 0x0A]
-        let hop = Self.hop(url: "http://a.example/", sent: "http://a.example/", host: "a.example", ip: nil, method: "POST", body: .bytes(Data(bytes)))
+        let hop = Self.hop(.system, url: "http://a.example/", sent: "http://a.example/", host: "a.example", ip: nil, method: "POST", body: .bytes(Data(bytes)))
         let line = CurlCommand.line(hop, of: Self.evidence(.system, hop: hop), redactor: Redactor(secrets: []))
         #expect(line.contains("--data-binary @<(printf '\\x00\\x01\\x27\\x25\\xff\\x0a')"))
         let printf = try ChildProcess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", "printf '\\x00\\x01\\x27\\x25\\xff\\x0a'"])
         #expect(Array(printf.stdout) == bytes)
-        let file = Self.hop(url: "http://a.example/", sent: "http://a.example/", host: "a.example", ip: nil, method: "POST", body: .file(path: "/data/it's.bin"))
+        let file = Self.hop(.system, url: "http://a.example/", sent: "http://a.example/", host: "a.example", ip: nil, method: "POST", body: .file(path: "/data/it's.bin"))
         #expect(CurlCommand.line(file, of: Self.evidence(.system, hop: file), redactor: Redactor(secrets: []))
             .hasSuffix("--data-binary @'/data/it'\\''s.bin' 'http://a.example/'"))
     }
 
     /// The client's TLS (`tls:`, here the ios-ats profile narrowed) goes to curl and to openssl.
     @Test func theClientsTLSIsOfferedTheSameWay() throws {
-        var hop = Self.hop(url: "https://api.example.com/x", sent: "https://203.0.113.5/x", host: "api.example.com", ip: "203.0.113.5")
-        hop.verifyName = "api.example.com"
-        var evidence = Self.evidence(.trustOverride, hop: hop)
-        evidence.connection?.tls = ClientTLS(
+        var hop = Self.hop(.trustOverride, url: "https://api.example.com/x", sent: "https://203.0.113.5/x", host: "api.example.com", ip: "203.0.113.5")
+        hop.connection.tls.verifyName = "api.example.com"
+        hop.connection.tls.client = ClientTLS(
             minVersion: .v1_2, maxVersion: .v1_2, ciphers: ["ECDHE-RSA-AES128-GCM-SHA256"], tls13Ciphers: ["TLS_AES_128_GCM_SHA256"],
             curves: ["X25519", "P-256"], profile: .iosATS)
+        let evidence = Self.evidence(.trustOverride, hop: hop)
         let commands = try Self.words(of: CurlCommand.line(hop, of: evidence, redactor: Redactor(secrets: [])))
         #expect(commands.first?.joined(separator: " ").contains(
             "-min_protocol TLSv1.2 -max_protocol TLSv1.2 -cipher ECDHE-RSA-AES128-GCM-SHA256 -ciphersuites TLS_AES_128_GCM_SHA256 -groups X25519:P-256") == true)
@@ -135,7 +140,7 @@ import Testing
     }
 
     @Test func headAndTheHTTPVersions() {
-        let hop = Self.hop(url: "https://a.example/", sent: "https://a.example/", host: "a.example", ip: nil, method: "HEAD")
+        let hop = Self.hop(.system, url: "https://a.example/", sent: "https://a.example/", host: "a.example", ip: nil, method: "HEAD")
         var evidence = Self.evidence(.system, hop: hop)
         #expect(CurlCommand.line(hop, of: evidence, redactor: Redactor(secrets: [])).contains(" -I 'https://a.example/'"))
         evidence.connection?.http = .http1_1

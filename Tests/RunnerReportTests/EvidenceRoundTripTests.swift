@@ -16,11 +16,11 @@ struct EvidenceRoundTripTests {
         "evidence.resolutionFallbackFrom": "only the metrics read it",
         "evidence.pinMatch": "only the metrics read it",
         "evidence.connection": "the curl line (hops[].curl) carries what it is for",
-        "evidence.hops.strategy": "the curl line carries it",
         "evidence.hops.requestHeaders": "the curl line carries them",
         "evidence.hops.requestBody": "the curl line carries it",
-        "evidence.hops.connectTo": "the curl line carries it",
-        "evidence.hops.verifyName": "the curl line carries it",
+        "evidence.hops.connection.setsHostHeader": "the curl line carries it",
+        "evidence.hops.connection.connectTo": "the curl line carries it",
+        "evidence.hops.connection.tls": "the curl line carries it",
         "evidence.hops.certificate.notBefore": "the document has the expiry only",
         "evidence.hops.tls.chain.signatureDigest": "the document has the signature algorithm's name only",
         "predecessorOnly": "a run's bookkeeping, not a fact of the result",
@@ -30,11 +30,15 @@ struct EvidenceRoundTripTests {
     static var complete: ScenarioResult {
         var hop = Fixture.loginHop
         hop.certificate?.notBefore = Date(timeIntervalSince1970: 1_700_000_000)
-        hop.strategy = .sniResolve
         hop.requestHeaders = [Header(name: "Authorization", value: "Bearer x")]
         hop.requestBody = .bytes(Data("{}".utf8))
-        hop.connectTo = "api.example.com:443:203.0.113.10:443"
-        hop.verifyName = "api.example.com"
+        hop.connection.setsHostHeader = true
+        hop.connection.connectTo = "api.example.com:443:203.0.113.10:443"
+        hop.connection.tls = ConnectionTLS(
+            caFile: "ca.pem", insecure: true, verifyName: "api.example.com",
+            client: ClientTLS(
+                minVersion: .v1_2, maxVersion: .v1_3, ciphers: ["ECDHE-RSA-AES128-GCM-SHA256"],
+                tls13Ciphers: ["TLS_AES_128_GCM_SHA256"], curves: ["X25519"], profile: .iosATS))
         hop.reproduction = "curl …"
         var evidence = Evidence(
             strategy: .sniResolve, ipSource: "static map 'builtin'", insecure: true, hops: [hop], notes: ["a note"])
@@ -51,11 +55,7 @@ struct EvidenceRoundTripTests {
         lookup.foreign = ["203.0.113.99"]
         evidence.dns = [lookup]
         evidence.dnsNotChecked = "expect.dns not checked"
-        evidence.connection = ConnectionSettings(
-            http: .auto, caFile: "ca.pem", timeout: .seconds(5), connectTimeout: .seconds(2),
-            tls: ClientTLS(
-                minVersion: .v1_2, maxVersion: .v1_3, ciphers: ["ECDHE-RSA-AES128-GCM-SHA256"],
-                tls13Ciphers: ["TLS_AES_128_GCM_SHA256"], curves: ["X25519"], profile: .iosATS))
+        evidence.connection = ConnectionSettings(http: .http2, timeout: .seconds(5), connectTimeout: .seconds(2))
         evidence.pinMatch = true
         var result = ScenarioResult(
             scenario: "login", strategy: .sniResolve, ip: "203.0.113.10", tags: ["login"],

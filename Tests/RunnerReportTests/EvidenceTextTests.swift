@@ -66,7 +66,7 @@ import RunnerVocabulary
     @Test func aSecretSpanningTwoValuesIsMasked() {
         var hop = HopEvidence(
             method: "GET", originalURL: "https://a.test/", urlSent: "https://a.test/", hostHeader: "a.test",
-            sni: "a.test", pinnedIP: "10.0.0.1")
+            sni: "a.test", pinnedIP: "10.0.0.1", strategy: .sniResolve)
         hop.connectedIP = "10.0.0.1"
         hop.connectedPort = 8443
         let evidence = Evidence(strategy: .sniResolve, ipSource: "x", insecure: false, hops: [hop])

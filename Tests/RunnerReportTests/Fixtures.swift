@@ -50,7 +50,7 @@ enum Fixture {
         var hop = HopEvidence(
             method: "POST", originalURL: "https://api.example.com/v1/login",
             urlSent: "https://api.example.com/v1/login", hostHeader: "api.example.com", sni: "api.example.com",
-            pinnedIP: "203.0.113.10",
+            pinnedIP: "203.0.113.10", strategy: .sniResolve,
             timings: Timings(resolve: 0.0001, connect: 0.0012, tls: 0.0054, firstByte: 0.0801, total: 0.0823))
         hop.connectedIP = "203.0.113.10"
         hop.connectedPort = 443
@@ -113,7 +113,7 @@ enum Fixture {
         var hop = HopEvidence(
             method: "GET", originalURL: "http://api.example.com/profile?token=\(secret)",
             urlSent: "http://203.0.113.11/profile?token=\(secret)", hostHeader: "api.example.com",
-            sni: nil, pinnedIP: "203.0.113.11", timings: Timings(connect: 0.002, firstByte: 0.01, total: 0.011))
+            sni: nil, pinnedIP: "203.0.113.11", strategy: .headerOnly, timings: Timings(connect: 0.002, firstByte: 0.01, total: 0.011))
         hop.connectedIP = "203.0.113.11"
         hop.connectedPort = 80
         hop.httpVersion = "1.1"
@@ -128,7 +128,7 @@ enum Fixture {
         var hop = HopEvidence(
             method: "GET", originalURL: "http://api.example.com/v2/profile",
             urlSent: "http://203.0.113.11/v2/profile", hostHeader: "api.example.com",
-            sni: nil, pinnedIP: "203.0.113.11", timings: Timings(firstByte: 0.003, total: 0.004))
+            sni: nil, pinnedIP: "203.0.113.11", strategy: .headerOnly, timings: Timings(firstByte: 0.003, total: 0.004))
         hop.connectedIP = "203.0.113.11"
         hop.connectedPort = 80
         hop.httpVersion = "1.1"
@@ -150,7 +150,7 @@ enum Fixture {
             hops: [HopEvidence(
                 method: "GET", originalURL: "https://api.example.com/checkout",
                 urlSent: "https://203.0.113.12/checkout", hostHeader: "api.example.com", sni: nil,
-                pinnedIP: "203.0.113.12", timings: Timings(connect: 0.001))]),
+                pinnedIP: "203.0.113.12", strategy: .trustOverride, timings: Timings(connect: 0.001))]),
         duration: 0.05)
 
     static let skipped = ScenarioResult(
@@ -167,7 +167,7 @@ enum Fixture {
             hops: [{
                 var hop = HopEvidence(
                     method: "GET", originalURL: "https://v6.example.com/admin", urlSent: "https://v6.example.com/admin",
-                    hostHeader: "v6.example.com", sni: "v6.example.com", pinnedIP: "2001:db8::10",
+                    hostHeader: "v6.example.com", sni: "v6.example.com", pinnedIP: "2001:db8::10", strategy: .sniResolve,
                     timings: Timings(total: 0.2))
                 hop.connectedIP = "2001:db8::10"
                 hop.connectedPort = 8443
@@ -189,7 +189,7 @@ enum Fixture {
                 var hop = HopEvidence(
                     method: "GET", originalURL: "https://api.example.com/\(hostile)",
                     urlSent: "https://api.example.com/?pw=\(markupSecret)", hostHeader: hostile, sni: hostile,
-                    pinnedIP: "203.0.113.10")
+                    pinnedIP: "203.0.113.10", strategy: .sniResolve)
                 hop.certificate = CertificateSummary(
                     subject: "CN=\(hostile)", issuer: "O=\(markupSecret)", notAfter: nil, subjectAltNames: [hostile])
                 hop.httpVersion = hostile

@@ -157,7 +157,7 @@ import RunnerVocabulary
         #expect(widths[3] == widths.max())
         // Not pinned (the system resolver): libcurl's own lookup is on its clock.
         var system = Fixture.loginHop
-        system.pinnedIP = nil
+        system.connection.pinnedIP = nil
         #expect(abs(HTMLPhaseBar([system]).firstByte - (0.0801 - 0.0067)) < 1e-9)
         // Two hops of a redirect add up.
         let redirect = HTMLPhaseBar([Fixture.redirectHop, Fixture.notFoundHop])
@@ -169,7 +169,8 @@ import RunnerVocabulary
     @Test func aHopWithoutAResponseChargesThePhaseThatFailed() {
         func hop(_ url: String, _ timings: Timings) -> HopEvidence {
             var hop = HopEvidence(
-                method: "GET", originalURL: url, urlSent: url, hostHeader: "h", sni: nil, pinnedIP: "10.0.0.1", timings: timings)
+                method: "GET", originalURL: url, urlSent: url, hostHeader: "h", sni: nil, pinnedIP: "10.0.0.1", strategy: .headerOnly,
+                timings: timings)
             hop.newConnection = true
             return hop
         }

@@ -91,7 +91,7 @@ import RunnerVocabulary
     private static func hop(_ random: inout SeededGenerator) -> HopEvidence {
         var hop = HopEvidence(
             method: text(&random, max: 4), originalURL: text(&random), urlSent: text(&random), hostHeader: text(&random),
-            sni: optionalText(&random), pinnedIP: optionalText(&random),
+            sni: optionalText(&random), pinnedIP: optionalText(&random), strategy: .sniResolve,
             timings: Timings(
                 resolve: Bool.random(using: &random) ? seconds(&random) : nil, connect: seconds(&random),
                 tls: nil, firstByte: seconds(&random), total: Bool.random(using: &random) ? seconds(&random) : nil))

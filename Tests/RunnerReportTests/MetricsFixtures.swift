@@ -28,7 +28,7 @@ enum MetricsFixture {
             hops: [{
                 var hop = HopEvidence(
                     method: "GET", originalURL: "https://api.example.com/health", urlSent: "https://api.example.com/health",
-                    hostHeader: "api.example.com", sni: "api.example.com", pinnedIP: "2001:db8::10",
+                    hostHeader: "api.example.com", sni: "api.example.com", pinnedIP: "2001:db8::10", strategy: .sniResolve,
                     timings: Timings(resolve: 0, connect: 0.0005, tls: 0.002, firstByte: 0.01, total: 0.0105))
                 hop.httpVersion = "1.1"
                 hop.status = 204
@@ -50,7 +50,7 @@ enum MetricsFixture {
             hops: [{
                 var hop = HopEvidence(
                     method: "GET", originalURL: "http://api.example.com/", urlSent: "http://api.example.com/",
-                    hostHeader: "api.example.com", sni: nil, pinnedIP: nil, timings: Timings(firstByte: 0.004, total: 0.005))
+                    hostHeader: "api.example.com", sni: nil, pinnedIP: nil, strategy: .system, timings: Timings(firstByte: 0.004, total: 0.005))
                 hop.httpVersion = "1.1"
                 hop.status = 500
                 return hop

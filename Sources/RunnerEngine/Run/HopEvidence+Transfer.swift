@@ -7,8 +7,7 @@ extension HopEvidence {
     static func from(wire: WirePlan, request: HopRequest, headers: [Header], outcome: TransferOutcome) -> HopEvidence {
         let evidence = outcome.evidence
         var hop = HopEvidence(
-            method: request.method, originalURL: wire.originalURL.description, urlSent: wire.urlSent,
-            hostHeader: wire.explicitHostHeader ?? wire.hostHeader, sni: wire.sni, pinnedIP: wire.pinnedIP?.text,
+            method: request.method, originalURL: wire.originalURL.description, connection: wire.connection,
             timings: evidence.timings)
         hop.connectedIP = evidence.connectedIP
         hop.connectedPort = evidence.connectedPort
@@ -16,11 +15,8 @@ extension HopEvidence {
         hop.newConnection = evidence.newConnections > 0
         hop.certificate = evidence.certificate ?? evidence.verification?.leaf
         hop.tls = evidence.tls
-        hop.strategy = wire.strategy
         hop.requestHeaders = headers
         hop.requestBody = request.body
-        hop.connectTo = wire.connectTo
-        hop.verifyName = wire.verifyName
         if case .success(let response) = outcome.result {
             hop.status = response.status
             hop.bodyLength = response.bodyLength

@@ -77,10 +77,9 @@ struct ResultStateMachine {
     }
 
     private var scenario: Scenario { planned.scenario }
-    private var tlsIdentity: TLSIdentity {
-        TLSIdentity(
-            caFile: scenario.settings.caFile, insecure: scenario.settings.insecure, http: scenario.settings.http,
-            client: scenario.settings.tls)
+    /// What every hop of the scenario trusts and offers (the strategy adds a verify name).
+    private var connectionTLS: ConnectionTLS {
+        ConnectionTLS(caFile: scenario.settings.caFile, insecure: scenario.settings.insecure, client: scenario.settings.tls)
     }
 
     /// The first hop (or the verdict, when the host did not resolve).
@@ -130,7 +129,8 @@ struct ResultStateMachine {
             }
             if failure.kind == .tls, wire.strategy == .trustOverride, let ip = wire.pinnedIP, !interrupted {
                 state = .probing(error, verification: outcome.evidence.verification, ip: ip, wire: wire)
-                let probeWire = StrategyRules.wirePlan(url: wire.originalURL, strategy: .sniResolve, ip: ip, tls: tlsIdentity)
+                let probeWire = StrategyRules.wirePlan(
+                    url: wire.originalURL, strategy: .sniResolve, ip: ip, tls: connectionTLS, http: scenario.settings.http)
                 return .probe(TransferSpecs.sniProbe(scenario: scenario, wire: probeWire))
             }
             var described = error
@@ -275,7 +275,8 @@ struct ResultStateMachine {
                 now: now)
         }
         chain.append(request.url)
-        let wire = StrategyRules.wirePlan(url: request.url, strategy: strategy, ip: ip, tls: tlsIdentity)
+        let wire = StrategyRules.wirePlan(
+            url: request.url, strategy: strategy, ip: ip, tls: connectionTLS, http: scenario.settings.http)
         var hopRequest = request
         if let date, !cookies.cookies.isEmpty,
             let cookieHeader = cookies.cookieHeader(for: CookieURL(request.url), now: date)
@@ -329,9 +330,7 @@ struct ResultStateMachine {
         evidence.resolutionFallbackFrom = planned.resolution?.fallbackFrom
         evidence.pinMatch = pinMatch
         evidence.connection = ConnectionSettings(
-            http: scenario.settings.http, caFile: scenario.settings.caFile, timeout: scenario.settings.timeout,
-            connectTimeout: scenario.settings.connectTimeout,
-            tls: scenario.settings.tls.isDefault ? nil : scenario.settings.tls)
+            http: scenario.settings.http, timeout: scenario.settings.timeout, connectTimeout: scenario.settings.connectTimeout)
         evidence.captured = captured?.records ?? []
         evidence.dns = dnsLookups
         // Only a result that sent something used addresses from somewhere; one that did not resolve has its error.

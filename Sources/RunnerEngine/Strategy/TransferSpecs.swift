@@ -8,14 +8,12 @@ import RunnerVocabulary
 enum TransferSpecs {
     static func request(_ request: HopRequest, scenario: Scenario, wire: WirePlan, timeout: Duration) -> TransferSpec {
         var headers = request.headers
-        if let host = wire.explicitHostHeader,
-            !headers.contains(where: { HeaderName.equal($0.name, "Host") })
-        {
-            headers.insert(Header(name: "Host", value: host), at: 0)
+        if wire.connection.setsHostHeader, !headers.contains(where: { HeaderName.equal($0.name, "Host") }) {
+            headers.insert(Header(name: "Host", value: wire.connection.hostHeader), at: 0)
         }
         return TransferSpec(
-            url: wire.urlSent, method: request.method, headers: headers, body: request.body,
-            connectTo: wire.connectTo, tls: tls(scenario: scenario, wire: wire),
+            url: wire.connection.urlSent, method: request.method, headers: headers, body: request.body,
+            connectTo: wire.connection.connectTo, tls: wire.connection.tls,
             httpVersion: scenario.settings.http, timeout: timeout,
             connectTimeout: min(scenario.settings.connectTimeout, timeout), poolKey: wire.poolKey,
             bodyCaptureLimit: scenario.settings.maxBody)
@@ -24,7 +22,7 @@ enum TransferSpecs {
     /// A handshake-only transfer on a fresh connection (its own pool), verification on.
     static func sniProbe(scenario: Scenario, wire: WirePlan) -> TransferSpec {
         TransferSpec(
-            url: wire.urlSent, connectTo: wire.connectTo, tls: tls(scenario: scenario, wire: wire),
+            url: wire.connection.urlSent, connectTo: wire.connection.connectTo, tls: wire.connection.tls,
             timeout: scenario.settings.connectTimeout, connectTimeout: scenario.settings.connectTimeout,
             poolKey: wire.poolKey.tagged("probe"), connectOnly: true)
     }
@@ -32,16 +30,10 @@ enum TransferSpecs {
     /// A handshake-only transfer as the hop's, without the scenario's `tls:` limits (its own
     /// pool): what the server offers a client that offers everything.
     static func limitsProbe(scenario: Scenario, wire: WirePlan) -> TransferSpec {
-        var tls = tls(scenario: scenario, wire: wire)
+        var tls = wire.connection.tls
         tls.client = ClientTLS()
         return TransferSpec(
-            url: wire.urlSent, connectTo: wire.connectTo, tls: tls, timeout: scenario.settings.connectTimeout,
+            url: wire.connection.urlSent, connectTo: wire.connection.connectTo, tls: tls, timeout: scenario.settings.connectTimeout,
             connectTimeout: scenario.settings.connectTimeout, poolKey: wire.poolKey.tagged("limits-probe"), connectOnly: true)
-    }
-
-    private static func tls(scenario: Scenario, wire: WirePlan) -> TransferSpec.TLSSettings {
-        TransferSpec.TLSSettings(
-            caFile: scenario.settings.caFile, insecure: scenario.settings.insecure, verifyName: wire.verifyName,
-            client: scenario.settings.tls)
     }
 }

@@ -6,26 +6,19 @@ import RunnerVocabulary
 ///
 /// A pure value so every strategy's rewrite is unit-tested without sockets.
 struct WirePlan: Equatable, Sendable {
-    /// The concrete strategy (`auto` already decided).
-    var strategy: StrategyKind
     /// The URL with the original host, as the plan (or a `Location`) wrote it.
     var originalURL: PlanURL
-    /// The URL handed to libcurl.
-    var urlSent: String
-    /// The `Host:` header the request carries.
-    var hostHeader: String
-    /// A `Host:` header the runner must set itself (curl derives it from `urlSent` otherwise).
-    var explicitHostHeader: String?
-    /// `HOST:PORT:IP:PORT` for curl's connect-to, under sni-resolve.
-    var connectTo: String?
-    /// The SNI name the handshake carries; nil for none (IP URL) or plain HTTP.
-    var sni: String?
-    /// Trust override: the name OpenSSL checks the certificate against during the handshake.
-    var verifyName: String?
-    /// The IP the strategy pinned; nil under `system` unless the runner asked the resolver itself.
+    /// How the hop reaches the server: the URL sent, Host, connect-to, SNI, pin and TLS (the
+    /// strategy already concrete, `auto` decided).
+    var connection: HopConnection
+    /// The IP the strategy pinned, as an address (`connection.pinnedIP` is its text); nil
+    /// under `system` unless the runner asked the resolver itself.
     var pinnedIP: IPAddress?
     /// Connection identity: scheme, original host, port, pinned IP, strategy and TLS settings.
     var poolKey: PoolKey
+
+    /// The concrete strategy.
+    var strategy: StrategyKind { connection.strategy }
 }
 
 /// The contract's strategy table, as functions.
@@ -47,40 +40,48 @@ enum StrategyRules {
     /// The wire plan for one hop. `ip` is required for every strategy that pins; under `system`
     /// it is the address the scenario's resolver gave (nil: libcurl resolves the name).
     static func wirePlan(
-        url: PlanURL, strategy requested: StrategyKind, ip: IPAddress?, tls: TLSIdentity
+        url: PlanURL, strategy requested: StrategyKind, ip: IPAddress?, tls: ConnectionTLS, http: HTTPVersion
     ) -> WirePlan {
         let strategy = requested.concrete(for: url.scheme)
         let hostIsLiteral = StrategyRules.mayBeIPLiteral(url.host) && IPAddress(url.host) != nil
         let authority = url.authority
         let portSuffix = url.explicitPort.map { ":\($0)" } ?? ""
-        var plan = WirePlan(
-            strategy: strategy, originalURL: url, urlSent: url.description, hostHeader: authority,
-            explicitHostHeader: nil, connectTo: nil,
-            sni: url.scheme == .https && !hostIsLiteral ? url.host : nil,
-            verifyName: nil, pinnedIP: nil, poolKey: PoolKey([]))
+        var connection = HopConnection(
+            strategy: strategy, urlSent: url.description, hostHeader: authority,
+            sni: url.scheme == .https && !hostIsLiteral ? url.host : nil, pinnedIP: nil, tls: tls)
+        connection.tls.verifyName = nil
+        var pinned: IPAddress?
         switch strategy {
         case .headerOnly, .trustOverride:
             guard let ip else { break }
-            plan.pinnedIP = ip
-            plan.urlSent = "\(url.scheme.rawValue)://\(ip.urlHost)\(portSuffix)\(url.pathAndQuery)"
-            plan.explicitHostHeader = authority
-            plan.sni = nil
-            if strategy == .trustOverride { plan.verifyName = url.host }
+            pinned = ip
+            connection.urlSent = "\(url.scheme.rawValue)://\(ip.urlHost)\(portSuffix)\(url.pathAndQuery)"
+            connection.setsHostHeader = true
+            connection.sni = nil
+            if strategy == .trustOverride { connection.tls.verifyName = url.host }
         case .sniResolve, .system:
             // `system` pins only when the runner asked the resolver itself (`resolver:`): the
             // name still goes in the URL, SNI and certificate check, as libcurl would send it.
             guard let ip else { break }
-            plan.pinnedIP = ip
+            pinned = ip
             let connectHost = url.host.utf8.contains(UInt8(ascii: ":")) ? "[\(url.host)]" : url.host
-            plan.connectTo = "\(connectHost):\(url.port):\(ip.urlHost):\(url.port)"
+            connection.connectTo = "\(connectHost):\(url.port):\(ip.urlHost):\(url.port)"
         case .auto:
             break
         }
-        plan.poolKey = PoolKey([
-            url.scheme.rawValue, url.host, String(url.port), plan.pinnedIP?.text ?? "-", strategy.rawValue,
-            tls.caFile ?? "system", tls.insecure ? "insecure" : "verify", tls.http.rawValue, tls.clientKey,
+        connection.pinnedIP = pinned?.text
+        let poolKey = PoolKey([
+            url.scheme.rawValue, url.host, String(url.port), pinned?.text ?? "-", strategy.rawValue,
+            tls.caFile ?? "system", tls.insecure ? "insecure" : "verify", http.rawValue, clientKey(tls.client),
         ])
-        return plan
+        return WirePlan(originalURL: url, connection: connection, pinnedIP: pinned, poolKey: poolKey)
+    }
+
+    /// The client settings as a pool key component ("-" for the defaults): different settings
+    /// never share a connection.
+    static func clientKey(_ client: ClientTLS) -> String {
+        guard !client.isDefault else { return "-" }
+        return client.limitsText + "|" + (client.profile?.rawValue ?? "")
     }
 
     /// A cheap first look before parsing: an IP literal has a ':' (IPv6) or only digits and
@@ -90,20 +91,4 @@ enum StrategyRules {
             || $0 == UInt8(ascii: "]") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
             || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) }
     }
-}
-
-/// The TLS settings that take part in connection identity.
-struct TLSIdentity: Equatable, Sendable {
-    var caFile: String?
-    var insecure: Bool
-    var http: HTTPVersion
-    /// What the client offers (`tls:`): different settings never share a connection.
-    var client = ClientTLS()
-
-    /// The client settings as a pool key component ("-" for the defaults).
-    var clientKey: String {
-        guard !client.isDefault else { return "-" }
-        return client.limitsText + "|" + (client.profile?.rawValue ?? "")
-    }
-
 }

@@ -34,6 +34,6 @@ enum TransferErrors {
     }
 
     private static func sniText(_ wire: WirePlan) -> String {
-        wire.sni.map { "SNI '\($0)'" } ?? "no SNI"
+        wire.connection.sni.map { "SNI '\($0)'" } ?? "no SNI"
     }
 }

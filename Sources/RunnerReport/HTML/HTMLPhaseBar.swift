@@ -35,7 +35,7 @@ struct HTMLPhaseBar: Equatable {
             self.resolve += resolve
             self.connect += connect
             self.tls += tls
-            let beforeRequest = (hop.pinnedIP == nil ? resolve : 0) + connect + tls
+            let beforeRequest = (hop.connection.pinnedIP == nil ? resolve : 0) + connect + tls
             if let first = timings.firstByte {
                 firstByte += Self.clamped(first - beforeRequest)
                 if let total = timings.total { transfer += Self.clamped(total - first) }
@@ -46,7 +46,7 @@ struct HTMLPhaseBar: Equatable {
                 let rest = Self.clamped(total - beforeRequest)
                 if timings.connect == nil && hop.connectedIP == nil {
                     self.connect += rest
-                } else if timings.tls == nil, hop.urlSent.hasPrefix("https:"), hop.newConnection != false {
+                } else if timings.tls == nil, hop.connection.urlSent.hasPrefix("https:"), hop.newConnection != false {
                     self.tls += rest
                 } else {
                     firstByte += rest

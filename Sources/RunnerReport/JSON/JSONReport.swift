@@ -503,10 +503,10 @@ struct HopRecord: Codable, Equatable {
         self.curl = curl
         method = redactor.redact(hop.method)
         originalURL = redactor.redact(hop.originalURL)
-        urlSent = redactor.redact(hop.urlSent)
-        hostHeader = redactor.redact(hop.hostHeader)
-        sni = hop.sni.map(redactor.redact)
-        pinnedIP = hop.pinnedIP.map(redactor.redact)
+        urlSent = redactor.redact(hop.connection.urlSent)
+        hostHeader = redactor.redact(hop.connection.hostHeader)
+        sni = hop.connection.sni.map(redactor.redact)
+        pinnedIP = hop.connection.pinnedIP.map(redactor.redact)
         connectedIP = hop.connectedIP.map(redactor.redact)
         connectedPort = hop.connectedPort
         httpVersion = hop.httpVersion.map(redactor.redact)

@@ -24,7 +24,7 @@ extension ScenarioResult {
         var evidence = Evidence(strategy: strategy, ipSource: record.evidence.ipSource, insecure: record.insecure)
         evidence.notes = record.evidence.notes
         for (number, hop) in record.evidence.hops.enumerated() {
-            evidence.hops.append(try HopEvidence(hop, field: "\(field).evidence.hops[\(number)]"))
+            evidence.hops.append(try HopEvidence(hop, strategy: strategy, field: "\(field).evidence.hops[\(number)]"))
         }
         evidence.captured = (record.evidence.captured ?? []).map { CaptureRecord(name: $0.name, value: $0.secret ? nil : $0.value) }
         evidence.dns = (record.evidence.dns ?? []).map(DNSLookupEvidence.init)
@@ -65,10 +65,15 @@ extension Outcome {
 }
 
 extension HopEvidence {
-    init(_ record: HopRecord, field: String) throws(RecordProblem) {
+    /// The document keeps the result's strategy, not each hop's: a hop reads back with it (a
+    /// redirect that changed scheme comes back with the result's), and its TLS settings as the
+    /// defaults (its curl line, recorded, is what a merged report shows).
+    init(_ record: HopRecord, strategy: StrategyKind, field: String) throws(RecordProblem) {
         self.init(
-            method: record.method, originalURL: record.originalURL, urlSent: record.urlSent, hostHeader: record.hostHeader,
-            sni: record.sni, pinnedIP: record.pinnedIP,
+            method: record.method, originalURL: record.originalURL,
+            connection: HopConnection(
+                strategy: strategy, urlSent: record.urlSent, hostHeader: record.hostHeader, sni: record.sni,
+                pinnedIP: record.pinnedIP),
             timings: Timings(
                 resolve: record.timings.resolveMs.map { $0 / 1000 }, connect: record.timings.connectMs.map { $0 / 1000 },
                 tls: record.timings.tlsMs.map { $0 / 1000 }, firstByte: record.timings.firstByteMs.map { $0 / 1000 },

@@ -19,29 +19,30 @@ enum CurlCommand {
     /// The command for `hop` of `evidence`, appended to `bytes` (no newline).
     static func write(_ hop: HopEvidence, of evidence: Evidence, redactor: Redactor, to bytes: inout ByteBuffer) {
         if let recorded = hop.reproduction { return bytes.append(utf8: redactor.redact(recorded)) }
-        let strategy = hop.strategy ?? evidence.strategy
-        let connection = evidence.connection
-        let https = hop.urlSent.utf8.starts(with: "https://".utf8)
+        let route = hop.connection
+        let strategy = route.strategy
+        let settings = evidence.connection
+        let https = route.urlSent.utf8.starts(with: "https://".utf8)
         // Trust override checks the name without SNI: openssl does that handshake first (a hop
         // from a report read back, without the name, is sent as header-only would be).
         var verifiesWithoutSNI = false
-        if strategy == .trustOverride, !evidence.insecure, let name = hop.verifyName, let ip = hop.pinnedIP {
+        if strategy == .trustOverride, !evidence.insecure, let name = route.tls.verifyName, let ip = route.pinnedIP {
             verifiesWithoutSNI = true
             bytes.append("openssl s_client -connect ")
-            ShellWord.append(Self.endpoint(ip: ip, port: Self.port(of: hop.urlSent)), redactor: redactor, to: &bytes)
+            ShellWord.append(Self.endpoint(ip: ip, port: Self.port(of: route.urlSent)), redactor: redactor, to: &bytes)
             bytes.append(" -noservername -verify_hostname ")
             ShellWord.append(name, redactor: redactor, to: &bytes)
             bytes.append(" -verify_return_error")
-            if let caFile = connection?.caFile {
+            if let caFile = route.tls.caFile {
                 bytes.append(" -CAfile ")
                 ShellWord.append(caFile, redactor: redactor, to: &bytes)
             }
-            if let tls = connection?.tls { limits(tls, .openssl, to: &bytes) }
+            if !route.tls.client.isDefault { limits(route.tls.client, .openssl, to: &bytes) }
             bytes.append(" -brief </dev/null && ")
         }
         bytes.append("curl -g -sS -i")
-        if let connection {
-            switch (connection.http, https) {
+        if let settings {
+            switch (settings.http, https) {
             case (.http1_1, _): bytes.append(" --http1.1")
             case (.http2, true): bytes.append(" --http2")
             case (.http2, false): bytes.append(" --http2-prior-knowledge")
@@ -50,18 +51,18 @@ enum CurlCommand {
         }
         if evidence.insecure || verifiesWithoutSNI {
             bytes.append(" -k")
-        } else if let caFile = connection?.caFile, https {
+        } else if let caFile = route.tls.caFile, https {
             bytes.append(" --cacert ")
             ShellWord.append(caFile, redactor: redactor, to: &bytes)
         }
-        if let connection {
+        if let settings {
             bytes.append(" --connect-timeout ")
-            bytes.append(utf8: Self.seconds(min(connection.connectTimeout, connection.timeout)))
+            bytes.append(utf8: Self.seconds(min(settings.connectTimeout, settings.timeout)))
             bytes.append(" --max-time ")
-            bytes.append(utf8: Self.seconds(connection.timeout))
+            bytes.append(utf8: Self.seconds(settings.timeout))
         }
-        if let tls = connection?.tls, https { limits(tls, .curl, to: &bytes) }
-        if let connectTo = hop.connectTo {
+        if !route.tls.client.isDefault, https { limits(route.tls.client, .curl, to: &bytes) }
+        if let connectTo = route.connectTo {
             bytes.append(" --connect-to ")
             ShellWord.append(connectTo, redactor: redactor, to: &bytes)
         }
@@ -69,7 +70,7 @@ enum CurlCommand {
         headers(hop, strategy: strategy, redactor: redactor, to: &bytes)
         body(hop, redactor: redactor, to: &bytes)
         bytes.append(UInt8(ascii: " "))
-        ShellWord.append(hop.urlSent, redactor: redactor, to: &bytes)
+        ShellWord.append(route.urlSent, redactor: redactor, to: &bytes)
         if verifiesWithoutSNI {
             bytes.append("  # trust-override: openssl checks the certificate against the host without SNI; curl cannot, so -k after that check")
         }
@@ -143,9 +144,9 @@ enum CurlCommand {
             if HeaderName.equal(header.name, "Expect") { hasExpect = true }
             if HeaderName.equal(header.name, "Host") { hasHost = true }
         }
-        if !hasHost, hop.pinnedIP != nil, strategy == .headerOnly || strategy == .trustOverride {
+        if !hasHost, hop.connection.pinnedIP != nil, strategy == .headerOnly || strategy == .trustOverride {
             bytes.append(" -H ")
-            ShellWord.append("Host: " + hop.hostHeader, redactor: redactor, to: &bytes)
+            ShellWord.append("Host: " + hop.connection.hostHeader, redactor: redactor, to: &bytes)
         }
         for header in hop.requestHeaders {
             bytes.append(" -H ")

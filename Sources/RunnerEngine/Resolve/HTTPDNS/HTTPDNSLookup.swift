@@ -72,7 +72,7 @@ struct HTTPDNSLookup {
         let spec = TransferSpec(
             url: url, method: query.method, headers: query.headers, body: query.body.map(RequestBody.bytes),
             connectTo: serviceIP.flatMap { Self.connectTo(url, at: $0) },
-            tls: TransferSpec.TLSSettings(caFile: caFile),
+            tls: ConnectionTLS(caFile: caFile),
             // ALPN offers h2 over https (some DoH servers speak nothing else); http stays 1.1.
             httpVersion: .auto, timeout: service.timeout, connectTimeout: service.timeout,
             poolKey: PoolKey(["httpdns", mapName, caFile ?? "system", serviceIP?.text ?? "-"]),
