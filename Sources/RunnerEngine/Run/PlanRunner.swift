@@ -113,31 +113,17 @@ final class ScenarioScheduler {
     }
 }
 
-/// One plan's scenarios, which of their results have finished, and its resolver.
+/// One plan's run on the engine: performs what its `SuiteProgress` decides — the lookups
+/// through its resolver, each result's job, the sink, the scheduler's slots.
 final class SuiteRun {
-    let scenarios: [Scenario]
-    /// Each selected scenario's place in the whole plan (`ResultPosition.scenario`); nil when
-    /// every scenario is selected and the two numberings are the same.
-    private let placesInPlan: [Int]?
-    /// Who runs after whom (`after:`), by index in `scenarios`.
-    private let flows: FlowGraph
-    /// Scenarios taken only because a selected one runs after them.
-    private let predecessorsOnly: Set<Int>
-    /// Flow steps started and not finished, by position: what an interrupted run reports.
-    private var stepsUnderWay: [ResultPosition: PlannedResult] = [:]
+    private var progress: SuiteProgress
     private let plan: Plan
-    /// The plan's place on the command line (`ResultPosition.suite`).
-    private let index: Int
     private let options: RunOptions
     private let engine: TransferEngine
     private let resolver: DomainResolver
     private let interrupter: RunInterrupter
     private let sink: any ResultSink
     private let clock: MonotonicClock
-    /// Per scenario: its planned results once expanded, and whether each one has finished.
-    private var planned: [[PlannedResult]?]
-    private var finished: [[Bool]]
-    private var counts = OutcomeCounts()
     private let startedAt = Date()
     private let started = DispatchTime.now()
     private var finishedAt: DispatchTime?
@@ -147,7 +133,6 @@ final class SuiteRun {
         sink: any ResultSink, clock: MonotonicClock, wallClock: WallClock
     ) {
         self.plan = plan
-        self.index = index
         self.options = options
         self.engine = engine
         self.interrupter = interrupter
@@ -156,48 +141,38 @@ final class SuiteRun {
         self.resolver = DomainResolver(
             plan: plan, engine: engine, clock: clock, wallClock: wallClock, memory: options.resolutionMemory,
             redactor: options.redactor)
-        // Shared with the plan when every scenario runs (a filter copies each one).
-        if options.selectsAll {
-            self.scenarios = plan.scenarios
-            self.placesInPlan = nil
-            self.predecessorsOnly = []
-        } else {
-            let selection = options.selection(of: plan)
-            self.scenarios = selection.indices.map { plan.scenarios[$0] }
-            self.placesInPlan = selection.indices
-            var only = Set<Int>()
-            for (position, place) in selection.indices.enumerated() where selection.predecessorsOnly.contains(place) {
-                only.insert(position)
-            }
-            self.predecessorsOnly = only
-        }
-        self.flows = FlowGraph(scenarios)
-        self.planned = Array(repeating: nil, count: scenarios.count)
-        self.finished = Array(repeating: [], count: scenarios.count)
+        progress = SuiteProgress(plan: plan, suite: index, options: options)
     }
 
-    /// The scenarios that start on their own (flow steps start on their predecessors' lanes,
-    /// and are counted as those expand).
-    var scenariosStartedByTheScheduler: Int { flows.isStep.lazy.filter { !$0 }.count }
+    /// The scenarios the scheduler starts from (the selected ones).
+    var scenarios: [Scenario] { progress.scenarios }
+
+    /// The scenarios that start on their own (flow steps start on their predecessors' lanes).
+    var scenariosStartedByTheScheduler: Int { progress.scenariosStartedByTheScheduler }
 
     func start(scenario index: Int, scheduler: ScenarioScheduler) {
-        // A flow step runs when a result it runs after finishes (`startSteps`).
-        guard !flows.isStep[index] else {
-            scheduler.expanded(into: 0)
-            return
-        }
-        let scenario = scenarios[index]
-        let needsMap = ResultExpansion.needsResolution(scenario, override: options.strategyOverride)
-        let asksResolver = ResultExpansion.asksResolver(scenario, override: options.strategyOverride)
-        resolveBoth(scenario.request.url.host, for: scenario, map: needsMap, resolver: asksResolver) { [self] mapAnswer, resolverAnswer in
-            let expansion = ResultExpansion.expand(
-                scenario, strategyOverride: options.strategyOverride, resolution: mapAnswer, resolverAnswer: resolverAnswer)
-            planned[index] = expansion
-            finished[index] = Array(repeating: false, count: expansion.count)
-            scheduler.expanded(into: expansion.count)
-            sink.planned(.expanded(results: expansion.count))
-            for (slot, plannedResult) in expansion.enumerated() {
-                run(plannedResult, scenario: index, at: position(scenario: index, slot: slot), scheduler: scheduler)
+        perform(progress.start(scenario: index), scheduler: scheduler)
+    }
+
+    /// Carries out `actions` in order; a lookup's answer, and a result's end, bring more.
+    private func perform(_ actions: [SuiteProgress.Action], scheduler: ScenarioScheduler) {
+        for action in actions {
+            switch action {
+            case .lookUp(let host, let scenario, let map, let asksResolver, let purpose):
+                resolveBoth(host, for: scenario, map: map, resolver: asksResolver) { [self] mapAnswer, resolverAnswer in
+                    perform(progress.lookedUp(for: purpose, map: mapAnswer, resolver: resolverAnswer), scheduler: scheduler)
+                }
+            case .run(let plannedResult, let index, let position):
+                run(plannedResult, scenario: index, at: position, scheduler: scheduler)
+            case .hand(let result, let position):
+                finishedAt = DispatchTime.now()
+                sink.finished(result, at: position)
+            case .planned(let change):
+                sink.planned(change)
+            case .expanded(let count):
+                scheduler.expanded(into: count)
+            case .hold:
+                scheduler.hold()
             }
         }
     }
@@ -285,72 +260,16 @@ final class SuiteRun {
                 planned: plannedResult, retries: options.retries(for: scenario), redactor: options.redactor),
             engine: engine, clock: clock, resolve: redirectResolve, isInterrupted: { [interrupter] in interrupter.signal != nil }
         ) { [self] result, machine in
-            if plannedResult.lane == nil {
-                finished[index][position.slot] = true
-            } else {
-                stepsUnderWay[position] = nil
-            }
             // Before any sink sees the result: its own evidence may hold what it captured.
             for secret in machine.capturedSecrets { options.redactor?.add(secret) }
-            hand(result, scenario: index, at: position)
-            if !flows.dependents[index].isEmpty {
-                startSteps(after: result, of: index, at: position, lane: machine.laneForDependents(), scheduler: scheduler)
-            }
+            perform(
+                progress.finished(result, scenario: index, at: position, lane: machine.laneForDependents()),
+                scheduler: scheduler)
             scheduler.finished()
         }.start()
     }
 
-    /// Counts a result and hands it to the sink.
-    private func hand(_ result: ScenarioResult, scenario index: Int, at position: ResultPosition) {
-        var result = result
-        if predecessorsOnly.contains(index) { result.predecessorOnly = true }
-        counts = counts + result.outcome.counts
-        finishedAt = DispatchTime.now()
-        sink.finished(result, at: position)
-    }
-
-    /// The flow steps after `result` (scenario `index`, at `position`): on its lane when it
-    /// passed (`lane`), else each skipped, naming it, and so on down the flow.
-    private func startSteps(
-        after result: ScenarioResult, of index: Int, at position: ResultPosition, lane: FlowLane?,
-        scheduler: ScenarioScheduler
-    ) {
-        for (stepIndex, reference) in flows.dependents[index] {
-            let step = scenarios[stepIndex]
-            let base = self.position(scenario: stepIndex, slot: reference, lane: [position.slot] + position.lane)
-            guard let lane else {
-                let skipped = FlowSteps.skipped(step, after: result, predecessorHost: scenarios[index].request.url.host)
-                let at = ResultPosition(suite: base.suite, scenario: base.scenario, slot: base.slot, lane: base.lane + [0])
-                sink.planned(.steps(results: 1))
-                hand(skipped, scenario: stepIndex, at: at)
-                if !flows.dependents[stepIndex].isEmpty {
-                    startSteps(after: skipped, of: stepIndex, at: at, lane: nil, scheduler: scheduler)
-                }
-                continue
-            }
-            scheduler.hold()
-            let source = FlowSteps.lookupSource(of: step, on: lane)
-            resolveBoth(
-                step.request.url.host, for: step, map: source == .domainMap, resolver: source == .resolver
-            ) { [self] mapAnswer, resolverAnswer in
-                let results = FlowSteps.expand(step, on: lane, resolution: mapAnswer ?? resolverAnswer)
-                scheduler.expanded(into: results.count)
-                sink.planned(.steps(results: results.count))
-                for (fan, plannedResult) in results.enumerated() {
-                    let at = ResultPosition(suite: base.suite, scenario: base.scenario, slot: base.slot, lane: base.lane + [fan])
-                    stepsUnderWay[at] = plannedResult
-                    run(plannedResult, scenario: stepIndex, at: at, scheduler: scheduler)
-                }
-            }
-        }
-    }
-
-    /// Where the result in `slot` (and `lane`) of the selected scenario `scenario` sits in the run.
-    private func position(scenario: Int, slot: Int, lane: [Int] = []) -> ResultPosition {
-        ResultPosition(suite: index, scenario: placesInPlan?[scenario] ?? scenario, slot: slot, lane: lane)
-    }
-
-    /// What a suite planned, handed over when the run has ended (see `retired`).
+    /// What a suite planned, handed over when the run has ended (see `PlanRunner.retired`).
     struct Bookkeeping {
         fileprivate var planned: [[PlannedResult]?]
         fileprivate var finished: [[Bool]]
@@ -358,37 +277,19 @@ final class SuiteRun {
 
     /// Hands over the bookkeeping, leaving this suite empty (after `finish`).
     func retire() -> Bookkeeping {
-        defer {
-            planned = []
-            finished = []
-        }
-        return Bookkeeping(planned: planned, finished: finished)
+        let kept = progress.retire()
+        return Bookkeeping(planned: kept.planned, finished: kept.finished)
     }
 
     /// Once the run has ended: hands each planned result that never finished (the run was
     /// interrupted) to the sink as skipped, in plan order, and returns the suite's summary.
     func finish() -> SuiteResult {
-        for scenario in scenarios.indices where !flows.isStep[scenario] {
-            let expansion = planned[scenario]
-                ?? ResultExpansion.expand(scenarios[scenario], strategyOverride: options.strategyOverride, resolution: nil)
-            for slot in expansion.indices where !(finished[scenario].indices.contains(slot) && finished[scenario][slot]) {
-                let result = Self.notRun(expansion[slot])
-                counts = counts + result.outcome.counts
-                sink.notRun(result, at: position(scenario: scenario, slot: slot))
-            }
-        }
-        for (position, step) in stepsUnderWay.sorted(by: { $0.key < $1.key }) {
-            var result = Self.notRun(step)
-            result.after = step.lane?.steps ?? []
-            counts = counts + result.outcome.counts
-            sink.notRun(result, at: position)
-        }
-        stepsUnderWay = [:]
+        for (result, position) in progress.notRun() { sink.notRun(result, at: position) }
         let end = finishedAt ?? started
         return SuiteResult(
             plan: PlanIdentity(name: plan.name, file: plan.path), startedAt: startedAt,
             duration: Double(end.uptimeNanoseconds - started.uptimeNanoseconds) / 1e9,
-            hostname: Host.name, properties: properties(), counts: counts, httpdnsLookups: httpdnsLookups())
+            hostname: Host.name, properties: properties(), counts: progress.counts, httpdnsLookups: httpdnsLookups())
     }
 
     /// The latest lookup of each HTTPDNS map and host (a TTL may have renewed it during the
@@ -399,14 +300,6 @@ final class SuiteRun {
         return latest.keys.sorted().flatMap { map in
             latest[map, default: [:]].sorted { $0.key < $1.key }.map(\.value)
         }
-    }
-
-    private static func notRun(_ planned: PlannedResult) -> ScenarioResult {
-        ScenarioResult(
-            scenario: planned.scenario.name, strategy: planned.strategy, ip: planned.ip?.text,
-            tags: planned.scenario.tags, outcome: .skipped(reason: "interrupted"),
-            evidence: Evidence(strategy: planned.strategy, ipSource: "", insecure: planned.scenario.settings.insecure),
-            duration: 0)
     }
 
     /// Runner version, plan path, and each domain map's answers as the run saw them.
