@@ -10,6 +10,12 @@ extension HopEvidence {
         sink.fact("pinned ip", connection.pinnedIP, or: "none (system resolver)")
         // One value: a secret could span the address and the port.
         sink.fact("connected", connectedAddress, or: "not connected")
+        // Derived, so one line here is the whole of it: every report that walks this list shows it.
+        if let family = connectedFamily {
+            sink.beginFact("address family")
+            sink.literal(family)
+            sink.endFact()
+        }
         sink.fact("http version", httpVersion, or: "none")
         sink.beginFact("status")
         if let status { sink.number(status) } else { sink.literal("no response") }
@@ -41,6 +47,14 @@ extension HopEvidence {
             sink.literal("none received")
         }
         sink.endFact()
+    }
+
+    /// `IPv4` or `IPv6`: the family of the address the hop connected to; nil when it connected
+    /// nowhere. Which family an edge was reached over matters once an app's users are asked for
+    /// both (`ip_version: any`).
+    public var connectedFamily: StaticString? {
+        guard let ip = connectedIP else { return nil }
+        return ip.utf8.contains(UInt8(ascii: ":")) ? "IPv6" : "IPv4"
     }
 
     /// `IP:port`, `[IPv6]:port`, or the address alone when the port is unknown; nil when the

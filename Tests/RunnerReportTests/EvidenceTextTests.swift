@@ -16,6 +16,7 @@ import RunnerVocabulary
             "  sni: api.example.com",
             "  pinned ip: 203.0.113.10",
             "  connected: 203.0.113.10:443",
+            "  address family: IPv4",
             "  http version: 2",
             "  status: 200",
             "  certificate: subject CN=api.example.com; issuer CN=Lab CA; expires 2025-06-30T23:59:59Z",
