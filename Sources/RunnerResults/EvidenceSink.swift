@@ -28,6 +28,13 @@ public protocol EvidenceSink: ~Copyable {
 }
 
 extension EvidenceSink where Self: ~Copyable {
+    /// A fact whose value is one value from the run.
+    public mutating func fact(_ label: StaticString, _ value: String) {
+        beginFact(label)
+        self.value(value)
+        endFact()
+    }
+
     /// A fact whose value is one value from the run, or `absent` when there is none.
     public mutating func fact(_ label: StaticString, _ value: String?, or absent: StaticString) {
         beginFact(label)

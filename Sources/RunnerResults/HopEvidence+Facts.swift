@@ -4,8 +4,8 @@ extension HopEvidence {
     /// The hop's facts, in the order every report shows them (the console and JUnit's lines,
     /// the HTML report's definition list): the one place a hop fact is declared for them.
     public func describe<Sink: EvidenceSink & ~Copyable>(into sink: inout Sink) {
-        sink.fact("url sent", connection.urlSent, or: "")
-        sink.fact("host", connection.hostHeader, or: "")
+        sink.fact("url sent", connection.urlSent)
+        sink.fact("host", connection.hostHeader)
         sink.fact("sni", connection.sni, or: "none")
         sink.fact("pinned ip", connection.pinnedIP, or: "none (system resolver)")
         // One value: a secret could span the address and the port.

@@ -15,7 +15,7 @@ struct SuiteProgressTests {
     typealias Flows = FlowStepTests
 
     /// Each action as a line, for comparing whole sequences.
-    static func lines(_ actions: [SuiteProgress.Action]) -> [String] {
+    static func lines(_ actions: [SuiteProgress.Action], of progress: SuiteProgress) -> [String] {
         actions.map { action in
             switch action {
             case .lookUp(let host, let scenario, let map, let resolver, let purpose):
@@ -25,7 +25,8 @@ struct SuiteProgressTests {
                 case .step(let index, let base, _): what = "step \(index) at \(position(base))"
                 }
                 return "look up \(host) for \(scenario.name) (\(what))\(map ? " map" : "")\(resolver ? " resolver" : "")"
-            case .run(let planned, let index, let at):
+            case .run(let index, let at):
+                guard let planned = progress.plannedResult(scenario: index, at: at) else { return "run nothing at \(position(at))" }
                 return "run \(planned.scenario.name) [\(planned.strategy.rawValue) \(planned.ip?.text ?? "-")] (\(index)) at \(position(at))"
             case .hand(let result, let at):
                 return "hand \(result.scenario) \(result.outcome.kindName)\(result.predecessorOnly ? " (predecessor only)" : "") at \(position(at))"
@@ -68,9 +69,10 @@ struct SuiteProgressTests {
         let plan = try Self.plan([("login", [], []), ("profile", ["login"], []), ("health", [], [])])
         var progress = SuiteProgress(plan: plan, suite: 3, options: RunOptions())
         #expect(progress.scenariosStartedByTheScheduler == 2)
-        #expect(Self.lines(progress.start(scenario: 1)) == ["expanded into 0"])
-        #expect(Self.lines(progress.start(scenario: 0)) == ["look up api.example.com for login (scenario 0) map"])
-        #expect(Self.lines(progress.lookedUp(for: .scenario(0), map: Self.twoEdges, resolver: nil)) == [
+        #expect(Self.lines(progress.start(scenario: 1), of: progress) == ["expanded into 0"])
+        #expect(Self.lines(progress.start(scenario: 0), of: progress) == ["look up api.example.com for login (scenario 0) map"])
+        let expanded = progress.lookedUp(for: .scenario(0), map: Self.twoEdges, resolver: nil)
+        #expect(Self.lines(expanded, of: progress) == [
             "expanded into 2", "planned expanded(results: 2)",
             "run login [sni-resolve 192.0.2.1] (0) at 3/0/0", "run login [sni-resolve 192.0.2.2] (0) at 3/0/1",
         ])
@@ -82,18 +84,18 @@ struct SuiteProgressTests {
         let plan = try Self.plan([("login", [], []), ("profile", ["login"], [])])
         var progress = SuiteProgress(plan: plan, suite: 0, options: RunOptions())
         _ = progress.lookedUp(for: .scenario(0), map: Self.twoEdges, resolver: nil)
-        let (login, machine) = try Flows.passedLogin()
+        var (login, machine) = try Flows.passedLogin()
         let lane = try #require(machine.laneForDependents())
-        let actions = progress.finished(login, scenario: 0, at: ResultPosition(suite: 0, scenario: 0, slot: 1), lane: lane)
-        #expect(Self.lines(actions) == [
-            "hand login passed at 0/0/1", "hold", "look up api.example.com for profile (step 1 at 0/1/0/1)",
-        ])
+        let actions = progress.finished(&login, scenario: 0, at: ResultPosition(suite: 0, scenario: 0, slot: 1), lane: lane)
+        #expect(!login.predecessorOnly)
+        #expect(Self.lines(actions, of: progress) == ["hold", "look up api.example.com for profile (step 1 at 0/1/0/1)"])
         guard case .lookUp(_, _, _, _, let purpose) = try #require(actions.last) else {
             Issue.record("expected a lookup")
             return
         }
         // The lane pins the step to its predecessor's IP: no lookup answer is needed.
-        #expect(Self.lines(progress.lookedUp(for: purpose, map: nil, resolver: nil)) == [
+        let stepActions = progress.lookedUp(for: purpose, map: nil, resolver: nil)
+        #expect(Self.lines(stepActions, of: progress) == [
             "expanded into 1", "planned steps(results: 1)", "run profile [sni-resolve 192.0.2.1] (1) at 0/1/0/1/0",
         ])
         #expect(progress.counts.passed == 1 && progress.finished[0] == [false, true])
@@ -104,10 +106,9 @@ struct SuiteProgressTests {
         let plan = try Self.plan([("login", [], []), ("profile", ["login"], []), ("orders", ["profile"], [])])
         var progress = SuiteProgress(plan: plan, suite: 0, options: RunOptions())
         _ = progress.lookedUp(for: .scenario(0), map: Self.twoEdges, resolver: nil)
-        let failed = Self.result("login", .failed([Problem(subject: "status", expected: "200", actual: "500")]))
-        let actions = progress.finished(failed, scenario: 0, at: ResultPosition(suite: 0, scenario: 0, slot: 0), lane: nil)
-        #expect(Self.lines(actions) == [
-            "hand login failed at 0/0/0",
+        var failed = Self.result("login", .failed([Problem(subject: "status", expected: "200", actual: "500")]))
+        let actions = progress.finished(&failed, scenario: 0, at: ResultPosition(suite: 0, scenario: 0, slot: 0), lane: nil)
+        #expect(Self.lines(actions, of: progress) == [
             "planned steps(results: 1)", "hand profile skipped at 0/1/0/0/0",
             "planned steps(results: 1)", "hand orders skipped at 0/2/0/0/0/0/0",
         ])
@@ -119,9 +120,9 @@ struct SuiteProgressTests {
         let plan = try Self.plan([("login", [], []), ("profile", ["login"], []), ("health", [], [])])
         var progress = SuiteProgress(plan: plan, suite: 0, options: RunOptions())
         _ = progress.lookedUp(for: .scenario(0), map: Self.twoEdges, resolver: nil)
-        let (login, machine) = try Flows.passedLogin()
+        var (login, machine) = try Flows.passedLogin()
         let lane = try #require(machine.laneForDependents())
-        let started = progress.finished(login, scenario: 0, at: ResultPosition(suite: 0, scenario: 0, slot: 0), lane: lane)
+        let started = progress.finished(&login, scenario: 0, at: ResultPosition(suite: 0, scenario: 0, slot: 0), lane: lane)
         guard case .lookUp(_, _, _, _, let purpose) = try #require(started.last) else {
             Issue.record("expected a lookup")
             return
@@ -147,13 +148,14 @@ struct SuiteProgressTests {
         options.tags = ["api"]
         var progress = SuiteProgress(plan: plan, suite: 1, options: options)
         #expect(progress.scenarios.map(\.name) == ["login", "orders"])
-        #expect(Self.lines(progress.lookedUp(for: .scenario(0), map: Self.twoEdges, resolver: nil)).suffix(2) == [
+        let expanded = progress.lookedUp(for: .scenario(0), map: Self.twoEdges, resolver: nil)
+        #expect(Self.lines(expanded, of: progress).suffix(2) == [
             "run login [sni-resolve 192.0.2.1] (0) at 1/1/0", "run login [sni-resolve 192.0.2.2] (0) at 1/1/1",
         ])
-        let failed = Self.result("login", .errored(TransferError(kind: .tls, message: "handshake")))
-        #expect(Self.lines(progress.finished(failed, scenario: 0, at: ResultPosition(suite: 1, scenario: 1, slot: 0), lane: nil)) == [
-            "hand login error (predecessor only) at 1/1/0", "planned steps(results: 1)", "hand orders skipped at 1/2/0/0/0",
-        ])
+        var failed = Self.result("login", .errored(TransferError(kind: .tls, message: "handshake")))
+        let actions = progress.finished(&failed, scenario: 0, at: ResultPosition(suite: 1, scenario: 1, slot: 0), lane: nil)
+        #expect(failed.predecessorOnly, "login ran only because the selected orders runs after it")
+        #expect(Self.lines(actions, of: progress) == ["planned steps(results: 1)", "hand orders skipped at 1/2/0/0/0"])
     }
 }
 

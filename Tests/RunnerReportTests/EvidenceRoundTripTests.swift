@@ -116,7 +116,7 @@ struct EvidenceRoundTripTests {
             for child in mirror.children {
                 walk(child.value, path: path.isEmpty ? (child.label ?? "") : path + "." + (child.label ?? ""), visit)
             }
-        case .enum, .tuple, .dictionary, nil:
+        case .enum, .tuple, .dictionary, .foreignReference, nil:
             visit(path, value)
         @unknown default:
             visit(path, value)

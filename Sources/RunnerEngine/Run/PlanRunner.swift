@@ -162,11 +162,11 @@ final class SuiteRun {
                 resolveBoth(host, for: scenario, map: map, resolver: asksResolver) { [self] mapAnswer, resolverAnswer in
                     perform(progress.lookedUp(for: purpose, map: mapAnswer, resolver: resolverAnswer), scheduler: scheduler)
                 }
-            case .run(let plannedResult, let index, let position):
+            case .run(let index, let position):
+                guard let plannedResult = progress.plannedResult(scenario: index, at: position) else { continue }
                 run(plannedResult, scenario: index, at: position, scheduler: scheduler)
             case .hand(let result, let position):
-                finishedAt = DispatchTime.now()
-                sink.finished(result, at: position)
+                hand(result, at: position)
             case .planned(let change):
                 sink.planned(change)
             case .expanded(let count):
@@ -262,11 +262,18 @@ final class SuiteRun {
         ) { [self] result, machine in
             // Before any sink sees the result: its own evidence may hold what it captured.
             for secret in machine.capturedSecrets { options.redactor?.add(secret) }
-            perform(
-                progress.finished(result, scenario: index, at: position, lane: machine.laneForDependents()),
-                scheduler: scheduler)
+            var result = result
+            let steps = progress.finished(&result, scenario: index, at: position, lane: machine.laneForDependents())
+            hand(result, at: position)
+            if !steps.isEmpty { perform(steps, scheduler: scheduler) }
             scheduler.finished()
         }.start()
+    }
+
+    /// Hands a counted result to the sink.
+    private func hand(_ result: ScenarioResult, at position: ResultPosition) {
+        finishedAt = DispatchTime.now()
+        sink.finished(result, at: position)
     }
 
     /// What a suite planned, handed over when the run has ended (see `PlanRunner.retired`).

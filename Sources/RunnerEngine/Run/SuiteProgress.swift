@@ -24,10 +24,12 @@ struct SuiteProgress {
         /// Look `host` up for `scenario`: through its domain map, its resolver, both or neither
         /// (neither: answer at once), then call `lookedUp(for:)`.
         case lookUp(host: String, scenario: Scenario, map: Bool, resolver: Bool, for: Purpose)
-        /// Run this result (with its retries), then call `finished`.
-        case run(PlannedResult, scenario: Int, at: ResultPosition)
-        /// Hand this result, counted, to the sink.
-        case hand(ScenarioResult, at: ResultPosition)
+        /// Run the planned result of `scenario` at `position` (`plannedResult(scenario:at:)`),
+        /// with its retries, then call `finished`. Actions stay small: a result is not carried.
+        case run(scenario: Int, at: ResultPosition)
+        /// Hand this result, counted, to the sink (a skipped flow step; a result that ran is
+        /// handed by the driver as `finished` returns).
+        indirect case hand(ScenarioResult, at: ResultPosition)
         /// Tell the sink how the run's size changed.
         case planned(PlannedChange)
         /// The scheduler's slot held for a starting scenario or step becomes this many results.
@@ -103,8 +105,8 @@ struct SuiteProgress {
             planned[index] = expansion
             finished[index] = Array(repeating: false, count: expansion.count)
             var actions: [Action] = [.expanded(into: expansion.count), .planned(.expanded(results: expansion.count))]
-            for (slot, plannedResult) in expansion.enumerated() {
-                actions.append(.run(plannedResult, scenario: index, at: position(scenario: index, slot: slot)))
+            for slot in expansion.indices {
+                actions.append(.run(scenario: index, at: position(scenario: index, slot: slot)))
             }
             return actions
         case .step(let index, let base, let lane):
@@ -113,25 +115,32 @@ struct SuiteProgress {
             for (fan, plannedResult) in results.enumerated() {
                 let at = ResultPosition(suite: base.suite, scenario: base.scenario, slot: base.slot, lane: base.lane + [fan])
                 stepsUnderWay[at] = plannedResult
-                actions.append(.run(plannedResult, scenario: index, at: at))
+                actions.append(.run(scenario: index, at: at))
             }
             return actions
         }
     }
 
-    /// Result `result` of scenario `index` finished at `position`: it is counted and handed
-    /// over, then the flow steps after it start — on `lane` when it passed, skipped otherwise.
-    mutating func finished(_ result: ScenarioResult, scenario index: Int, at position: ResultPosition, lane: FlowLane?) -> [Action] {
+    /// Result `result` of scenario `index` finished at `position`: it is counted (and marked
+    /// when its scenario was taken only for a step) for the driver to hand over first; then the
+    /// flow steps after it start — on `lane` when it passed, skipped otherwise.
+    mutating func finished(
+        _ result: inout ScenarioResult, scenario index: Int, at position: ResultPosition, lane: FlowLane?
+    ) -> [Action] {
         if position.lane.isEmpty {
             finished[index][position.slot] = true
         } else {
             stepsUnderWay[position] = nil
         }
-        var actions = [hand(result, scenario: index, at: position)]
-        if !flows.dependents[index].isEmpty {
-            actions += startSteps(after: result, of: index, at: position, lane: lane)
-        }
-        return actions
+        count(&result, scenario: index)
+        guard !flows.dependents[index].isEmpty else { return [] }
+        return startSteps(after: result, of: index, at: position, lane: lane)
+    }
+
+    /// The planned result a `run` action names.
+    func plannedResult(scenario index: Int, at position: ResultPosition) -> PlannedResult? {
+        guard position.lane.isEmpty else { return stepsUnderWay[position] }
+        return planned[index].flatMap { $0.indices.contains(position.slot) ? $0[position.slot] : nil }
     }
 
     /// Once the run has ended: each planned result that never finished (the run was
@@ -167,12 +176,10 @@ struct SuiteProgress {
 
     // MARK: Steps
 
-    /// Counts a result and hands it over (a predecessor taken only for a selected step says so).
-    private mutating func hand(_ result: ScenarioResult, scenario index: Int, at position: ResultPosition) -> Action {
-        var result = result
+    /// Counts a result (a predecessor taken only for a selected step says so).
+    private mutating func count(_ result: inout ScenarioResult, scenario index: Int) {
         if predecessorsOnly.contains(index) { result.predecessorOnly = true }
         counts = counts + result.outcome.counts
-        return .hand(result, at: position)
     }
 
     /// The flow steps after `result` (scenario `index`, at `position`): on its lane when it
@@ -185,10 +192,11 @@ struct SuiteProgress {
             let step = scenarios[stepIndex]
             let base = self.position(scenario: stepIndex, slot: reference, lane: [position.slot] + position.lane)
             guard let lane else {
-                let skipped = FlowSteps.skipped(step, after: result, predecessorHost: scenarios[index].request.url.host)
+                var skipped = FlowSteps.skipped(step, after: result, predecessorHost: scenarios[index].request.url.host)
                 let at = ResultPosition(suite: base.suite, scenario: base.scenario, slot: base.slot, lane: base.lane + [0])
+                count(&skipped, scenario: stepIndex)
                 actions.append(.planned(.steps(results: 1)))
-                actions.append(hand(skipped, scenario: stepIndex, at: at))
+                actions.append(.hand(skipped, at: at))
                 if !flows.dependents[stepIndex].isEmpty {
                     actions += startSteps(after: skipped, of: stepIndex, at: at, lane: nil)
                 }

@@ -21,8 +21,8 @@ extension HTMLWriter: EvidenceSink {
     /// Subject, issuer and expiry as three facts, then the names when there are any.
     mutating func certificate(_ certificate: CertificateSummary?) {
         guard let certificate else { return raw("<dt>certificate</dt><dd>none</dd>") }
-        fact("certificate", certificate.subject, or: "")
-        fact("issuer", certificate.issuer, or: "")
+        fact("certificate", certificate.subject)
+        fact("issuer", certificate.issuer)
         beginFact("expires")
         if let notAfter = certificate.notAfter { text(Format.timestamp(notAfter)) } else { raw("unknown") }
         endFact()

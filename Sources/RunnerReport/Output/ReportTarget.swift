@@ -92,9 +92,7 @@ public final class ReportTarget: @unchecked Sendable {
     var spoolDirectory: String {
         switch delivery {
         case .atomic(let finalPath): return AtomicFile.directory(of: finalPath)
-        case .inPlace:
-            let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-            return folder
+        case .inPlace: return FileManager.default.temporaryDirectory.path
         }
     }
 
