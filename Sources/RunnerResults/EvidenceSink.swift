@@ -1,7 +1,8 @@
 import RunnerVocabulary
 
-/// Where a report renders the facts of a result's evidence, piece by piece, as the evidence
-/// describes them (`HopEvidence.describe(into:)`): the one list of facts every renderer walks.
+/// Where a report renders the facts of a result's evidence, piece by piece, as the result
+/// describes them (`ScenarioResult.describeEvidence(into:)`, and for each hop
+/// `HopEvidence.describe(into:)`): the one list of facts every renderer walks.
 /// Nothing is formatted until a renderer asks: a fact is written straight into the report's
 /// bytes, and a report that does not show evidence never calls it.
 ///
@@ -25,6 +26,38 @@ public protocol EvidenceSink: ~Copyable {
     mutating func certificate(_ certificate: CertificateSummary?)
     /// The negotiated version and cipher and the chain, laid out as the medium shows them.
     mutating func tls(_ session: TLSSession)
+    /// What a resolver answered for one host, laid out as the medium shows a lookup.
+    mutating func dnsLookup(_ lookup: DNSLookupEvidence)
+    /// Starts hop `number` (from 1): the request's method and URL head its facts.
+    mutating func beginHop(_ number: Int, _ hop: HopEvidence)
+    /// Ends a hop's facts; a sink that reproduces requests adds the hop's curl line here.
+    mutating func endHop(_ hop: HopEvidence, of evidence: Evidence)
+    /// Starts a remark: a line of its own after the result's facts (`endRemark` closes it).
+    mutating func beginRemark(_ kind: EvidenceRemark)
+    mutating func endRemark()
+}
+
+/// The kinds of line a result's evidence shows apart from its facts: each medium sets them off
+/// in its own way (the HTML report: a paragraph, an item of the notes list).
+public enum EvidenceRemark: Sendable {
+    /// Why `expect.dns` was not checked.
+    case dnsNotChecked
+    /// The result sent no request at all.
+    case noRequest
+    /// A value the result captured for the scenarios after it.
+    case captured
+    /// Anything else worth knowing (a fallback used, a body cut at `max_body`, …).
+    case note
+
+    /// The word that heads the remark in a line of text; nil when it stands alone.
+    public var label: StaticString? {
+        switch self {
+        case .dnsNotChecked: "dns"
+        case .noRequest: nil
+        case .captured: "captured"
+        case .note: "note"
+        }
+    }
 }
 
 extension EvidenceSink where Self: ~Copyable {
@@ -32,6 +65,16 @@ extension EvidenceSink where Self: ~Copyable {
     public mutating func fact(_ label: StaticString, _ value: String) {
         beginFact(label)
         self.value(value)
+        endFact()
+    }
+
+    /// A fact whose value is a list of values from the run, joined by `, `.
+    public mutating func fact(_ label: StaticString, list values: [String]) {
+        beginFact(label)
+        for (index, value) in values.enumerated() {
+            if index > 0 { literal(", ") }
+            self.value(value)
+        }
         endFact()
     }
 

@@ -90,13 +90,12 @@ import RunnerResults
             for result in Fixture.run().suites.flatMap(\.results) {
                 var bytes = ByteBuffer(capacity: 16)
                 bytes.append("before|")
-                let reproducing = !result.outcome.isPassed
-                EvidenceText.write(result.evidence, redactor: redactor, reproducing: reproducing, to: &bytes)
-                let lines = EvidenceText.lines(for: result.evidence, redactor: redactor, reproducing: reproducing)
+                EvidenceText.write(result, redactor: redactor, to: &bytes)
+                let lines = EvidenceText.lines(for: result, redactor: redactor)
                 #expect(String(decoding: bytes.array, as: UTF8.self) == "before|" + lines.map { $0 + "\n" }.joined())
             }
         }
-        let lines = EvidenceText.lines(for: Fixture.failed.evidence, redactor: secretAcrossValues)
+        let lines = EvidenceText.lines(for: Fixture.failed, redactor: secretAcrossValues)
         #expect(lines.contains("  connected: ***"))
     }
 
@@ -106,9 +105,8 @@ import RunnerResults
             for result in Fixture.run().suites.flatMap(\.results) {
                 var bytes = ByteBuffer(capacity: 16)
                 bytes.append("<out>")
-                let reproducing = !result.outcome.isPassed
-                EvidenceText.writeXMLText(result.evidence, redactor: redactor, reproducing: reproducing, to: &bytes)
-                let text = EvidenceText.lines(for: result.evidence, redactor: redactor, reproducing: reproducing)
+                EvidenceText.writeXMLText(result, redactor: redactor, to: &bytes)
+                let text = EvidenceText.lines(for: result, redactor: redactor)
                     .map { $0 + "\n" }.joined()
                 #expect(String(decoding: bytes.array, as: UTF8.self) == "<out>" + XMLWriter.escapeText(text))
             }

@@ -81,7 +81,7 @@ import RunnerVocabulary
             "      - header Content-Type: expected contains \"json\", got text/html",
             "      - header X-Echo-Authorization: expected absent, got Bearer ***",
         ])
-        let evidence = EvidenceText.lines(for: Fixture.failed.evidence, redactor: Fixture.redactor, reproducing: true)
+        let evidence = EvidenceText.lines(for: Fixture.failed, redactor: Fixture.redactor)
         #expect(Array(lines[4...]) == evidence.map { "      " + $0 })
         #expect(lines.contains("      hop 2: GET http://api.example.com/v2/profile"))
         // A result that did not pass shows how to send each request again, the secret masked.

@@ -7,9 +7,10 @@ import RunnerVocabulary
 
 @Suite struct EvidenceTextTests {
     @Test func aTLSHopShowsEveryFact() {
-        #expect(EvidenceText.lines(for: Fixture.passed.evidence, redactor: Fixture.redactor) == [
+        #expect(EvidenceText.lines(for: Fixture.passed, redactor: Fixture.redactor) == [
             "strategy: sni-resolve",
             "ip source: static map 'builtin'",
+            "tags: login, critical",
             "hop 1: POST https://api.example.com/v1/login",
             "  url sent: https://api.example.com/v1/login",
             "  host: api.example.com",
@@ -31,7 +32,7 @@ import RunnerVocabulary
     }
 
     @Test func redirectsNotesAndSecretsInURLs() {
-        let lines = EvidenceText.lines(for: Fixture.failed.evidence, redactor: Fixture.redactor)
+        let lines = EvidenceText.lines(for: Fixture.failed, redactor: Fixture.redactor)
         #expect(lines.contains("hop 1: GET http://api.example.com/profile?token=***"))
         #expect(lines.contains("  url sent: http://203.0.113.11/profile?token=***"))
         #expect(lines.contains("  sni: none"))
@@ -43,7 +44,7 @@ import RunnerVocabulary
     }
 
     @Test func whatDidNotHappenIsSaid() {
-        let lines = EvidenceText.lines(for: Fixture.errored.evidence, redactor: Fixture.redactor)
+        let lines = EvidenceText.lines(for: Fixture.errored, redactor: Fixture.redactor)
         #expect(Array(lines[3...]) == [
             "  url sent: https://203.0.113.12/checkout",
             "  host: api.example.com",
@@ -56,11 +57,13 @@ import RunnerVocabulary
             "  timings: connect 1.000 ms",
             "  connection: unknown",
             "  body: none received",
+            // A result that did not pass says how to send its request again.
+            "  curl: curl -g -sS -i -H 'Host: api.example.com' 'https://203.0.113.12/checkout'",
         ])
     }
 
     @Test func insecureComesFirst() {
-        let lines = EvidenceText.lines(for: Fixture.insecure.evidence, redactor: Fixture.redactor)
+        let lines = EvidenceText.lines(for: Fixture.insecure, redactor: Fixture.redactor)
         #expect(lines.first == "INSECURE: certificate verification was skipped (insecure: true)")
     }
 
@@ -71,12 +74,12 @@ import RunnerVocabulary
         hop.connectedIP = "10.0.0.1"
         hop.connectedPort = 8443
         let evidence = Evidence(strategy: .sniResolve, ipSource: "x", insecure: false, hops: [hop])
-        let lines = EvidenceText.lines(for: evidence, redactor: Redactor(secrets: ["10.0.0.1:8443"]))
+        let lines = EvidenceText.lines(for: Fixture.result(evidence), redactor: Redactor(secrets: ["10.0.0.1:8443"]))
         #expect(lines.contains("  connected: ***"))
     }
 
     @Test func everyValueStaysOnItsLine() {
-        let lines = EvidenceText.lines(for: Fixture.hostileResult.evidence, redactor: Fixture.redactor)
+        let lines = EvidenceText.lines(for: Fixture.hostileResult, redactor: Fixture.redactor)
         for line in lines {
             #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         }
@@ -143,7 +146,7 @@ struct FormatHelperTests {
         hop.tls = session
         var evidence = Fixture.passed.evidence
         evidence.hops = [hop]
-        return EvidenceText.lines(for: evidence, redactor: Fixture.redactor).filter { $0.hasPrefix("  tls: ") }
+        return EvidenceText.lines(for: Fixture.result(evidence), redactor: Fixture.redactor).filter { $0.hasPrefix("  tls: ") }
     }
 
     @Test func theChainIsSaidUnverifiedOnlyWhenItIs() {

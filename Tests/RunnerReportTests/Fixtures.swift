@@ -38,6 +38,13 @@ enum Fixture {
         hostname: "ci-01", properties: [Property(name: "runner.version", value: "1.0.0")],
         results: [skipped, insecure, hostileResult])
 
+    /// A passing result around `evidence`, for a test about the evidence alone.
+    static func result(_ evidence: Evidence) -> ScenarioResult {
+        ScenarioResult(
+            scenario: "evidence", strategy: evidence.strategy, ip: nil, tags: [], outcome: .passed, evidence: evidence,
+            duration: 0)
+    }
+
     static let passed = ScenarioResult(
         scenario: "login over SNI", strategy: .sniResolve, ip: "203.0.113.10", tags: ["login", "critical"],
         outcome: .passed,

@@ -81,6 +81,7 @@ import RunnerVocabulary
                   <skipped message="not run: interrupted by SIGINT"/>
                   <system-out>strategy: system
             ip source: resolver 192.0.2.53
+            tags: slow
             dns: api.example.com from resolver 192.0.2.53, NOT within 'tencent'
               A: NOERROR, cname edge.example.net, 203.0.113.10 198.51.100.66, ttl 60, 2.100 ms
               AAAA: NXDOMAIN, no such name (NXDOMAIN), 1.300 ms
@@ -110,7 +111,7 @@ import RunnerVocabulary
     @Test func theSystemOutIsTheSharedEvidenceText() throws {
         let root = try ParsedElement.parse(xml)
         let login = try #require(root.all("testcase").first)
-        let expected = EvidenceText.lines(for: Fixture.passed.evidence, redactor: Fixture.redactor)
+        let expected = EvidenceText.lines(for: Fixture.passed, redactor: Fixture.redactor)
         #expect(login.first("system-out")?.text == expected.joined(separator: "\n") + "\n")
     }
 

@@ -46,7 +46,7 @@ public struct ConsoleFormatter: Sendable {
             for (number, attempt) in zip(1..., result.earlierAttempts) {
                 lines.append(paint(Self.indent + "attempt \(number): " + attemptSummary(attempt.outcome), .dim))
             }
-            lines += EvidenceText.lines(for: result.evidence, redactor: redactor, reproducing: !result.outcome.isPassed).map { evidenceLine in
+            lines += EvidenceText.lines(for: result, redactor: redactor).map { evidenceLine in
                 let line = Self.indent + PlainText.singleLine(evidenceLine)
                 return evidenceLine == EvidenceText.insecureLine ? paint(line, .yellow) : paint(line, .dim)
             }

@@ -7,19 +7,22 @@ enum EvidenceText {
     /// The line every report shows first when verification was skipped.
     static let insecureLine = "INSECURE: certificate verification was skipped (insecure: true)"
 
-    /// Redacted, one-line-per-fact rendering of `evidence` (no trailing newline on any line);
-    /// with `reproducing`, each hop also shows its curl line (a result that did not pass).
-    static func lines(for evidence: Evidence, redactor: Redactor, reproducing: Bool = false) -> [String] {
-        var lines = Lines(redactor: redactor, into: ByteBuffer(capacity: 1024), keepingLineEnds: true, escapingXML: false)
-        render(evidence, reproducing: reproducing, into: &lines)
+    /// Redacted, one-line-per-fact rendering of `result`'s evidence (no trailing newline on any
+    /// line); a result that did not pass also shows each hop's curl line.
+    static func lines(for result: borrowing ScenarioResult, redactor: Redactor) -> [String] {
+        var lines = Lines(
+            redactor: redactor, into: ByteBuffer(capacity: 1024), keepingLineEnds: true, escapingXML: false,
+            reproducing: !result.outcome.isPassed)
+        render(result, into: &lines)
         return lines.strings()
     }
 
-    /// The same lines, each followed by a newline, appended to `bytes` (JUnit's `<system-out>`:
-    /// written as bytes, without a `String` per line).
-    static func write(_ evidence: Evidence, redactor: Redactor, reproducing: Bool, to bytes: inout ByteBuffer) {
-        var lines = Lines(redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: false)
-        render(evidence, reproducing: reproducing, into: &lines)
+    /// The same lines, each followed by a newline, appended to `bytes` (written as bytes,
+    /// without a `String` per line).
+    static func write(_ result: borrowing ScenarioResult, redactor: Redactor, to bytes: inout ByteBuffer) {
+        var lines = Lines(
+            redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: false, reproducing: !result.outcome.isPassed)
+        render(result, into: &lines)
         bytes = lines.bytes
     }
 
@@ -27,118 +30,26 @@ enum EvidenceText {
     /// to `bytes` (JUnit's `<system-out>`). Without secrets, only the values are escaped, as
     /// they are written (the runner's own words need none); with secrets each line is redacted
     /// whole first, so the text is escaped once written.
-    static func writeXMLText(_ evidence: Evidence, redactor: Redactor, reproducing: Bool, to bytes: inout ByteBuffer) {
+    static func writeXMLText(_ result: borrowing ScenarioResult, redactor: Redactor, to bytes: inout ByteBuffer) {
         guard redactor.isEmpty else {
             var plain = ByteBuffer(capacity: 1024)
-            write(evidence, redactor: redactor, reproducing: reproducing, to: &plain)
+            write(result, redactor: redactor, to: &plain)
             return plain.withUnsafeBytes { XMLWriter.escape($0, attribute: false, to: &bytes) }
         }
-        var lines = Lines(redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: true)
-        render(evidence, reproducing: reproducing, into: &lines)
+        var lines = Lines(
+            redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: true, reproducing: !result.outcome.isPassed)
+        render(result, into: &lines)
         bytes = lines.bytes
     }
 
-    private static func render(_ evidence: Evidence, reproducing: Bool, into out: inout Lines) {
+    private static func render(_ result: borrowing ScenarioResult, into out: inout Lines) {
         // Each value is redacted first (a secret may contain characters that escaping changes),
         // then its controls escaped so that each fact stays on its own line (`value`).
-        if evidence.insecure {
+        if result.evidence.insecure {
             out.text(insecureLine)
             out.endLine()
         }
-        out.literal("strategy: ")
-        out.value(evidence.strategy.rawValue)
-        out.endLine()
-        out.literal("ip source: ")
-        out.value(evidence.ipSource)
-        out.endLine()
-        for lookup in evidence.dns {
-            dnsLines(lookup, into: &out)
-        }
-        if let notChecked = evidence.dnsNotChecked {
-            out.literal("dns: ")
-            out.value(notChecked)
-            out.endLine()
-        }
-        if evidence.hops.isEmpty {
-            out.literal("no request was sent")
-            out.endLine()
-        }
-        for (index, hop) in evidence.hops.enumerated() {
-            out.literal("hop ")
-            out.number(index + 1)
-            out.literal(": ")
-            out.value(hop.method)
-            out.literal(" ")
-            out.value(hop.originalURL)
-            out.endLine()
-            hop.describe(into: &out)
-            if reproducing {
-                out.literal("  curl: ")
-                out.value(CurlCommand.line(hop, of: evidence, redactor: out.redactor))
-                out.endLine()
-            }
-        }
-        for capture in evidence.captured {
-            out.literal("captured: ")
-            out.value(capture.name)
-            if let value = capture.value {
-                out.literal(" = ")
-                out.value(value)
-            } else {
-                out.literal(" (secret)")
-            }
-            out.endLine()
-        }
-        for note in evidence.notes {
-            out.literal("note: ")
-            out.value(note)
-            out.endLine()
-        }
-    }
-
-    /// What a resolver answered for one host: a line for the lookup, one per question, and the
-    /// foreign addresses when the check found some.
-    private static func dnsLines(_ lookup: DNSLookupEvidence, into out: inout Lines) {
-        out.literal("dns: ")
-        out.value(lookup.host)
-        out.literal(" from resolver ")
-        out.value(lookup.resolver)
-        if let within = lookup.within {
-            out.literal(lookup.foreign.isEmpty ? ", within " : ", NOT within ")
-            out.value(within.map { "'\($0)'" }.joined(separator: ", "))
-        }
-        out.endLine()
-        for question in lookup.questions {
-            out.literal("  ")
-            out.value(question.type)
-            out.literal(": ")
-            out.value(question.rcode, or: "no rcode")
-            if let problem = question.problem {
-                out.literal(", ")
-                out.value(problem)
-            }
-            if !question.aliases.isEmpty {
-                out.literal(", cname ")
-                out.value(question.aliases.joined(separator: " -> "))
-            }
-            if !question.addresses.isEmpty {
-                out.literal(", ")
-                out.value(question.addresses.joined(separator: " "))
-            }
-            if let ttl = question.ttl {
-                out.literal(", ttl ")
-                out.number(ttl)
-            }
-            out.literal(", ")
-            out.text(Format.milliseconds(question.duration))
-            out.literal(" ms")
-            out.endLine()
-        }
-        if !lookup.foreign.isEmpty {
-            out.literal("  foreign: ")
-            out.value(lookup.foreign.joined(separator: " "))
-            out.endLine()
-        }
+        result.describeEvidence(into: &out)
     }
 
     /// Lines written as bytes: each composed piece by piece, then (as a secret can also span
@@ -148,6 +59,10 @@ enum EvidenceText {
     fileprivate struct Lines: ~Copyable {
         let redactor: Redactor
         let escapingXML: Bool
+        /// Each hop also shows its curl line (a result that did not pass).
+        let reproducing: Bool
+        /// Facts of a hop are indented under the hop's line.
+        var inHop = false
         var bytes: ByteBuffer
         /// Where the line being written starts.
         private var lineStart: Int
@@ -155,9 +70,12 @@ enum EvidenceText {
         /// are not wanted.
         private var lineEnds: [Int]?
 
-        init(redactor: Redactor, into bytes: consuming ByteBuffer, keepingLineEnds: Bool, escapingXML: Bool) {
+        init(
+            redactor: Redactor, into bytes: consuming ByteBuffer, keepingLineEnds: Bool, escapingXML: Bool, reproducing: Bool
+        ) {
             self.redactor = redactor
             self.escapingXML = escapingXML
+            self.reproducing = reproducing
             lineStart = bytes.count
             self.bytes = bytes
             lineEnds = keepingLineEnds ? [] : nil
@@ -219,11 +137,12 @@ enum EvidenceText {
     }
 }
 
-/// The console's and JUnit's layout of a hop's facts: a line each, indented under the hop's,
-/// the certificate on one line (its names on the next), a line per chain certificate.
+/// The console's and JUnit's layout of a result's facts: a line each, a hop's indented under
+/// the hop's line, the certificate on one line (its names on the next), a line per chain
+/// certificate, a DNS lookup on a line and each of its questions on one more.
 extension EvidenceText.Lines: EvidenceSink {
     mutating func beginFact(_ label: StaticString) {
-        literal("  ")
+        if inHop { literal("  ") }
         literal(label)
         literal(": ")
     }
@@ -254,6 +173,37 @@ extension EvidenceText.Lines: EvidenceSink {
         endLine()
     }
 
+    /// `hop N: METHOD URL`.
+    mutating func beginHop(_ number: Int, _ hop: HopEvidence) {
+        literal("hop ")
+        self.number(number)
+        literal(": ")
+        value(hop.method)
+        literal(" ")
+        value(hop.originalURL)
+        endLine()
+        inHop = true
+    }
+
+    mutating func endHop(_ hop: HopEvidence, of evidence: Evidence) {
+        if reproducing {
+            literal("  curl: ")
+            value(CurlCommand.line(hop, of: evidence, redactor: redactor))
+            endLine()
+        }
+        inHop = false
+    }
+
+    mutating func beginRemark(_ kind: EvidenceRemark) {
+        guard let label = kind.label else { return }
+        literal(label)
+        literal(": ")
+    }
+
+    mutating func endRemark() {
+        endLine()
+    }
+
     /// `tls: TLS 1.3, CIPHER`, then a line per chain certificate, leaf first:
     /// `chain 0: SUBJECT; EC 256; ecdsa-with-SHA256; sha256/…`.
     mutating func tls(_ tls: TLSSession) {
@@ -276,6 +226,51 @@ extension EvidenceText.Lines: EvidenceSink {
             value(certificate.signature)
             literal("; ")
             text(certificate.pin)
+            endLine()
+        }
+    }
+
+    /// What a resolver answered for one host: a line for the lookup, one per question, and the
+    /// foreign addresses when the check found some.
+    mutating func dnsLookup(_ lookup: DNSLookupEvidence) {
+        literal("dns: ")
+        value(lookup.host)
+        literal(" from resolver ")
+        value(lookup.resolver)
+        if let within = lookup.within {
+            literal(lookup.foreign.isEmpty ? ", within " : ", NOT within ")
+            value(within.map { "'\($0)'" }.joined(separator: ", "))
+        }
+        endLine()
+        for question in lookup.questions {
+            literal("  ")
+            value(question.type)
+            literal(": ")
+            value(question.rcode, or: "no rcode")
+            if let problem = question.problem {
+                literal(", ")
+                value(problem)
+            }
+            if !question.aliases.isEmpty {
+                literal(", cname ")
+                value(question.aliases.joined(separator: " -> "))
+            }
+            if !question.addresses.isEmpty {
+                literal(", ")
+                value(question.addresses.joined(separator: " "))
+            }
+            if let ttl = question.ttl {
+                literal(", ttl ")
+                number(ttl)
+            }
+            literal(", ")
+            text(Format.milliseconds(question.duration))
+            literal(" ms")
+            endLine()
+        }
+        if !lookup.foreign.isEmpty {
+            literal("  foreign: ")
+            value(lookup.foreign.joined(separator: " "))
             endLine()
         }
     }

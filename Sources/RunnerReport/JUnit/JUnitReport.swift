@@ -114,7 +114,7 @@ public final class JUnitReport: StreamedReport {
             Self.problemElement(attempt.outcome, names: earlierNames, prefix: "attempt \(number): ", into: &xml, redactor: redactor)
         }
         xml.openTag("system-out")
-        xml.closeTag(name: "system-out") { EvidenceText.writeXMLText(result.evidence, redactor: redactor, reproducing: !result.outcome.isPassed, to: &$0) }
+        xml.closeTag(name: "system-out") { EvidenceText.writeXMLText(result, redactor: redactor, to: &$0) }
         xml.end("testcase")
     }
 
