@@ -65,3 +65,96 @@ extension HopEvidence {
         return connectedPort.map { "\(address):\($0)" } ?? address
     }
 }
+
+// MARK: The hop as the JSON report records it
+
+extension HopEvidence {
+    /// The keys of a hop's record, in the order they are written (sorted). Writing and reading
+    /// both switch over them: a key added here is a fact the compiler asks both to handle.
+    public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
+        case bodyLength = "body_length"
+        case bodySHA256 = "body_sha256"
+        case certificate
+        case connectedIP = "connected_ip"
+        case connectedPort = "connected_port"
+        /// The hop's curl line, for a result that did not pass; null otherwise.
+        case curl
+        case hostHeader = "host_header"
+        case httpVersion = "http_version"
+        case method
+        case newConnection = "new_connection"
+        case originalURL = "original_url"
+        case pinnedIP = "pinned_ip"
+        case sni, status, timings
+        /// The negotiated version and cipher and the chain; null on plain HTTP or without a handshake.
+        case tls
+        case urlSent = "url_sent"
+    }
+
+    /// Writes the hop's record: every key, absent values as null.
+    public func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink, of evidence: Evidence) {
+        sink.beginObject()
+        for key in RecordKey.allCases {
+            sink.key(key.stringValue)
+            switch key {
+            case .bodyLength: sink.number(bodyLength)
+            case .bodySHA256: sink.value(bodySHA256)
+            case .certificate:
+                if let certificate { certificate.record(into: &sink) } else { sink.word(nil) }
+            case .connectedIP: sink.value(connectedIP)
+            case .connectedPort: sink.number(connectedPort)
+            case .curl: sink.reproduction(of: self, in: evidence)
+            case .hostHeader: sink.value(connection.hostHeader)
+            case .httpVersion: sink.value(httpVersion)
+            case .method: sink.value(method)
+            case .newConnection: sink.flag(newConnection)
+            case .originalURL: sink.value(originalURL)
+            case .pinnedIP: sink.value(connection.pinnedIP)
+            case .sni: sink.value(connection.sni)
+            case .status: sink.number(status)
+            case .timings: timings.record(into: &sink)
+            case .tls:
+                if let tls { tls.record(into: &sink) } else { sink.word(nil) }
+            case .urlSent: sink.value(connection.urlSent)
+            }
+        }
+        sink.endObject()
+    }
+}
+
+extension HopEvidence: Decodable {
+    /// A hop read back from its record (`runner merge`). The record keeps the result's strategy,
+    /// not the hop's: the hop comes back with `system` until the result sets it (a redirect that
+    /// changed scheme comes back with the result's), and its TLS settings as the defaults (its
+    /// curl line, recorded, is what a merged report shows).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: RecordKey.self)
+        self.init(
+            method: "", originalURL: "", connection: HopConnection(strategy: .system, urlSent: "", hostHeader: "", sni: nil, pinnedIP: nil))
+        for key in RecordKey.allCases {
+            switch key {
+            case .bodyLength: bodyLength = try container.decodeIfPresent(Int.self, forKey: key)
+            case .bodySHA256: bodySHA256 = try container.decodeIfPresent(String.self, forKey: key)
+            case .certificate:
+                guard try container.contains(key) && !container.decodeNil(forKey: key) else { continue }
+                certificate = try CertificateSummary.read(from: container.nestedContainer(keyedBy: CertificateSummary.RecordKey.self, forKey: key))
+            case .connectedIP: connectedIP = try container.decodeIfPresent(String.self, forKey: key)
+            case .connectedPort: connectedPort = try container.decodeIfPresent(Int.self, forKey: key)
+            case .curl: reproduction = try container.decodeIfPresent(String.self, forKey: key)
+            case .hostHeader: connection.hostHeader = try container.decode(String.self, forKey: key)
+            case .httpVersion: httpVersion = try container.decodeIfPresent(String.self, forKey: key)
+            case .method: method = try container.decode(String.self, forKey: key)
+            case .newConnection: newConnection = try container.decodeIfPresent(Bool.self, forKey: key)
+            case .originalURL: originalURL = try container.decode(String.self, forKey: key)
+            case .pinnedIP: connection.pinnedIP = try container.decodeIfPresent(String.self, forKey: key)
+            case .sni: connection.sni = try container.decodeIfPresent(String.self, forKey: key)
+            case .status: status = try container.decodeIfPresent(Int.self, forKey: key)
+            case .timings: timings = try Timings.read(from: container.nestedContainer(keyedBy: Timings.RecordKey.self, forKey: key))
+            case .tls:
+                guard try container.contains(key) && !container.decodeNil(forKey: key) else { continue }
+                tls = try TLSSession.read(from: container.nestedContainer(keyedBy: TLSSession.RecordKey.self, forKey: key))
+            case .urlSent: connection.urlSent = try container.decode(String.self, forKey: key)
+            }
+        }
+    }
+}

@@ -111,6 +111,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/tmp/curl-command-test"))
     }
 
+    /// A method is a word from the plan like any other: a secret in it is a reference too (it
+    /// was written as it was, the secret in clear, until the JSON report's round trip showed it).
+    @Test func aSecretInTheMethodIsAReference() throws {
+        let redactor = Redactor(named: [SecretValue(name: "VERB", value: "s3cret")])
+        let hop = Self.hop(
+            .system, url: "https://api.example.com/", sent: "https://api.example.com/", host: "api.example.com", ip: nil,
+            method: "\u{F}s3cret")
+        let line = CurlCommand.line(hop, of: Self.evidence(.system, hop: hop), redactor: redactor)
+        #expect(!line.contains("s3cret"))
+        let words = try #require(try Self.words(of: line, environment: ["VERB": "s3cret"]).first)
+        #expect(words.contains("\u{F}s3cret"))
+    }
+
     /// A body with a NUL cannot be an argument: printf makes its bytes for curl to read.
     @Test func aBinaryBodyIsMadeByPrintf() throws {
         let bytes: [UInt8] = [0, 1, 0x27, 0x25, 0xFF, 0x0A]

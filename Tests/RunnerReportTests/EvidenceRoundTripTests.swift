@@ -77,8 +77,12 @@ struct EvidenceRoundTripTests {
     @Test func everyFactSurvivesTheJSONReportOrIsNamedWhyNot() throws {
         let original = Self.complete
         let position = ResultPosition(suite: 0, scenario: 0, slot: 0)
-        let record = ResultRecord(original, at: position, plan: PlanRecord(file: "p.yaml", name: "p"), redactor: Redactor(secrets: []))
-        let data = try JSONEncoder().encode(record)
+        var writer = JSONWriter()
+        ResultRecord.write(
+            original, at: position, plan: PlanRecord(file: "p.yaml", name: "p"), redactor: Redactor(secrets: []),
+            encoder: JSONRecordEncoder(), to: &writer)
+        writer.endDocument()
+        let data = Data(writer.bytes)
         let readBack = try ScenarioResult(try JSONDecoder().decode(ResultRecord.self, from: data), field: "results[0]")
         var lost: [String] = []
         var kept: Set<String> = []

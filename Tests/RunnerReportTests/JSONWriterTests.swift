@@ -6,15 +6,20 @@ import Testing
 import RunnerResults
 import RunnerVocabulary
 
-/// The streaming JSON report against Foundation: the document decodes back into the report's
-/// Codable records unchanged, and JSONEncoder lays out the same JSON value (read back as a
+/// The streaming JSON report against Foundation: the document reads back into the results it
+/// was written from (written again, it is the same), and JSONEncoder lays out the same JSON value (read back as a
 /// plain tree, nulls kept) byte for byte as the report did: keys sorted, pretty-printed, strings
 /// escaped and numbers written as JSONEncoder writes them.
 @Suite struct JSONWriterTests {
     private func expectSameBytes(_ run: RecordedRun, redactor: Redactor, _ label: String) throws {
         let data = try RenderedReport.json(run, redactor: redactor)
-        let decoded = try JSONDecoder().decode(Document.self, from: data)
-        #expect(decoded == Document(run, redactor: redactor), "\(label): the document does not read back the same")
+        // Read back as `runner merge` reads it and written again, the document is the same.
+        let again = try RenderedReport.json(try run.readBack(data), redactor: redactor)
+        if again != data {
+            let at = zip(again, data).prefix { $0 == $1 }.count
+            let context = { (bytes: Data) in String(decoding: bytes[max(0, at - 120)..<min(bytes.count, at + 60)], as: UTF8.self) }
+            Issue.record("\(label): the document does not read back the same at \(at):\nread back: \(context(again))\nwritten: \(context(data))")
+        }
 
         let streamed = Array(data)
         let encoder = JSONEncoder()

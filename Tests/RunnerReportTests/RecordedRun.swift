@@ -1,5 +1,6 @@
 import Foundation
 import PlanFixtures
+import Testing
 @testable import RunnerReport
 import RunnerResults
 
@@ -152,9 +153,19 @@ extension ConsoleFormatter {
     }
 }
 
-extension Document {
-    /// The document the JSON report should write for `run`.
-    init(_ run: RecordedRun, redactor: Redactor) {
-        self.init(run.result, results: run.positionedResults, redactor: redactor)
+extension RecordedRun {
+    /// The run as `runner merge` reads it back from its JSON report `data`: each suite's
+    /// results from their records (evidence included), the run's and the suites' own figures
+    /// kept from this run.
+    func readBack(_ data: Data) throws -> RecordedRun {
+        let document = try JSONDecoder().decode(Document.self, from: data)
+        var copy = self
+        #expect(document.suites.count == suites.count)
+        for (index, suite) in document.suites.enumerated() {
+            copy.suites[index].results = try suite.results.enumerated().map { number, record in
+                try ScenarioResult(record, field: "suites[\(index)].results[\(number)]")
+            }
+        }
+        return copy
     }
 }

@@ -44,11 +44,11 @@ public final class JSONReport: StreamedReport {
 
     private func add(_ result: ScenarioResult, at position: ResultPosition) {
         if result.isFlaky { flaky += 1 }
-        let record = ResultRecord(result, at: position, plan: plans[position.suite], redactor: redactor)
         spool.append(at: position) { bytes in
             JSONWriter.appending(to: &bytes, fragmentDepth: Self.resultDepth) { writer in
                 writer.element()
-                encoder.write(record, to: &writer)
+                ResultRecord.write(
+                    result, at: position, plan: plans[position.suite], redactor: redactor, encoder: encoder, to: &writer)
             }
         }
     }
@@ -105,30 +105,21 @@ public final class JSONReport: StreamedReport {
     }
 }
 
-// The records below mirror RunnerResults in the report's own vocabulary. Each one's stored
-// properties and CodingKeys are the only description of its fields: `JSONRecordEncoder` writes
-// them from its Codable conformance (an absent optional as `null`, so every documented key is
-// always present; keys sorted), and the tests read reports back through the same conformance.
-// CodingKeys (and the properties, for records without any) are declared in key order: the
-// synthesized `encode(to:)` gives the keys in that order, so each member is written straight
-// into place (a record declared out of order comes out the same, a little slower; a test holds
-// every record here to it).
-// A suite's record is the exception: `JSONReport.writeSuite` writes it around the spooled
-// results, member by member over its `CodingKeys` (JSONReportTests decode it).
+// The records below are the report's own shapes around the results: the run, the summary, a
+// suite, and a result's verdict. A result's evidence is not copied into a record of its own: the
+// evidence records itself (`Evidence.record(into:)`, through `JSONRecordSink`) and reads itself
+// back (`Evidence: Decodable`) over the same keys. `JSONRecordEncoder` writes the records that
+// are `Encodable` (an absent optional as `null`, so every documented key is always present; keys
+// sorted); CodingKeys (and the properties, for records without any) are declared in key order,
+// so each member is written straight into place (a test holds every record here to it).
+// A suite's record is written by `JSONReport.writeSuite` around the spooled results, member by
+// member over its `CodingKeys`; a result's by `ResultRecord.write`, likewise.
 
-/// The whole report as one value, as the tests read it back.
-struct Document: Codable, Equatable {
+/// The whole report as one value, as `runner merge` and the tests read it back.
+struct Document: Decodable {
     var runner: RunnerRecord
     var suites: [SuiteRecord]
     var summary: SummaryRecord
-
-    /// The document a run with these results (per suite, in plan order) should come to.
-    init(_ run: RunResult, results: [[(ScenarioResult, ResultPosition)]], redactor: Redactor) {
-        runner = RunnerRecord(run)
-        let flaky = results.joined().lazy.filter(\.0.isFlaky).count
-        summary = SummaryRecord(run, flaky: flaky)
-        suites = zip(run.suites, results).map { SuiteRecord($0, results: $1, redactor: redactor) }
-    }
 }
 
 struct RunnerRecord: Codable, Equatable {
@@ -189,7 +180,7 @@ struct SummaryRecord: Codable, Equatable {
     }
 }
 
-struct SuiteRecord: Codable, Equatable {
+struct SuiteRecord: Decodable {
     var durationMs: Double
     var file: String
     var hostname: String
@@ -201,12 +192,6 @@ struct SuiteRecord: Codable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case durationMs = "duration_ms"
         case file, hostname, name, properties, results, timestamp
-    }
-
-    init(_ suite: SuiteResult, results: [(ScenarioResult, ResultPosition)], redactor: Redactor) {
-        self.init(withoutResults: suite, redactor: redactor)
-        let plan = PlanRecord(file: file, name: name)
-        self.results = results.map { ResultRecord($0.0, at: $0.1, plan: plan, redactor: redactor) }
     }
 
     /// Every field but `results`, which stays empty.
@@ -233,14 +218,16 @@ struct PlanRecord: Codable, Equatable {
     var name: String
 }
 
-struct ResultRecord: Codable, Equatable {
+/// A result as the report records it: its verdict and place, and its evidence (which records
+/// itself). Read back by `runner merge` (`ScenarioResult.init(_:field:)`).
+struct ResultRecord: Decodable {
     /// A flow step's lane, nearest predecessor first; `[]` for a scenario that runs after none
     /// (optional only to read reports written before flows).
     var after: [StepRecord]?
     var durationMs: Double
     var earlierAttempts: [AttemptRecord]
     var error: ErrorRecord?
-    var evidence: EvidenceRecord
+    var evidence: Evidence
     var flaky: Bool
     var insecure: Bool
     var ip: String?
@@ -254,7 +241,7 @@ struct ResultRecord: Codable, Equatable {
     var strategy: String
     var tags: [String]
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case after
         case durationMs = "duration_ms"
         case earlierAttempts = "earlier_attempts"
@@ -264,23 +251,49 @@ struct ResultRecord: Codable, Equatable {
         case strategy, tags
     }
 
-    init(_ result: borrowing ScenarioResult, at position: ResultPosition, plan: PlanRecord, redactor: Redactor) {
-        name = redactor.redact(result.displayName)
-        self.plan = plan
-        scenario = redactor.redact(result.scenario)
-        scenarioIndex = position.scenario
-        strategy = redactor.redact(result.strategy.rawValue)
-        ip = result.ip.map(redactor.redact)
-        tags = result.tags.map(redactor.redact)
-        (outcome, problems, error, skippedReason) = OutcomeFields.of(result.outcome, redactor: redactor)
-        insecure = result.evidence.insecure
-        flaky = result.isFlaky
-        earlierAttempts = result.earlierAttempts.map { AttemptRecord($0, redactor: redactor) }
-        durationMs = Format.millisecondsValue(result.duration)
-        evidence = EvidenceRecord(result.evidence, redactor: redactor, reproducing: !result.outcome.isPassed)
-        after = result.after.map { StepRecord($0, redactor: redactor) }
+    /// Writes `result`'s record as the next value of `writer`: every key in order, through an
+    /// exhaustive switch (a key added to the record is one the compiler sends here).
+    static func write(
+        _ result: borrowing ScenarioResult, at position: ResultPosition, plan: PlanRecord, redactor: Redactor,
+        encoder: JSONRecordEncoder, to writer: inout JSONWriter
+    ) {
+        let verdict = OutcomeFields.of(result.outcome, redactor: redactor)
+        writer.open(.object)
+        for key in CodingKeys.allCases {
+            writer.key(key.stringValue)
+            switch key {
+            case .after: encoder.write(result.after.map { StepRecord($0, redactor: redactor) }, to: &writer)
+            case .durationMs: writer.double(Format.millisecondsValue(result.duration))
+            case .earlierAttempts:
+                encoder.write(result.earlierAttempts.map { AttemptRecord($0, redactor: redactor) }, to: &writer)
+            case .error:
+                if let error = verdict.error { encoder.write(error, to: &writer) } else { writer.null() }
+            case .evidence:
+                var sink = JSONRecordSink(writing: writer, redactor: redactor, reproducing: !result.outcome.isPassed)
+                result.evidence.record(into: &sink)
+                writer = sink.finish()
+            case .flaky: writer.bool(result.isFlaky)
+            case .insecure: writer.bool(result.evidence.insecure)
+            case .ip: writer.string(result.ip.map(redactor.redact))
+            case .name: writer.string(redactor.redact(result.displayName))
+            case .outcome: writer.string(verdict.outcome)
+            case .plan: encoder.write(plan, to: &writer)
+            case .problems: encoder.write(verdict.problems, to: &writer)
+            case .scenario: writer.string(redactor.redact(result.scenario))
+            case .scenarioIndex: writer.int(position.scenario)
+            case .skippedReason: writer.string(verdict.skippedReason)
+            case .strategy: writer.string(redactor.redact(result.strategy.rawValue))
+            case .tags:
+                writer.open(.array)
+                for tag in result.tags {
+                    writer.element()
+                    writer.string(redactor.redact(tag))
+                }
+                writer.close(.array)
+            }
+        }
+        writer.close(.object)
     }
-
 }
 
 /// A result a flow step ran after: `{"scenario", "strategy", "ip"}`.
@@ -293,19 +306,6 @@ struct StepRecord: Codable, Equatable {
         scenario = redactor.redact(step.scenario)
         strategy = step.strategy.rawValue
         ip = step.ip.map(redactor.redact)
-    }
-}
-
-/// A value a result captured: its name, and its value unless it is secret.
-struct CapturedRecord: Codable, Equatable {
-    var name: String
-    var secret: Bool
-    var value: String?
-
-    init(_ record: CaptureRecord, redactor: Redactor) {
-        name = record.name
-        secret = record.value == nil
-        value = record.value.map(redactor.redact)
     }
 }
 
@@ -367,248 +367,6 @@ struct ErrorRecord: Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case diagnosis, message, type
-    }
-
-}
-
-struct EvidenceRecord: Codable, Equatable {
-    /// What the result captured (`capture:`), `[]` for none (optional only to read reports
-    /// written before flows).
-    var captured: [CapturedRecord]?
-    /// What the scenario's resolver answered per host (`resolver:`), `[]` for none (optional
-    /// only to read reports written before resolver checks).
-    var dns: [DNSLookupRecord]?
-    /// Why `expect.dns` was not checked, when it was not.
-    var dnsNotChecked: String?
-    var hops: [HopRecord]
-    var ipSource: String
-    var notes: [String]
-
-    enum CodingKeys: String, CodingKey {
-        case captured
-        case dns
-        case dnsNotChecked = "dns_not_checked"
-        case hops
-        case ipSource = "ip_source"
-        case notes
-    }
-
-    /// - Parameter reproducing: each hop's curl line is written (a result that did not pass).
-    init(_ evidence: borrowing Evidence, redactor: Redactor, reproducing: Bool) {
-        ipSource = redactor.redact(evidence.ipSource)
-        notes = evidence.notes.map(redactor.redact)
-        hops = evidence.hops.map { hop in
-            HopRecord(hop, redactor: redactor, curl: reproducing ? CurlCommand.line(hop, of: evidence, redactor: redactor) : nil)
-        }
-        captured = evidence.captured.map { CapturedRecord($0, redactor: redactor) }
-        dns = evidence.dns.map { DNSLookupRecord($0, redactor: redactor) }
-        dnsNotChecked = evidence.dnsNotChecked.map(redactor.redact)
-    }
-}
-
-/// One host a resolver was asked for: its questions, and the check's findings.
-struct DNSLookupRecord: Codable, Equatable {
-    var foreign: [String]
-    var host: String
-    var questions: [DNSQuestionRecord]
-    var resolver: String
-    /// The maps checked against; null when `expect.dns` did not check this lookup.
-    var within: [String]?
-
-    init(_ lookup: DNSLookupEvidence, redactor: Redactor) {
-        foreign = lookup.foreign
-        host = redactor.redact(lookup.host)
-        questions = lookup.questions.map(DNSQuestionRecord.init)
-        resolver = lookup.resolver
-        within = lookup.within
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(foreign, forKey: .foreign)
-        try container.encode(host, forKey: .host)
-        try container.encode(questions, forKey: .questions)
-        try container.encode(resolver, forKey: .resolver)
-        // Always present: null says "not checked" as plainly as a list says against what.
-        try container.encode(within, forKey: .within)
-    }
-}
-
-/// One question to a resolver and its answer.
-struct DNSQuestionRecord: Codable, Equatable {
-    var addresses: [String]
-    var aliases: [String]
-    var durationMs: Double
-    var problem: String?
-    var rcode: String?
-    var ttl: Int?
-    var type: String
-
-    enum CodingKeys: String, CodingKey {
-        case addresses, aliases
-        case durationMs = "duration_ms"
-        case problem, rcode, ttl, type
-    }
-
-    init(_ question: DNSQuestionEvidence) {
-        addresses = question.addresses
-        aliases = question.aliases
-        durationMs = Format.millisecondsValue(question.duration)
-        problem = question.problem
-        rcode = question.rcode
-        ttl = question.ttl
-        type = question.type
-    }
-}
-
-struct HopRecord: Codable, Equatable {
-    var bodyLength: Int?
-    var bodySHA256: String?
-    var certificate: CertificateRecord?
-    var connectedIP: String?
-    var connectedPort: Int?
-    /// The hop's curl line, for a result that did not pass; null otherwise.
-    var curl: String?
-    var hostHeader: String
-    var httpVersion: String?
-    var method: String
-    var newConnection: Bool?
-    var originalURL: String
-    var pinnedIP: String?
-    var sni: String?
-    var status: Int?
-    var timings: TimingsRecord
-    /// The negotiated version and cipher and the chain; null on plain HTTP or without a handshake.
-    var tls: TLSRecord?
-    var urlSent: String
-
-    enum CodingKeys: String, CodingKey {
-        case bodyLength = "body_length"
-        case bodySHA256 = "body_sha256"
-        case certificate
-        case connectedIP = "connected_ip"
-        case connectedPort = "connected_port"
-        case curl
-        case hostHeader = "host_header"
-        case httpVersion = "http_version"
-        case method
-        case newConnection = "new_connection"
-        case originalURL = "original_url"
-        case pinnedIP = "pinned_ip"
-        case sni, status, timings, tls
-        case urlSent = "url_sent"
-    }
-
-    init(_ hop: borrowing HopEvidence, redactor: Redactor, curl: String?) {
-        self.curl = curl
-        method = redactor.redact(hop.method)
-        originalURL = redactor.redact(hop.originalURL)
-        urlSent = redactor.redact(hop.connection.urlSent)
-        hostHeader = redactor.redact(hop.connection.hostHeader)
-        sni = hop.connection.sni.map(redactor.redact)
-        pinnedIP = hop.connection.pinnedIP.map(redactor.redact)
-        connectedIP = hop.connectedIP.map(redactor.redact)
-        connectedPort = hop.connectedPort
-        httpVersion = hop.httpVersion.map(redactor.redact)
-        status = hop.status
-        certificate = hop.certificate.map { CertificateRecord($0, redactor: redactor) }
-        timings = TimingsRecord(hop.timings)
-        newConnection = hop.newConnection
-        bodyLength = hop.bodyLength
-        bodySHA256 = hop.bodySHA256.map(redactor.redact)
-        tls = hop.tls.map { TLSRecord($0, redactor: redactor) }
-    }
-
-}
-
-/// A hop's TLS session: `{"version", "cipher", "chain_verified", "chain"}`.
-struct TLSRecord: Codable, Equatable {
-    var chain: [ChainRecord]
-    var chainVerified: Bool
-    var cipher: String
-    /// `"1.3"`; null for a version the runner does not know.
-    var version: String?
-
-    enum CodingKeys: String, CodingKey {
-        case chain
-        case chainVerified = "chain_verified"
-        case cipher, version
-    }
-
-    init(_ session: TLSSession, redactor: Redactor) {
-        chain = session.chain.map { ChainRecord($0, redactor: redactor) }
-        chainVerified = session.chainVerified
-        cipher = session.cipher
-        version = session.version?.rawValue
-    }
-}
-
-/// One certificate of a chain: its pin, subject, key and signature algorithm.
-struct ChainRecord: Codable, Equatable {
-    var keyBits: Int
-    var keyType: String
-    var pin: String
-    var signature: String
-    var subject: String
-
-    enum CodingKeys: String, CodingKey {
-        case keyBits = "key_bits"
-        case keyType = "key_type"
-        case pin, signature, subject
-    }
-
-    init(_ certificate: ChainCertificate, redactor: Redactor) {
-        keyBits = certificate.keyBits
-        keyType = certificate.keyType
-        pin = certificate.pin
-        signature = certificate.signature
-        subject = redactor.redact(certificate.subject)
-    }
-}
-
-struct CertificateRecord: Codable, Equatable {
-    var issuer: String
-    var notAfter: String?
-    var subject: String
-    var subjectAltNames: [String]
-
-    enum CodingKeys: String, CodingKey {
-        case issuer
-        case notAfter = "not_after"
-        case subject
-        case subjectAltNames = "subject_alt_names"
-    }
-
-    init(_ certificate: borrowing CertificateSummary, redactor: Redactor) {
-        subject = redactor.redact(certificate.subject)
-        issuer = redactor.redact(certificate.issuer)
-        notAfter = certificate.notAfter.map(Format.timestamp)
-        subjectAltNames = certificate.subjectAltNames.map(redactor.redact)
-    }
-
-}
-
-struct TimingsRecord: Codable, Equatable {
-    var connectMs: Double?
-    var firstByteMs: Double?
-    var resolveMs: Double?
-    var tlsMs: Double?
-    var totalMs: Double?
-
-    enum CodingKeys: String, CodingKey {
-        case connectMs = "connect_ms"
-        case firstByteMs = "first_byte_ms"
-        case resolveMs = "resolve_ms"
-        case tlsMs = "tls_ms"
-        case totalMs = "total_ms"
-    }
-
-    init(_ timings: Timings) {
-        resolveMs = timings.resolve.map(Format.millisecondsValue)
-        connectMs = timings.connect.map(Format.millisecondsValue)
-        tlsMs = timings.tls.map(Format.millisecondsValue)
-        firstByteMs = timings.firstByte.map(Format.millisecondsValue)
-        totalMs = timings.total.map(Format.millisecondsValue)
     }
 
 }

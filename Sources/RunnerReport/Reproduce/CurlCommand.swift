@@ -66,7 +66,7 @@ enum CurlCommand {
             bytes.append(" --connect-to ")
             ShellWord.append(connectTo, redactor: redactor, to: &bytes)
         }
-        method(hop, to: &bytes)
+        method(hop, redactor: redactor, to: &bytes)
         headers(hop, strategy: strategy, redactor: redactor, to: &bytes)
         body(hop, redactor: redactor, to: &bytes)
         bytes.append(UInt8(ascii: " "))
@@ -120,7 +120,7 @@ enum CurlCommand {
 
     /// The method as libcurl was told it (`CurlRequest`): HEAD as `-I`; POST implied by a body
     /// (an empty one when there is none); anything else as `-X`.
-    private static func method(_ hop: HopEvidence, to bytes: inout ByteBuffer) {
+    private static func method(_ hop: HopEvidence, redactor: Redactor, to bytes: inout ByteBuffer) {
         switch (hop.method, hop.requestBody) {
         case ("HEAD", _):
             bytes.append(" -I")
@@ -128,7 +128,7 @@ enum CurlCommand {
             break
         default:
             bytes.append(" -X ")
-            ShellWord.appendQuoted(hop.method, to: &bytes)
+            ShellWord.append(hop.method, redactor: redactor, to: &bytes)
         }
     }
 

@@ -1,0 +1,74 @@
+import Foundation
+import RunnerResults
+
+/// The JSON report's side of a record the evidence writes of itself (`Evidence.record(into:)`):
+/// its members straight into the report's `JSONWriter`, values from the run redacted, each
+/// hop's curl line for a result that did not pass.
+struct JSONRecordSink: ~Copyable, RecordSink {
+    private var writer: JSONWriter
+    private let redactor: Redactor
+    private let reproducing: Bool
+
+    /// Writes into `writer`, which the sink owns until `finish()` hands it back.
+    init(writing writer: consuming JSONWriter, redactor: Redactor, reproducing: Bool) {
+        self.writer = writer
+        self.redactor = redactor
+        self.reproducing = reproducing
+    }
+
+    consuming func finish() -> JSONWriter {
+        writer
+    }
+
+    mutating func key(_ name: String) {
+        writer.key(name)
+    }
+
+    mutating func beginObject() {
+        writer.open(.object)
+    }
+
+    mutating func endObject() {
+        writer.close(.object)
+    }
+
+    mutating func beginArray() {
+        writer.open(.array)
+    }
+
+    mutating func endArray() {
+        writer.close(.array)
+    }
+
+    mutating func element() {
+        writer.element()
+    }
+
+    mutating func value(_ value: String?) {
+        writer.string(value.map(redactor.redact))
+    }
+
+    mutating func word(_ text: String?) {
+        writer.string(text)
+    }
+
+    mutating func number(_ value: Int?) {
+        writer.int(value)
+    }
+
+    mutating func flag(_ value: Bool?) {
+        writer.bool(value)
+    }
+
+    mutating func milliseconds(_ seconds: Double?) {
+        writer.double(seconds.map(Format.millisecondsValue))
+    }
+
+    mutating func timestamp(_ date: Date?) {
+        writer.string(date.map(Format.timestamp))
+    }
+
+    mutating func reproduction(of hop: HopEvidence, in evidence: Evidence) {
+        writer.string(reproducing ? CurlCommand.line(hop, of: evidence, redactor: redactor) : nil)
+    }
+}

@@ -1,0 +1,139 @@
+import RunnerVocabulary
+
+extension ScenarioResult {
+    /// The result's evidence, in the order every report shows it (the console and JUnit's lines,
+    /// the HTML report's lists): the one place a fact of the whole result is declared for them;
+    /// each hop's own facts are `HopEvidence.describe(into:)`. The insecure warning is not here:
+    /// each report puts it first, above the verdict.
+    public func describeEvidence<Sink: EvidenceSink & ~Copyable>(into sink: inout Sink) {
+        sink.fact("strategy", evidence.strategy.rawValue)
+        sink.fact("ip source", evidence.ipSource)
+        if !tags.isEmpty { sink.fact("tags", list: tags) }
+        for lookup in evidence.dns { sink.dnsLookup(lookup) }
+        if let reason = evidence.dnsNotChecked {
+            sink.beginRemark(.dnsNotChecked)
+            sink.value(reason)
+            sink.endRemark()
+        }
+        if evidence.hops.isEmpty {
+            sink.beginRemark(.noRequest)
+            sink.literal("no request was sent")
+            sink.endRemark()
+        }
+        for (index, hop) in evidence.hops.enumerated() {
+            sink.beginHop(index + 1, hop)
+            hop.describe(into: &sink)
+            sink.endHop(hop, of: evidence)
+        }
+        for capture in evidence.captured {
+            sink.beginRemark(.captured)
+            sink.value(capture.name)
+            if let value = capture.value {
+                sink.literal(" = ")
+                sink.value(value)
+            } else {
+                sink.literal(" (secret)")
+            }
+            sink.endRemark()
+        }
+        for note in evidence.notes {
+            sink.beginRemark(.note)
+            sink.value(note)
+            sink.endRemark()
+        }
+    }
+}
+
+// MARK: The evidence as the JSON report records it
+
+extension Evidence {
+    /// The keys of the evidence's record, in the order they are written (sorted). Writing and
+    /// reading both switch over them: a key added here is a fact the compiler asks both to handle.
+    public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
+        /// What the result captured (`capture:`), `[]` for none.
+        case captured
+        /// What the scenario's resolver answered per host (`resolver:`), `[]` for none.
+        case dns
+        /// Why `expect.dns` was not checked, when it was not.
+        case dnsNotChecked = "dns_not_checked"
+        case hops
+        case ipSource = "ip_source"
+        case notes
+    }
+
+    /// Writes the evidence's record. The strategy and the insecure flag are the result's own
+    /// keys; the connection settings and the pin verdict are not recorded (each hop's curl line
+    /// carries what the settings are for; the pins' verdict is the result's outcome).
+    public func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
+        sink.beginObject()
+        for key in RecordKey.allCases {
+            sink.key(key.stringValue)
+            switch key {
+            case .captured:
+                sink.beginArray()
+                for capture in captured {
+                    sink.element()
+                    capture.record(into: &sink)
+                }
+                sink.endArray()
+            case .dns:
+                sink.beginArray()
+                for lookup in dns {
+                    sink.element()
+                    lookup.record(into: &sink)
+                }
+                sink.endArray()
+            case .dnsNotChecked: sink.value(dnsNotChecked)
+            case .hops:
+                sink.beginArray()
+                for hop in hops {
+                    sink.element()
+                    hop.record(into: &sink, of: self)
+                }
+                sink.endArray()
+            case .ipSource: sink.value(ipSource)
+            case .notes: sink.values(notes)
+            }
+        }
+        sink.endObject()
+    }
+}
+
+extension Evidence: Decodable {
+    /// The evidence read back from its record (`runner merge`); the result sets its strategy
+    /// and insecure flag, which it records itself (`adopt(strategy:insecure:)`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: RecordKey.self)
+        self.init(strategy: .system, ipSource: "", insecure: false)
+        for key in RecordKey.allCases {
+            switch key {
+            case .captured:
+                // Optional only to read reports written before flows.
+                guard try container.contains(key) && !container.decodeNil(forKey: key) else { continue }
+                var list = try container.nestedUnkeyedContainer(forKey: key)
+                while !list.isAtEnd {
+                    captured.append(try CaptureRecord.read(from: list.nestedContainer(keyedBy: CaptureRecord.RecordKey.self)))
+                }
+            case .dns:
+                // Optional only to read reports written before resolver checks.
+                guard try container.contains(key) && !container.decodeNil(forKey: key) else { continue }
+                var list = try container.nestedUnkeyedContainer(forKey: key)
+                while !list.isAtEnd {
+                    dns.append(try DNSLookupEvidence.read(from: list.nestedContainer(keyedBy: DNSLookupEvidence.RecordKey.self)))
+                }
+            case .dnsNotChecked: dnsNotChecked = try container.decodeIfPresent(String.self, forKey: key)
+            case .hops: hops = try container.decode([HopEvidence].self, forKey: key)
+            case .ipSource: ipSource = try container.decode(String.self, forKey: key)
+            case .notes: notes = try container.decode([String].self, forKey: key)
+            }
+        }
+    }
+
+    /// Sets what the result's record keeps for its evidence: the strategy (each hop's too) and
+    /// whether verification was skipped.
+    public mutating func adopt(strategy: StrategyKind, insecure: Bool) {
+        self.strategy = strategy
+        self.insecure = insecure
+        for index in hops.indices { hops[index].connection.strategy = strategy }
+    }
+}

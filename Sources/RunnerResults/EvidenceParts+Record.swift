@@ -1,0 +1,299 @@
+import Foundation
+import RunnerVocabulary
+
+// The parts of a hop's and a result's evidence as the JSON report records them: each part's
+// keys (sorted, as written), how it writes itself into a `RecordSink`, and how it reads back
+// from the same keys. Writing and reading both switch over the keys.
+
+extension CertificateSummary {
+    public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
+        case issuer
+        case notAfter = "not_after"
+        case subject
+        case subjectAltNames = "subject_alt_names"
+    }
+
+    func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
+        sink.beginObject()
+        for key in RecordKey.allCases {
+            sink.key(key.stringValue)
+            switch key {
+            case .issuer: sink.value(issuer)
+            case .notAfter: sink.timestamp(notAfter)
+            case .subject: sink.value(subject)
+            case .subjectAltNames: sink.values(subjectAltNames)
+            }
+        }
+        sink.endObject()
+    }
+
+    /// The certificate read back; its `notBefore`, which the record does not keep, is nil.
+    static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> CertificateSummary {
+        var certificate = CertificateSummary(subject: "", issuer: "", notAfter: nil, subjectAltNames: [])
+        for key in RecordKey.allCases {
+            switch key {
+            case .issuer: certificate.issuer = try container.decode(String.self, forKey: key)
+            case .notAfter:
+                guard let text = try container.decodeIfPresent(String.self, forKey: key) else { continue }
+                guard let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) else {
+                    throw container.recordProblem(key, "'\(text)' is not a date in the form 2024-05-01T10:00:00Z")
+                }
+                certificate.notAfter = date
+            case .subject: certificate.subject = try container.decode(String.self, forKey: key)
+            case .subjectAltNames: certificate.subjectAltNames = try container.decode([String].self, forKey: key)
+            }
+        }
+        return certificate
+    }
+}
+
+extension Timings {
+    public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
+        case connectMs = "connect_ms"
+        case firstByteMs = "first_byte_ms"
+        case resolveMs = "resolve_ms"
+        case tlsMs = "tls_ms"
+        case totalMs = "total_ms"
+    }
+
+    func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
+        sink.beginObject()
+        for key in RecordKey.allCases {
+            sink.key(key.stringValue)
+            switch key {
+            case .connectMs: sink.milliseconds(connect)
+            case .firstByteMs: sink.milliseconds(firstByte)
+            case .resolveMs: sink.milliseconds(resolve)
+            case .tlsMs: sink.milliseconds(tls)
+            case .totalMs: sink.milliseconds(total)
+            }
+        }
+        sink.endObject()
+    }
+
+    static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> Timings {
+        var timings = Timings()
+        for key in RecordKey.allCases {
+            let seconds = try container.decodeIfPresent(Double.self, forKey: key).map { $0 / 1000 }
+            switch key {
+            case .connectMs: timings.connect = seconds
+            case .firstByteMs: timings.firstByte = seconds
+            case .resolveMs: timings.resolve = seconds
+            case .tlsMs: timings.tls = seconds
+            case .totalMs: timings.total = seconds
+            }
+        }
+        return timings
+    }
+}
+
+extension TLSSession {
+    public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
+        case chain
+        case chainVerified = "chain_verified"
+        case cipher
+        /// `"1.3"`; null for a version the runner does not know.
+        case version
+    }
+
+    func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
+        sink.beginObject()
+        for key in RecordKey.allCases {
+            sink.key(key.stringValue)
+            switch key {
+            case .chain:
+                sink.beginArray()
+                for certificate in chain {
+                    sink.element()
+                    certificate.record(into: &sink)
+                }
+                sink.endArray()
+            case .chainVerified: sink.flag(chainVerified)
+            case .cipher: sink.word(cipher)
+            case .version: sink.word(version?.rawValue)
+            }
+        }
+        sink.endObject()
+    }
+
+    static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> TLSSession {
+        var session = TLSSession(version: nil, cipher: "", chainVerified: false, chain: [])
+        for key in RecordKey.allCases {
+            switch key {
+            case .chain:
+                var list = try container.nestedUnkeyedContainer(forKey: key)
+                while !list.isAtEnd {
+                    session.chain.append(try ChainCertificate.read(from: list.nestedContainer(keyedBy: ChainCertificate.RecordKey.self)))
+                }
+            case .chainVerified: session.chainVerified = try container.decode(Bool.self, forKey: key)
+            case .cipher: session.cipher = try container.decode(String.self, forKey: key)
+            case .version: session.version = try container.decodeIfPresent(String.self, forKey: key).flatMap(TLSVersion.init(rawValue:))
+            }
+        }
+        return session
+    }
+}
+
+extension ChainCertificate {
+    public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
+        case keyBits = "key_bits"
+        case keyType = "key_type"
+        case pin, signature, subject
+    }
+
+    func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
+        sink.beginObject()
+        for key in RecordKey.allCases {
+            sink.key(key.stringValue)
+            switch key {
+            case .keyBits: sink.number(keyBits)
+            case .keyType: sink.word(keyType)
+            case .pin: sink.word(pin)
+            case .signature: sink.word(signature)
+            case .subject: sink.value(subject)
+            }
+        }
+        sink.endObject()
+    }
+
+    /// The certificate read back: a pin the runner wrote is `sha256/` and base64 of 32 bytes;
+    /// anything else reads back empty, as does the signature's digest, which the record does not keep.
+    static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> ChainCertificate {
+        var certificate = ChainCertificate(subject: "", spkiSHA256: [], keyType: "", keyBits: 0, signature: "", signatureDigest: "")
+        for key in RecordKey.allCases {
+            switch key {
+            case .keyBits: certificate.keyBits = try container.decode(Int.self, forKey: key)
+            case .keyType: certificate.keyType = try container.decode(String.self, forKey: key)
+            case .pin:
+                let pin = try container.decode(String.self, forKey: key)
+                certificate.spkiSHA256 = Data(base64Encoded: String(pin.dropFirst("sha256/".count))).map(Array.init) ?? []
+            case .signature: certificate.signature = try container.decode(String.self, forKey: key)
+            case .subject: certificate.subject = try container.decode(String.self, forKey: key)
+            }
+        }
+        return certificate
+    }
+}
+
+extension DNSLookupEvidence {
+    public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
+        case foreign, host, questions, resolver
+        /// The maps checked against; null when `expect.dns` did not check this lookup (always
+        /// written: null says "not checked" as plainly as a list says against what).
+        case within
+    }
+
+    func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
+        sink.beginObject()
+        for key in RecordKey.allCases {
+            sink.key(key.stringValue)
+            switch key {
+            case .foreign: sink.words(foreign)
+            case .host: sink.value(host)
+            case .questions:
+                sink.beginArray()
+                for question in questions {
+                    sink.element()
+                    question.record(into: &sink)
+                }
+                sink.endArray()
+            case .resolver: sink.word(resolver)
+            case .within: sink.words(within)
+            }
+        }
+        sink.endObject()
+    }
+
+    static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> DNSLookupEvidence {
+        var lookup = DNSLookupEvidence(resolver: "", host: "", questions: [])
+        for key in RecordKey.allCases {
+            switch key {
+            case .foreign: lookup.foreign = try container.decode([String].self, forKey: key)
+            case .host: lookup.host = try container.decode(String.self, forKey: key)
+            case .questions:
+                var list = try container.nestedUnkeyedContainer(forKey: key)
+                while !list.isAtEnd {
+                    lookup.questions.append(
+                        try DNSQuestionEvidence.read(from: list.nestedContainer(keyedBy: DNSQuestionEvidence.RecordKey.self)))
+                }
+            case .resolver: lookup.resolver = try container.decode(String.self, forKey: key)
+            case .within: lookup.within = try container.decodeIfPresent([String].self, forKey: key)
+            }
+        }
+        return lookup
+    }
+}
+
+extension DNSQuestionEvidence {
+    public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
+        case addresses, aliases
+        case durationMs = "duration_ms"
+        case problem, rcode, ttl, type
+    }
+
+    func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
+        sink.beginObject()
+        for key in RecordKey.allCases {
+            sink.key(key.stringValue)
+            switch key {
+            case .addresses: sink.words(addresses)
+            case .aliases: sink.words(aliases)
+            case .durationMs: sink.milliseconds(duration)
+            case .problem: sink.word(problem)
+            case .rcode: sink.word(rcode)
+            case .ttl: sink.number(ttl)
+            case .type: sink.word(type)
+            }
+        }
+        sink.endObject()
+    }
+
+    static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> DNSQuestionEvidence {
+        var question = DNSQuestionEvidence(type: "", rcode: nil, addresses: [], ttl: nil, aliases: [], duration: 0, problem: nil)
+        for key in RecordKey.allCases {
+            switch key {
+            case .addresses: question.addresses = try container.decode([String].self, forKey: key)
+            case .aliases: question.aliases = try container.decode([String].self, forKey: key)
+            case .durationMs: question.duration = try container.decode(Double.self, forKey: key) / 1000
+            case .problem: question.problem = try container.decodeIfPresent(String.self, forKey: key)
+            case .rcode: question.rcode = try container.decodeIfPresent(String.self, forKey: key)
+            case .ttl: question.ttl = try container.decodeIfPresent(Int.self, forKey: key)
+            case .type: question.type = try container.decode(String.self, forKey: key)
+            }
+        }
+        return question
+    }
+}
+
+extension CaptureRecord {
+    public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
+        case name, secret, value
+    }
+
+    func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
+        sink.beginObject()
+        for key in RecordKey.allCases {
+            sink.key(key.stringValue)
+            switch key {
+            case .name: sink.word(name)
+            case .secret: sink.flag(value == nil)
+            case .value: sink.value(value)
+            }
+        }
+        sink.endObject()
+    }
+
+    static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> CaptureRecord {
+        var capture = CaptureRecord(name: "", value: nil)
+        var secret = false
+        for key in RecordKey.allCases {
+            switch key {
+            case .name: capture.name = try container.decode(String.self, forKey: key)
+            case .secret: secret = try container.decode(Bool.self, forKey: key)
+            case .value: capture.value = try container.decodeIfPresent(String.self, forKey: key)
+            }
+        }
+        if secret { capture.value = nil }
+        return capture
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Where a report writes a result's evidence as a record (the JSON report), as the evidence
+/// records itself (`Evidence.record(into:)`): the members of an object in the order given
+/// (each record declares its keys sorted), an absent value as null. Read back through the
+/// same records' keys (`Evidence`'s `Decodable` conformance), so a fact written is a fact read.
+public protocol RecordSink: ~Copyable {
+    /// Starts the next member of the innermost object.
+    mutating func key(_ name: String)
+    mutating func beginObject()
+    mutating func endObject()
+    mutating func beginArray()
+    mutating func endArray()
+    /// Starts the next element of the innermost array.
+    mutating func element()
+    /// A value from the run (a server's, a certificate's, the plan's), redacted by the sink;
+    /// nil: null.
+    mutating func value(_ value: String?)
+    /// Text the sink writes as it is: the runner's own words, a pin, what a resolver answered.
+    mutating func word(_ text: String?)
+    mutating func number(_ value: Int?)
+    mutating func flag(_ value: Bool?)
+    /// Seconds, recorded as milliseconds rounded to the microsecond; nil: null.
+    mutating func milliseconds(_ seconds: Double?)
+    /// A date, recorded as `2024-05-01T10:00:00Z`; nil: null.
+    mutating func timestamp(_ date: Date?)
+    /// The hop's curl line when the report reproduces the result's requests (a result that did
+    /// not pass, or the line a report recorded); null otherwise.
+    mutating func reproduction(of hop: HopEvidence, in evidence: Evidence)
+}
+
+extension RecordSink where Self: ~Copyable {
+    /// A list of values from the run, each redacted.
+    public mutating func values(_ list: [String]) {
+        beginArray()
+        for item in list {
+            element()
+            value(item)
+        }
+        endArray()
+    }
+
+    /// A list written as it is; nil: null.
+    public mutating func words(_ list: [String]?) {
+        guard let list else { return word(nil) }
+        beginArray()
+        for item in list {
+            element()
+            word(item)
+        }
+        endArray()
+    }
+}
+
+/// Why a record read back is not one the runner wrote: the key and what is wrong with it.
+extension KeyedDecodingContainer {
+    func recordProblem(_ key: Key, _ message: String) -> DecodingError {
+        DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: message)
+    }
+}
