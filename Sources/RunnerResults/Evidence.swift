@@ -60,6 +60,9 @@ public struct HopEvidence: Sendable {
     public var timings: Timings
     /// Whether this hop opened a new connection (false: it reused one).
     public var newConnection: Bool?
+    /// The body length the response declared (`Content-Length`); nil when it declared none
+    /// (chunked, or a response without a body). blackbox_exporter's `probe_http_content_length`.
+    public var contentLength: Int?
     /// Bytes of response body received, and its SHA-256 (hex).
     public var bodyLength: Int?
     public var bodySHA256: String?

@@ -41,7 +41,14 @@ extension HopEvidence {
         sink.beginFact("body")
         if let bodyLength {
             sink.number(bodyLength)
-            sink.literal(" bytes, sha256 ")
+            sink.literal(" bytes")
+            // Said only when it differs from what came: a body cut short, or cut at `max_body`.
+            if let contentLength, contentLength != bodyLength {
+                sink.literal(" (content-length ")
+                sink.number(contentLength)
+                sink.literal(")")
+            }
+            sink.literal(", sha256 ")
             if let bodySHA256 { sink.value(bodySHA256) } else { sink.literal("unknown") }
         } else {
             sink.literal("none received")
@@ -77,6 +84,7 @@ extension HopEvidence {
         case certificate
         case connectedIP = "connected_ip"
         case connectedPort = "connected_port"
+        case contentLength = "content_length"
         /// The hop's curl line, for a result that did not pass; null otherwise.
         case curl
         case hostHeader = "host_header"
@@ -103,6 +111,7 @@ extension HopEvidence {
                 if let certificate { certificate.record(into: &sink) } else { sink.word(nil) }
             case .connectedIP: sink.value(connectedIP)
             case .connectedPort: sink.number(connectedPort)
+            case .contentLength: sink.number(contentLength)
             case .curl: sink.reproduction(of: self, in: evidence)
             case .hostHeader: sink.value(connection.hostHeader)
             case .httpVersion: sink.value(httpVersion)
@@ -140,6 +149,7 @@ extension HopEvidence: Decodable {
                 certificate = try CertificateSummary.read(from: container.nestedContainer(keyedBy: CertificateSummary.RecordKey.self, forKey: key))
             case .connectedIP: connectedIP = try container.decodeIfPresent(String.self, forKey: key)
             case .connectedPort: connectedPort = try container.decodeIfPresent(Int.self, forKey: key)
+            case .contentLength: contentLength = try container.decodeIfPresent(Int.self, forKey: key)
             case .curl: reproduction = try container.decodeIfPresent(String.self, forKey: key)
             case .hostHeader: connection.hostHeader = try container.decode(String.self, forKey: key)
             case .httpVersion: httpVersion = try container.decodeIfPresent(String.self, forKey: key)

@@ -226,6 +226,23 @@ struct FidelityLabTests {
 
 @Suite("Bounded bodies", .timeLimit(.minutes(3)))
 struct BoundedBodyTests {
+    /// The length a response declares is kept beside the bytes that came: the same for a GET; a
+    /// HEAD declares the body it would have sent and receives none.
+    @Test func theDeclaredLengthIsKeptBesideTheBytesThatCame() async throws {
+        let run = try await LabRun.make().run(FidelityLabTests.header + """
+              - name: get
+                strategy: sni-resolve
+                request: {url: "https://api.lab.test:{{https}}/bytes/5000"}
+              - name: head
+                strategy: sni-resolve
+                request: {method: HEAD, url: "https://api.lab.test:{{https}}/bytes/5000"}
+            """)
+        let get = try #require(run.all.first { $0.scenario == "get" }?.evidence.hops.first)
+        #expect(get.contentLength == 5000 && get.bodyLength == 5000)
+        let head = try #require(run.all.first { $0.scenario == "head" }?.evidence.hops.first)
+        #expect(head.contentLength == 5000 && head.bodyLength == 0)
+    }
+
     /// Past `max_body` the body is still counted and hashed whole, and the evidence says it was cut.
     @Test func aBodyLongerThanMaxBodyIsHashedWholeAndSaysSo() async throws {
         let run = try await LabRun.make().run(FidelityLabTests.header + """

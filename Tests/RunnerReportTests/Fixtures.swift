@@ -77,6 +77,7 @@ enum Fixture {
                     signature: "sha256WithRSAEncryption", signatureDigest: "SHA256"),
             ])
         hop.newConnection = true
+        hop.contentLength = 27
         hop.bodyLength = 27
         hop.bodySHA256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
         return hop

@@ -108,9 +108,10 @@ import RunnerResults
         let hop = try #require((evidence["hops"] as? [[String: Any]])?.first)
         #expect(Set(hop.keys) == [
             "method", "original_url", "url_sent", "host_header", "sni", "pinned_ip", "connected_ip",
-            "connected_port", "http_version", "status", "certificate", "timings", "new_connection",
+            "connected_port", "content_length", "http_version", "status", "certificate", "timings", "new_connection",
             "body_length", "body_sha256", "curl", "tls",
         ])
+        #expect(hop["content_length"] as? Int == 27)
         let tls = try #require(hop["tls"] as? [String: Any])
         #expect(tls["version"] as? String == "1.3" && tls["chain_verified"] as? Bool == true)
         let leaf = try #require((tls["chain"] as? [[String: Any]])?.first)
