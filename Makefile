@@ -98,13 +98,18 @@ install: manual
 
 ## bench: release build, then benchmarks that print runner and curl side by side (same run):
 ## a 1 GiB upload, resource hygiene (5,000 scenarios at --jobs 64), what --junit --json,
-## --metrics and --html cost at 40,000 results (bench/reports.sh), HTTP throughput against nginx
+## --metrics and --html cost at 40,000 results, header-only over HTTP and sni-resolve over HTTPS
+## (bench/reports.sh), HTTP throughput against nginx
 ## (bench/http.sh; installs nginx-light when missing), and `runner serve` over 1,000 cycles of
 ## 200 scenarios, its RSS and descriptors after the first 50 (bench/serve.sh), and 1,000 two-step
 ## flows against 2,000 independent requests at --jobs 32 (bench/flows.sh), and 1,000 resolver checks
 ## (each its own DNS question) against 1,000 pinned requests (bench/dns.sh), and what --progress
 ## always and --curl cost at 40,000 results (bench/terminal.sh), and what pins and the ios-ats
-## profile cost at 20,000 HTTPS results, and the diagnostic second handshake (bench/trust.sh). The release build links the Swift
+## profile cost at 20,000 HTTPS results, and the diagnostic second handshake (bench/trust.sh), and
+## instructions per result, the runner's own and libcurl + OpenSSL's, plain and with --junit --json,
+## against curl on the same HTTPS GETs (callgrind, marginal between 500 and 2,500 results; installs
+## valgrind and binutils when missing), and the wall-time ratio on 20,000 of them
+## (bench/instructions.sh; issue 32's targets, printed, not failing the bench). The release build links the Swift
 ## runtime and Foundation statically, as a binary to deploy is built: it needs no Swift
 ## toolchain where it runs, and starts ~6 ms sooner (no symbol lookups into their libraries).
 ## Only the two executables: the static SDK has no Testing module for the test fixtures.
@@ -115,7 +120,7 @@ bench: deps
 	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
 	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin" && bench/reports.sh "$$bin" && bench/http.sh "$$bin" \
 	  && bench/serve.sh "$$bin" && bench/flows.sh "$$bin" && bench/dns.sh "$$bin" && bench/terminal.sh "$$bin" \
-	  && bench/trust.sh "$$bin"
+	  && bench/trust.sh "$$bin" && bench/instructions.sh "$$bin"
 
 ## fuzz: build the libFuzzer targets (plan parser, HTTPDNS parsers), then run each for
 ## FUZZ_SECONDS after replaying fuzz/regressions (see fuzz/README.md)
