@@ -27,7 +27,7 @@ public struct DNSLookupEvidence: Sendable, Equatable {
     }
 
     /// The time the lookup took: the questions are asked one after another.
-    public var duration: Double { questions.reduce(0) { $0 + $1.duration } }
+    public var duration: Duration { questions.reduce(.zero) { $0 + $1.duration } }
 }
 
 /// One question to a resolver and its answer.
@@ -43,13 +43,13 @@ public struct DNSQuestionEvidence: Sendable, Equatable {
     public var ttl: Int?
     /// The CNAME chain followed from the host to the addresses' name, in order.
     public var aliases: [String]
-    /// Seconds the question took.
-    public var duration: Double
+    /// How long the question took.
+    public var duration: Duration
     /// Why the question gave no address (no answer in time, REFUSED, …); nil when it gave some.
     public var problem: String?
 
     public init(
-        type: String, rcode: String?, addresses: [String], ttl: Int?, aliases: [String], duration: Double,
+        type: String, rcode: String?, addresses: [String], ttl: Int?, aliases: [String], duration: Duration,
         problem: String?
     ) {
         self.type = type

@@ -74,13 +74,13 @@ extension Timings {
     static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> Timings {
         var timings = Timings()
         for key in RecordKey.allCases {
-            let seconds = try container.decodeIfPresent(Double.self, forKey: key).map { $0 / 1000 }
+            let duration = try container.decodeIfPresent(Double.self, forKey: key).map(Duration.milliseconds)
             switch key {
-            case .connectMs: timings.connect = seconds
-            case .firstByteMs: timings.firstByte = seconds
-            case .resolveMs: timings.resolve = seconds
-            case .tlsMs: timings.tls = seconds
-            case .totalMs: timings.total = seconds
+            case .connectMs: timings.connect = duration
+            case .firstByteMs: timings.firstByte = duration
+            case .resolveMs: timings.resolve = duration
+            case .tlsMs: timings.tls = duration
+            case .totalMs: timings.total = duration
             }
         }
         return timings
@@ -249,12 +249,12 @@ extension DNSQuestionEvidence {
     }
 
     static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> DNSQuestionEvidence {
-        var question = DNSQuestionEvidence(type: "", rcode: nil, addresses: [], ttl: nil, aliases: [], duration: 0, problem: nil)
+        var question = DNSQuestionEvidence(type: "", rcode: nil, addresses: [], ttl: nil, aliases: [], duration: .zero, problem: nil)
         for key in RecordKey.allCases {
             switch key {
             case .addresses: question.addresses = try container.decode([String].self, forKey: key)
             case .aliases: question.aliases = try container.decode([String].self, forKey: key)
-            case .durationMs: question.duration = try container.decode(Double.self, forKey: key) / 1000
+            case .durationMs: question.duration = .milliseconds(try container.decode(Double.self, forKey: key))
             case .problem: question.problem = try container.decodeIfPresent(String.self, forKey: key)
             case .rcode: question.rcode = try container.decodeIfPresent(String.self, forKey: key)
             case .ttl: question.ttl = try container.decodeIfPresent(Int.self, forKey: key)

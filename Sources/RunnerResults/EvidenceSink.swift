@@ -20,8 +20,8 @@ public protocol EvidenceSink: ~Copyable {
     /// A value from the run (a server's, a certificate's, the plan's): redacted and escaped by the sink.
     mutating func value(_ value: String)
     mutating func number(_ value: Int)
-    /// Seconds, shown as milliseconds with three decimals.
-    mutating func milliseconds(_ seconds: Double)
+    /// A duration, shown as milliseconds with three decimals.
+    mutating func milliseconds(_ duration: Duration)
     /// The peer certificate (nil: none), laid out as the medium shows one.
     mutating func certificate(_ certificate: CertificateSummary?)
     /// The negotiated version and cipher and the chain, laid out as the medium shows them.

@@ -7,13 +7,13 @@ public struct HTTPDNSLookupResult: Sendable, Equatable {
     public var host: String
     /// Whether the service gave at least one address.
     public var succeeded: Bool
-    /// Seconds from the first query sent to the answer read (every query of the lookup, each
-    /// service address tried).
-    public var duration: Double
+    /// From the first query sent to the answer read (every query of the lookup, each service
+    /// address tried).
+    public var duration: Duration
     /// How many addresses the service's answer held (0 when the lookup failed).
     public var addressCount: Int
 
-    public init(map: String, host: String, succeeded: Bool, duration: Double, addressCount: Int) {
+    public init(map: String, host: String, succeeded: Bool, duration: Duration, addressCount: Int) {
         self.map = map
         self.host = host
         self.succeeded = succeeded

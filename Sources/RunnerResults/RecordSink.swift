@@ -20,8 +20,8 @@ public protocol RecordSink: ~Copyable {
     mutating func word(_ text: String?)
     mutating func number(_ value: Int?)
     mutating func flag(_ value: Bool?)
-    /// Seconds, recorded as milliseconds rounded to the microsecond; nil: null.
-    mutating func milliseconds(_ seconds: Double?)
+    /// A duration, recorded as milliseconds rounded to the microsecond; nil: null.
+    mutating func milliseconds(_ duration: Duration?)
     /// A date, recorded as `2024-05-01T10:00:00Z`; nil: null.
     mutating func timestamp(_ date: Date?)
     /// The hop's curl line when the report reproduces the result's requests (a result that did

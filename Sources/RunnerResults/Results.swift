@@ -6,8 +6,8 @@ import RunnerVocabulary
 public struct RunResult: Sendable {
     public var suites: [SuiteResult]
     public var startedAt: Date
-    /// Wall time of the whole run, in seconds.
-    public var duration: Double
+    /// Wall time of the whole run.
+    public var duration: Duration
     /// Set when SIGINT/SIGTERM stopped the run.
     public var interruptedBy: Int32?
     /// Connections the run opened (HTTPDNS lookups and diagnosis probes included).
@@ -16,7 +16,7 @@ public struct RunResult: Sendable {
     public var shard: Shard?
 
     public init(
-        suites: [SuiteResult], startedAt: Date, duration: Double, interruptedBy: Int32? = nil,
+        suites: [SuiteResult], startedAt: Date, duration: Duration, interruptedBy: Int32? = nil,
         connectionsOpened: Int = 0, shard: Shard? = nil
     ) {
         self.suites = suites
@@ -47,7 +47,7 @@ public struct PlanIdentity: Sendable, Hashable {
 public struct SuiteResult: Sendable {
     public var plan: PlanIdentity
     public var startedAt: Date
-    public var duration: Double
+    public var duration: Duration
     public var hostname: String
     /// Report properties in order: runner version, plan path, each domain map's answers.
     public var properties: [Property]
@@ -57,7 +57,7 @@ public struct SuiteResult: Sendable {
     public var httpdnsLookups: [HTTPDNSLookupResult]
 
     public init(
-        plan: PlanIdentity, startedAt: Date, duration: Double, hostname: String, properties: [Property],
+        plan: PlanIdentity, startedAt: Date, duration: Duration, hostname: String, properties: [Property],
         counts: OutcomeCounts, httpdnsLookups: [HTTPDNSLookupResult] = []
     ) {
         self.plan = plan
@@ -90,8 +90,8 @@ public struct ScenarioResult: Sendable {
     public var tags: [String]
     public var outcome: Outcome
     public var evidence: Evidence
-    /// Seconds from the first byte sent to the verdict.
-    public var duration: Double
+    /// From the first byte sent to the verdict.
+    public var duration: Duration
     /// The attempts before this one that did not pass (`retries`), oldest first; `outcome`,
     /// `evidence` and `duration` are the last attempt's.
     public var earlierAttempts: [Attempt]
@@ -103,7 +103,7 @@ public struct ScenarioResult: Sendable {
 
     public init(
         scenario: String, strategy: StrategyKind, ip: String?, tags: [String], outcome: Outcome,
-        evidence: Evidence, duration: Double, earlierAttempts: [Attempt] = []
+        evidence: Evidence, duration: Duration, earlierAttempts: [Attempt] = []
     ) {
         self.scenario = scenario
         self.strategy = strategy
@@ -160,10 +160,10 @@ public struct ResultStep: Sendable, Equatable, CustomStringConvertible {
 public struct Attempt: Sendable {
     /// `.failed` or `.errored`.
     public var outcome: Outcome
-    /// Seconds from the first byte sent to the verdict.
-    public var duration: Double
+    /// From the first byte sent to the verdict.
+    public var duration: Duration
 
-    public init(outcome: Outcome, duration: Double) {
+    public init(outcome: Outcome, duration: Duration) {
         self.outcome = outcome
         self.duration = duration
     }

@@ -37,11 +37,11 @@ struct FlowStepTests {
     /// A passing login's lane: token `t0k/en+1` (secret), user `probe`, cookie `sid=abc`.
     static func passedLogin() throws -> (ScenarioResult, ResultStateMachine) {
         var machine = ResultStateMachine(planned: try login(), retries: 0)
-        _ = machine.start(now: 0, date: Machine.date)
+        _ = machine.start(now: .seconds(0), date: Machine.date)
         let action = machine.transferFinished(
             response(200, body: #"{"token":"t0k/en+1"}"#, headers: [
                 Header(name: "X-User", value: "probe"), Header(name: "Set-Cookie", value: "sid=abc; Path=/"),
-            ]), now: 0.1, date: Machine.date)
+            ]), now: .seconds(0.1), date: Machine.date)
         return (try #require(action.result), machine)
     }
 
@@ -62,9 +62,9 @@ struct FlowStepTests {
     @Test("a capture that finds nothing fails the login, naming it, and leaves no lane")
     func aMissingCaptureFails() throws {
         var machine = ResultStateMachine(planned: try Self.login(), retries: 0)
-        _ = machine.start(now: 0, date: Machine.date)
+        _ = machine.start(now: .seconds(0), date: Machine.date)
         let result = try #require(machine.transferFinished(
-            Self.response(200, body: #"{"other":1}"#), now: 0.1, date: Machine.date).result)
+            Self.response(200, body: #"{"other":1}"#), now: .seconds(0.1), date: Machine.date).result)
         guard case .failed(let problems) = result.outcome else {
             Issue.record("expected a failure, got \(result.outcome)")
             return
@@ -94,13 +94,13 @@ struct FlowStepTests {
         let planned = FlowSteps.expand(step, on: lane, resolution: nil)
         #expect(planned.count == 1)
         var machine = ResultStateMachine(planned: try #require(planned.first), retries: 0)
-        let spec = try #require(machine.start(now: 1, date: Machine.date).spec)
+        let spec = try #require(machine.start(now: .seconds(1), date: Machine.date).spec)
         #expect(spec.url == "https://api.example.com/me?t=t0k%2Fen%2B1")
         #expect(spec.connectTo == "api.example.com:443:192.0.2.1:443", "the login's IP, kept")
         #expect(spec.headers.first { $0.name == "Authorization" }?.value == "Bearer t0k/en+1")
         #expect(spec.headers.first { $0.name == "Cookie" }?.value == "sid=abc")
         #expect(spec.body == .bytes(Data(#"{"user":"probe"}"#.utf8)))
-        let result = try #require(machine.transferFinished(Self.response(200, body: "{}"), now: 1.1, date: Machine.date).result)
+        let result = try #require(machine.transferFinished(Self.response(200, body: "{}"), now: .seconds(1.1), date: Machine.date).result)
         #expect(result.displayName == "profile [sni-resolve 192.0.2.1] after login [sni-resolve 192.0.2.1]")
         #expect(result.evidence.ipSource == "kept from login [sni-resolve 192.0.2.1]")
         #expect(result.evidence.notes.contains("captures used: token (secret), user"))
@@ -147,7 +147,7 @@ struct FlowStepTests {
         var login = ScenarioResult(
             scenario: "login", strategy: .trustOverride, ip: "192.0.2.1", tags: [],
             outcome: .errored(TransferError(kind: .tls, message: "handshake failed")),
-            evidence: Evidence(strategy: .trustOverride, ipSource: "", insecure: false), duration: 0.1)
+            evidence: Evidence(strategy: .trustOverride, ipSource: "", insecure: false), duration: .seconds(0.1))
         login.after = []
         var step = try Machine.planned(url: "https://api.example.com/me").scenario
         step.name = "profile"

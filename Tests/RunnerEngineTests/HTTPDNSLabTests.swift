@@ -88,7 +88,7 @@ struct HTTPDNSLabTests {
         #expect(lookups.map { [$0.map, $0.host] } == [["dns", "api.lab.test"]])
         #expect(lookups.first?.succeeded == true)
         #expect(lookups.first?.addressCount == 3)
-        #expect((lookups.first?.duration ?? 0) > 0)
+        #expect((lookups.first?.duration ?? .zero) > .zero)
     }
 
     @Test(arguments: services)
@@ -131,7 +131,7 @@ struct HTTPDNSLabTests {
             #expect(error.message.hasPrefix("HTTPDNS map 'dns' (\(format)) at http://127.0.0.2:"), "\(error.message)")
             #expect(error.message.contains(fragment), "\(format) \(host): \(error.message)")
             // The map's timeout (or an immediate answer) ended it, not the scenario's 10 s one.
-            #expect(run.duration < 8, "\(format) \(host) took \(run.duration) s")
+            #expect(run.duration < .seconds(8), "\(format) \(host) took \(run.duration)")
         }
     }
 
@@ -147,7 +147,7 @@ struct HTTPDNSLabTests {
         #expect(run.all.first?.error?.message.contains("no answer within 1s") == true, "\(run.all.map(\.summary))")
         // Not before the timeout, and before the slow host's answer at 3 s.
         // (libcurl counts in whole milliseconds on its own clock: it may fire a hair early.)
-        #expect(run.duration >= 0.95 && run.duration < 2.9, "took \(run.duration) s for a 1 s timeout")
+        #expect(run.duration >= .seconds(0.95) && run.duration < .seconds(2.9), "took \(run.duration) for a 1 s timeout")
     }
 
     /// With a fallback the request still runs — and its evidence says resolution was degraded.

@@ -63,8 +63,8 @@ struct HostileLabTests {
         for (result, item) in zip(run.all, Self.cases) {
             // Within the scenario's timeout plus room for a loaded machine, whatever the endpoint
             // does (the ones that never finish would otherwise run to the test's own limit).
-            let bound = item.kind == .timeout ? 6.0 : 15.5
-            #expect(result.duration < bound, "\(result.summary) took \(result.duration) s")
+            let bound: Duration = item.kind == .timeout ? .seconds(6) : .seconds(15.5)
+            #expect(result.duration < bound, "\(result.summary) took \(result.duration)")
             guard let kind = item.kind else {
                 #expect(result.passed, "\(result.summary)")
                 continue
@@ -88,7 +88,7 @@ struct HostileLabTests {
             """)
         let result = try #require(run.all.first)
         // An error on the headers, not a wait for the default 10 s timeout.
-        #expect(result.duration < 8, "\(result.summary) took \(result.duration) s")
+        #expect(result.duration < .seconds(8), "\(result.summary) took \(result.duration)")
         let error = try #require(result.error, "\(result.summary)")
         #expect(error.kind == .http, "\(result.summary)")
         #expect(error.message.contains("Too large response headers"), "\(error.message)")
@@ -104,7 +104,7 @@ struct HostileLabTests {
                 request: {url: "https://closer.lab.test:{{https}}/echo"}
             """)
         let result = try #require(run.all.first)
-        #expect(result.duration < 10.5, "\(result.summary) took \(result.duration) s")
+        #expect(result.duration < .seconds(10.5), "\(result.summary) took \(result.duration)")
         let error = try #require(result.error, "\(result.summary)")
         #expect(error.kind == .tls, "\(result.summary)")
         #expect(error.message.hasPrefix("TLS handshake with 127.0.0.6:"), "\(error.message)")

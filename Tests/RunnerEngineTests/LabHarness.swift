@@ -51,7 +51,7 @@ struct CollectedRun: Sendable {
     var all: [ScenarioResult]
 
     var suites: [SuiteResult] { result.suites }
-    var duration: Double { result.duration }
+    var duration: Duration { result.duration }
 }
 
 /// Keeps what a run hands over, with where each result sits.

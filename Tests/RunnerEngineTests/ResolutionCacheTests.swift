@@ -13,7 +13,7 @@ struct ResolutionCacheTests {
     static let second: UInt64 = 1_000_000_000
 
     static func answer(_ ip: String) -> Result<Resolution, TransferError> {
-        .success(Resolution(addresses: [IPAddress(ip)].compactMap { $0 }, source: "httpdns 'tencent'", lookupTime: 0))
+        .success(Resolution(addresses: [IPAddress(ip)].compactMap { $0 }, source: "httpdns 'tencent'", lookupTime: .zero))
     }
 
     @Test("askers who come while a lookup runs wait for it, and all get its one answer")
@@ -25,7 +25,7 @@ struct ResolutionCacheTests {
         let shared = cache.answered(Self.key, Self.answer("192.0.2.1"), ttl: 60, now: 10 * Self.second + 250_000_000)
         let (answer, waiters) = try #require(shared)
         #expect(waiters == ["a", "b", "c"])
-        #expect(try answer.get().lookupTime == 0.25, "timed from the lookup's start")
+        #expect(try answer.get().lookupTime == .milliseconds(250), "timed from the lookup's start")
     }
 
     @Test("an answer is served until its TTL ends, to the nanosecond, then looked up again")
@@ -37,7 +37,7 @@ struct ResolutionCacheTests {
             Issue.record("a nanosecond before expiry the answer is live")
             return
         }
-        #expect(try cached.get().lookupTime == 0, "a cached answer took no lookup")
+        #expect(try cached.get().lookupTime == .zero, "a cached answer took no lookup")
         #expect(try cached.get().addresses.map(\.text) == ["192.0.2.1"])
         #expect(cache.lookUp(Self.key, for: "c", now: 31 * Self.second).isStart, "at expiry a new lookup starts")
         let renewal = cache.answered(Self.key, Self.answer("192.0.2.9"), ttl: 30, now: 32 * Self.second)

@@ -20,7 +20,7 @@ struct ResultExpansionTests {
 
     let answer: Result<Resolution, TransferError> = .success(Resolution(
         addresses: ["2001:db8::1", "192.0.2.1", "192.0.2.2"].compactMap(IPAddress.init), source: "static map 'm'",
-        lookupTime: 0))
+        lookupTime: .seconds(0)))
 
     @Test func firstTakesIPv4FirstUnderAny() throws {
         let planned = ResultExpansion.expand(try scenario(strategies: [.sniResolve]), strategyOverride: nil, resolution: answer)
@@ -62,7 +62,7 @@ struct ResultExpansionTests {
 
     @Test func noAddressOfTheWantedFamilyIsAnError() throws {
         let planned = ResultExpansion.expand(try scenario(strategies: [.sniResolve], ipVersion: .v6), strategyOverride: nil,
-            resolution: .success(Resolution(addresses: [IPAddress("192.0.2.1")].compactMap { $0 }, source: "static map 'm'", lookupTime: 0)))
+            resolution: .success(Resolution(addresses: [IPAddress("192.0.2.1")].compactMap { $0 }, source: "static map 'm'", lookupTime: .seconds(0))))
         #expect(planned.first?.resolveError?.message == "static map 'm' has no IPv6 address for 'api.example.com' (it has 192.0.2.1)")
     }
 

@@ -29,7 +29,7 @@ struct ResultStateMachineTests {
             expect: Expectations())
         configure(&scenario)
         let resolution = Resolution(
-            addresses: [try #require(pinned)], source: "static map 'm'", lookupTime: 0.004, notes: ["from the list"])
+            addresses: [try #require(pinned)], source: "static map 'm'", lookupTime: .seconds(0.004), notes: ["from the list"])
         return PlannedResult(
             scenario: scenario, strategy: strategy, ip: resolveError == nil ? pinned : nil,
             resolution: resolveError == nil ? resolution : nil, resolveError: resolveError)
@@ -52,41 +52,41 @@ struct ResultStateMachineTests {
     @Test("a redirect on the same host keeps the pin; the result has both hops and passes")
     func redirectOnTheSameHostKeepsThePin() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 0)
-        let first = try #require(machine.start(now: 100).spec)
+        let first = try #require(machine.start(now: .seconds(100)).spec)
         #expect(first.url == "https://api.example.com/start")
         #expect(first.connectTo == "api.example.com:443:192.0.2.1:443")
 
         let second = try #require(machine.transferFinished(
-            Self.response(302, headers: [Header(name: "Location", value: "/next")]), now: 100.2, date: Self.date).spec)
+            Self.response(302, headers: [Header(name: "Location", value: "/next")]), now: .seconds(100.2), date: Self.date).spec)
         #expect(second.url == "https://api.example.com/next")
         #expect(second.connectTo == "api.example.com:443:192.0.2.1:443")
 
-        let result = try #require(machine.transferFinished(Self.response(200), now: 100.5, date: Self.date).result)
+        let result = try #require(machine.transferFinished(Self.response(200), now: .seconds(100.5), date: Self.date).result)
         #expect(result.outcome.isPassed)
         #expect(result.evidence.hops.map(\.originalURL) == ["https://api.example.com/start", "https://api.example.com/next"])
-        #expect(result.evidence.hops.map(\.timings.resolve) == [0.004, nil], "only the hop a lookup was made for")
-        #expect(abs(result.duration - 0.5) < 1e-9)
+        #expect(result.evidence.hops.map(\.timings.resolve) == [.seconds(0.004), nil], "only the hop a lookup was made for")
+        #expect(abs((result.duration - .seconds(0.5)).inSeconds) < 1e-9)
         #expect(result.evidence.notes == ["from the list"])
     }
 
     @Test("a redirect to another host is looked up through the map and pinned to its answer")
     func redirectToAnotherHostResolves() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 0)
-        _ = machine.start(now: 0)
+        _ = machine.start(now: .seconds(0))
         let lookup = machine.transferFinished(
-            Self.response(301, headers: [Header(name: "Location", value: "https://cdn.example.com/x")]), now: 0.1, date: Self.date)
+            Self.response(301, headers: [Header(name: "Location", value: "https://cdn.example.com/x")]), now: .seconds(0.1), date: Self.date)
         guard case .resolve(let host, let source) = lookup else {
             Issue.record("expected a lookup, got \(lookup)")
             return
         }
         #expect(host == "cdn.example.com")
         #expect(source == .domainMap)
-        let answer = Resolution(addresses: [try #require(IPAddress("198.51.100.7"))], source: "static map 'm'", lookupTime: 0.002)
-        let spec = try #require(machine.resolved(.success(answer), now: 0.2, date: Self.date).spec)
+        let answer = Resolution(addresses: [try #require(IPAddress("198.51.100.7"))], source: "static map 'm'", lookupTime: .seconds(0.002))
+        let spec = try #require(machine.resolved(.success(answer), now: .seconds(0.2), date: Self.date).spec)
         #expect(spec.connectTo == "cdn.example.com:443:198.51.100.7:443")
 
         let result = try #require(machine.transferFinished(
-            Self.response(200, connectedIP: "198.51.100.7"), now: 0.3, date: Self.date).result)
+            Self.response(200, connectedIP: "198.51.100.7"), now: .seconds(0.3), date: Self.date).result)
         #expect(result.outcome.isPassed)
         #expect(result.evidence.ipSource == "static map 'm'; hop 2: static map 'm'")
         #expect(result.evidence.hops.map(\.connection.pinnedIP) == ["192.0.2.1", "198.51.100.7"])
@@ -95,12 +95,12 @@ struct ResultStateMachineTests {
     @Test("a redirect whose host does not resolve is an error that names the redirect")
     func redirectLookupFailure() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 0)
-        _ = machine.start(now: 0)
+        _ = machine.start(now: .seconds(0))
         _ = machine.transferFinished(
-            Self.response(302, headers: [Header(name: "Location", value: "https://elsewhere.example/")]), now: 0.1, date: Self.date)
+            Self.response(302, headers: [Header(name: "Location", value: "https://elsewhere.example/")]), now: .seconds(0.1), date: Self.date)
         let result = try #require(machine.resolved(
             .failure(TransferError(kind: .resolve, message: "host 'elsewhere.example' is not in static map 'm'")),
-            now: 0.2, date: Self.date).result)
+            now: .seconds(0.2), date: Self.date).result)
         #expect(result.outcome.error?.message
             == "redirect to https://elsewhere.example/: host 'elsewhere.example' is not in static map 'm'")
     }
@@ -110,14 +110,14 @@ struct ResultStateMachineTests {
     @Test("a cookie set by one hop is sent on the next, and the result notes the jar")
     func cookiesCarryAcrossHops() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 0)
-        let first = try #require(machine.start(now: 0).spec)
+        let first = try #require(machine.start(now: .seconds(0)).spec)
         #expect(!first.headers.contains { $0.name == "Cookie" })
         let second = try #require(machine.transferFinished(
             Self.response(302, headers: [
                 Header(name: "Set-Cookie", value: "session=abc; Path=/"), Header(name: "Location", value: "/home"),
-            ]), now: 0.1, date: Self.date).spec)
+            ]), now: .seconds(0.1), date: Self.date).spec)
         #expect(second.headers.filter { $0.name == "Cookie" }.map(\.value) == ["session=abc"])
-        let result = try #require(machine.transferFinished(Self.response(200), now: 0.2, date: Self.date).result)
+        let result = try #require(machine.transferFinished(Self.response(200), now: .seconds(0.2), date: Self.date).result)
         #expect(result.evidence.notes.last == "cookies kept: session (api.example.com/)")
     }
 
@@ -126,12 +126,12 @@ struct ResultStateMachineTests {
     @Test("each hop gets what is left of the timeout; none starts once it is spent")
     func timeoutCoversEveryHop() throws {
         var machine = ResultStateMachine(planned: try Self.planned(timeout: .seconds(10)), retries: 0)
-        #expect(try #require(machine.start(now: 50).spec).timeout == .seconds(10))
+        #expect(try #require(machine.start(now: .seconds(50)).spec).timeout == .seconds(10))
         let second = try #require(machine.transferFinished(
-            Self.response(302, headers: [Header(name: "Location", value: "/a")]), now: 54, date: Self.date).spec)
+            Self.response(302, headers: [Header(name: "Location", value: "/a")]), now: .seconds(54), date: Self.date).spec)
         #expect(second.timeout == .seconds(6))
         let result = try #require(machine.transferFinished(
-            Self.response(302, headers: [Header(name: "Location", value: "/b")]), now: 60, date: Self.date).result)
+            Self.response(302, headers: [Header(name: "Location", value: "/b")]), now: .seconds(60), date: Self.date).result)
         #expect(result.outcome.error?.kind == .timeout)
         #expect(result.outcome.error?.message
             == "timed out (timeout 10s) after 2 hop(s), before https://api.example.com/b")
@@ -142,16 +142,16 @@ struct ResultStateMachineTests {
     @Test("a failure earns a fresh attempt; one that then passes carries the earlier attempt")
     func retryAfterFailure() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 2)
-        _ = machine.start(now: 0)
-        let retry = try #require(machine.transferFinished(Self.response(503), now: 1, date: Self.date).spec,
+        _ = machine.start(now: .seconds(0))
+        let retry = try #require(machine.transferFinished(Self.response(503), now: .seconds(1), date: Self.date).spec,
             "a failed status starts the next attempt at once")
         #expect(retry.url == "https://api.example.com/start")
         #expect(retry.timeout == .seconds(10), "a new attempt has the whole timeout again")
-        let result = try #require(machine.transferFinished(Self.response(200), now: 1.25, date: Self.date).result)
+        let result = try #require(machine.transferFinished(Self.response(200), now: .seconds(1.25), date: Self.date).result)
         #expect(result.outcome.isPassed)
         #expect(result.earlierAttempts.count == 1)
-        #expect(abs((result.earlierAttempts.first?.duration ?? 0) - 1) < 1e-9)
-        #expect(abs(result.duration - 0.25) < 1e-9)
+        #expect(abs(((result.earlierAttempts.first?.duration ?? .zero) - .seconds(1)).inSeconds) < 1e-9)
+        #expect(abs((result.duration - .seconds(0.25)).inSeconds) < 1e-9)
         #expect(result.evidence.hops.count == 1, "evidence is the last attempt's")
         #expect(result.isFlaky)
     }
@@ -159,10 +159,10 @@ struct ResultStateMachineTests {
     @Test("retries run out: the last attempt's verdict stands, with every earlier one")
     func retriesRunOut() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 2)
-        _ = machine.start(now: 0)
-        #expect(machine.transferFinished(Self.failure(.connect, "refused"), now: 1, date: Self.date).spec != nil)
-        #expect(machine.transferFinished(Self.failure(.connect, "refused"), now: 2, date: Self.date).spec != nil)
-        let result = try #require(machine.transferFinished(Self.failure(.connect, "refused"), now: 3, date: Self.date).result)
+        _ = machine.start(now: .seconds(0))
+        #expect(machine.transferFinished(Self.failure(.connect, "refused"), now: .seconds(1), date: Self.date).spec != nil)
+        #expect(machine.transferFinished(Self.failure(.connect, "refused"), now: .seconds(2), date: Self.date).spec != nil)
+        let result = try #require(machine.transferFinished(Self.failure(.connect, "refused"), now: .seconds(3), date: Self.date).result)
         #expect(result.outcome.error?.kind == .connect)
         #expect(result.attemptCount == 3)
     }
@@ -171,7 +171,7 @@ struct ResultStateMachineTests {
     func resolveErrorIsNotRetried() throws {
         let error = TransferError(kind: .resolve, message: "host 'api.example.com' is not in static map 'm'")
         var machine = ResultStateMachine(planned: try Self.planned(resolveError: error), retries: 3)
-        let result = try #require(machine.start(now: 0).result)
+        let result = try #require(machine.start(now: .seconds(0)).result)
         #expect(result.outcome.error == error)
         #expect(result.earlierAttempts.isEmpty)
     }
@@ -181,16 +181,16 @@ struct ResultStateMachineTests {
     @Test("a failed trust-override handshake is followed by an SNI probe that diagnoses it")
     func trustOverrideFailureProbes() throws {
         var machine = ResultStateMachine(planned: try Self.planned(strategy: .trustOverride), retries: 0)
-        let first = try #require(machine.start(now: 0).spec)
+        let first = try #require(machine.start(now: .seconds(0)).spec)
         #expect(first.url == "https://192.0.2.1/start")
-        let probeAction = machine.transferFinished(Self.failure(.tls, "handshake failed"), now: 0.1, date: Self.date)
+        let probeAction = machine.transferFinished(Self.failure(.tls, "handshake failed"), now: .seconds(0.1), date: Self.date)
         guard case .probe(let probe) = probeAction else {
             Issue.record("expected a probe, got \(probeAction)")
             return
         }
         #expect(probe.connectOnly)
         #expect(probe.connectTo == "api.example.com:443:192.0.2.1:443", "the probe sends SNI to the same IP")
-        let result = try #require(machine.probeFinished(Self.response(200), now: 0.2).result)
+        let result = try #require(machine.probeFinished(Self.response(200), now: .seconds(0.2)).result)
         let error = try #require(result.outcome.error)
         #expect(error.kind == .tls)
         #expect(error.diagnosis?.contains("sni-resolve") == true, "\(error.diagnosis ?? "no diagnosis")")
@@ -202,9 +202,9 @@ struct ResultStateMachineTests {
     func limitsFailureProbesWithoutThem() throws {
         let planned = try Self.planned { $0.settings.tls = ClientTLS(minVersion: .v1_2, ciphers: TLSProfile.iosATS.ciphers, profile: .iosATS) }
         var machine = ResultStateMachine(planned: planned, retries: 0)
-        let first = try #require(machine.start(now: 0).spec)
+        let first = try #require(machine.start(now: .seconds(0)).spec)
         #expect(first.tls.client.profile == .iosATS)
-        let probeAction = machine.transferFinished(Self.failure(.tls, "handshake failure"), now: 0.1, date: Self.date)
+        let probeAction = machine.transferFinished(Self.failure(.tls, "handshake failure"), now: .seconds(0.1), date: Self.date)
         guard case .probe(let probe) = probeAction else {
             Issue.record("expected a probe, got \(probeAction)")
             return
@@ -215,7 +215,7 @@ struct ResultStateMachineTests {
         #expect(probe.poolKey != first.poolKey, "a connection of its own")
         var offered = Self.response(200)
         offered.evidence.tls = TLSSession(version: .v1_2, cipher: "AES128-GCM-SHA256", chainVerified: false, chain: [])
-        let result = try #require(machine.probeFinished(offered, now: 0.2).result)
+        let result = try #require(machine.probeFinished(offered, now: .seconds(0.2)).result)
         let error = try #require(result.outcome.error)
         #expect(error.kind == .tls)
         #expect(error.diagnosis == "the server at 192.0.2.1:443 negotiates only TLS 1.2 AES128-GCM-SHA256 (no forward secrecy), which an iOS app with ATS refuses")
@@ -225,10 +225,10 @@ struct ResultStateMachineTests {
     func aVerificationFailureIsNotTheLimits() throws {
         let planned = try Self.planned { $0.settings.tls = ClientTLS(maxVersion: .v1_2) }
         var machine = ResultStateMachine(planned: planned, retries: 0)
-        _ = machine.start(now: 0)
+        _ = machine.start(now: .seconds(0))
         var refused = Self.failure(.tls, "certificate verify failed")
         refused.evidence.verification = VerificationFailure(code: 10, reason: "certificate has expired", leaf: nil)
-        let result = try #require(machine.transferFinished(refused, now: 0.1, date: Self.date).result)
+        let result = try #require(machine.transferFinished(refused, now: .seconds(0.1), date: Self.date).result)
         #expect(result.outcome.error?.kind == .tls)
     }
 
@@ -237,9 +237,9 @@ struct ResultStateMachineTests {
     @Test("a response from an address other than the pinned one is an error")
     func pinMismatch() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 0)
-        _ = machine.start(now: 0)
+        _ = machine.start(now: .seconds(0))
         let result = try #require(machine.transferFinished(
-            Self.response(200, connectedIP: "203.0.113.9"), now: 0.1, date: Self.date).result)
+            Self.response(200, connectedIP: "203.0.113.9"), now: .seconds(0.1), date: Self.date).result)
         #expect(result.outcome.error?.message == "connected to 203.0.113.9, but the strategy pinned 192.0.2.1")
     }
 
@@ -248,9 +248,9 @@ struct ResultStateMachineTests {
     @Test("interrupted: an aborted transfer is skipped, not retried")
     func interruptionSkipsAndDoesNotRetry() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 3)
-        _ = machine.start(now: 0)
+        _ = machine.start(now: .seconds(0))
         machine.interrupt()
-        let result = try #require(machine.transferFinished(Self.failure(.io, "aborted"), now: 0.1, date: Self.date).result)
+        let result = try #require(machine.transferFinished(Self.failure(.io, "aborted"), now: .seconds(0.1), date: Self.date).result)
         guard case .skipped(let reason) = result.outcome else {
             Issue.record("expected skipped, got \(result.outcome)")
             return
@@ -262,10 +262,10 @@ struct ResultStateMachineTests {
     @Test("interrupted: no further hop starts after a redirect")
     func interruptionStopsTheChain() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 0)
-        _ = machine.start(now: 0)
+        _ = machine.start(now: .seconds(0))
         machine.interrupt()
         let result = try #require(machine.transferFinished(
-            Self.response(302, headers: [Header(name: "Location", value: "/next")]), now: 0.1, date: Self.date).result)
+            Self.response(302, headers: [Header(name: "Location", value: "/next")]), now: .seconds(0.1), date: Self.date).result)
         #expect(result.evidence.hops.count == 1)
         if case .skipped = result.outcome {} else { Issue.record("expected skipped, got \(result.outcome)") }
     }
@@ -273,9 +273,9 @@ struct ResultStateMachineTests {
     @Test("interrupted: a verdict already reached stands")
     func interruptionKeepsAFailure() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 2)
-        _ = machine.start(now: 0)
+        _ = machine.start(now: .seconds(0))
         machine.interrupt()
-        let result = try #require(machine.transferFinished(Self.response(500), now: 0.1, date: Self.date).result)
+        let result = try #require(machine.transferFinished(Self.response(500), now: .seconds(0.1), date: Self.date).result)
         if case .failed = result.outcome {} else { Issue.record("expected failed, got \(result.outcome)") }
         #expect(result.earlierAttempts.isEmpty)
     }
@@ -285,9 +285,9 @@ struct ResultStateMachineTests {
     @Test("an event nobody waits for errs the result once, then is ignored")
     func unexpectedEvents() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 0)
-        let result = try #require(machine.probeFinished(Self.response(200), now: 0).result)
+        let result = try #require(machine.probeFinished(Self.response(200), now: .seconds(0)).result)
         #expect(result.outcome.error?.message == "internal error: a probe finished while none was under way")
-        guard case .wait = machine.transferFinished(Self.response(200), now: 0, date: Self.date) else {
+        guard case .wait = machine.transferFinished(Self.response(200), now: .seconds(0), date: Self.date) else {
             Issue.record("an event after the verdict must do nothing")
             return
         }

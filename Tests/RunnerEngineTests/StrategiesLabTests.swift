@@ -239,7 +239,7 @@ struct StrategiesLabTests {
         #expect(result.error?.kind == .timeout, "\(result.summary)")
         // Not before the timeout, and far from the 10 s answer (room for a loaded machine).
         // libcurl counts whole milliseconds on its own clock: it may fire a hair early by ours.
-        #expect(result.duration >= 0.95 && result.duration < 5, "the result took \(result.duration) s for a 1 s timeout")
+        #expect(result.duration >= .seconds(0.95) && result.duration < .seconds(5), "the result took \(result.duration) for a 1 s timeout")
         #expect(elapsed < 8, "the run took \(elapsed) s for a 1 s timeout")
     }
 

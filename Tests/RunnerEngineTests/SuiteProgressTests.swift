@@ -56,12 +56,12 @@ struct SuiteProgressTests {
     }
 
     static let twoEdges: SuiteProgress.Answer = .success(Resolution(
-        addresses: [IPAddress("192.0.2.1"), IPAddress("192.0.2.2")].compactMap { $0 }, source: "static map 'm'", lookupTime: 0))
+        addresses: [IPAddress("192.0.2.1"), IPAddress("192.0.2.2")].compactMap { $0 }, source: "static map 'm'", lookupTime: .seconds(0)))
 
     static func result(_ name: String, _ outcome: Outcome, ip: String = "192.0.2.1") -> ScenarioResult {
         ScenarioResult(
             scenario: name, strategy: .sniResolve, ip: ip, tags: [], outcome: outcome,
-            evidence: Evidence(strategy: .sniResolve, ipSource: "static map 'm'", insecure: false), duration: 0.01)
+            evidence: Evidence(strategy: .sniResolve, ipSource: "static map 'm'", insecure: false), duration: .seconds(0.01))
     }
 
     @Test("a scenario looks its host up, then runs one result per address; a flow step waits for its predecessor")

@@ -300,41 +300,41 @@ struct VerdictExpectationCheckerTests {
     static let timeCases: [VerdictCase] = [
         VerdictCase(
             "total over the limit", expecting { $0.time.total = .milliseconds(800) },
-            response(totalTime: 1.234),
+            response(totalTime: .seconds(1.234)),
             [problem("time total", "≤ 800 ms", "1234 ms")]),
         VerdictCase(
             "total exactly at the limit passes", expecting { $0.time.total = .milliseconds(800) },
-            response(totalTime: 0.8)),
+            response(totalTime: .seconds(0.8))),
         VerdictCase(
             "total is the whole result's, not the final hop's",
             expecting { $0.time.total = .seconds(1) },
-            response(timings: Timings(total: 0.1), totalTime: 2.0),
+            response(timings: Timings(total: .seconds(0.1)), totalTime: .seconds(2.0)),
             [problem("time total", "≤ 1000 ms", "2000 ms")]),
         VerdictCase(
             "just over the limit is not rounded down to it", expecting { $0.time.total = .milliseconds(800) },
-            response(totalTime: 0.8004),
+            response(totalTime: .seconds(0.8004)),
             [problem("time total", "≤ 800 ms", "800.4 ms")]),
         VerdictCase(
             "fractional limits are exact", expecting { $0.time.total = .milliseconds(1500) },
-            response(totalTime: 1.75),
+            response(totalTime: .seconds(1.75)),
             [problem("time total", "≤ 1500 ms", "1750 ms")]),
         VerdictCase(
             "connect over the limit", expecting { $0.time.connect = .milliseconds(100) },
-            response(timings: Timings(connect: 0.25)),
+            response(timings: Timings(connect: .seconds(0.25))),
             [problem("time connect", "≤ 100 ms", "250 ms")]),
         VerdictCase(
             "connect within the limit", expecting { $0.time.connect = .milliseconds(100) },
-            response(timings: Timings(connect: 0.012))),
+            response(timings: Timings(connect: .seconds(0.012)))),
         VerdictCase(
             "tls over the limit, sub-10 ms shown with a decimal", expecting { $0.time.tls = .microseconds(5_500) },
-            response(timings: Timings(tls: 0.0071)),
+            response(timings: Timings(tls: .seconds(0.0071))),
             [problem("time tls", "≤ 5.5 ms", "7.1 ms")]),
         VerdictCase(
             "tls missing (reused connection) counts as 0", expecting { $0.time.tls = .milliseconds(1) },
-            response(timings: Timings(connect: nil, tls: nil, firstByte: 0.0005))),
+            response(timings: Timings(connect: nil, tls: nil, firstByte: .seconds(0.0005)))),
         VerdictCase(
             "first byte over the limit", expecting { $0.time.firstByte = .milliseconds(500) },
-            response(timings: Timings(firstByte: 0.61)),
+            response(timings: Timings(firstByte: .seconds(0.61))),
             [problem("time first_byte", "≤ 500 ms", "610 ms")]),
         VerdictCase(
             "every phase reported in order total, connect, tls, first_byte",
@@ -344,7 +344,7 @@ struct VerdictExpectationCheckerTests {
                 $0.time.connect = .milliseconds(10)
                 $0.time.total = .milliseconds(10)
             },
-            response(timings: Timings(connect: 0.02, tls: 0.03, firstByte: 0.04), totalTime: 0.05),
+            response(timings: Timings(connect: .seconds(0.02), tls: .seconds(0.03), firstByte: .seconds(0.04)), totalTime: .seconds(0.05)),
             [
                 problem("time total", "≤ 10 ms", "50 ms"),
                 problem("time connect", "≤ 10 ms", "20 ms"),
@@ -400,7 +400,7 @@ struct VerdictExpectationCheckerTests {
         let observed = response(
             status: 404, headers: [Header(name: "Content-Type", value: "text/plain"), Header(name: "X-Debug", value: "on")],
             body: #"{"ok":false}"#, httpVersion: "1.1", certificate: labCertificate(),
-            totalTime: 1.234, redirects: 2)
+            totalTime: .seconds(1.234), redirects: 2)
 
         let problems = ExpectationChecker.problems(for: expect, observed: observed, now: verdictNow)
 
@@ -436,8 +436,8 @@ struct VerdictExpectationCheckerTests {
         }
         let observed = response(
             status: 201, headers: [Header(name: "Content-Type", value: "application/json")], body: #"{"user":"probe"}"#,
-            httpVersion: "2", certificate: labCertificate(), timings: Timings(tls: 0.02),
-            totalTime: 0.3, redirects: 1)
+            httpVersion: "2", certificate: labCertificate(), timings: Timings(tls: .seconds(0.02)),
+            totalTime: .seconds(0.3), redirects: 1)
 
         #expect(ExpectationChecker.problems(for: expect, observed: observed, now: verdictNow).isEmpty)
     }
@@ -451,9 +451,9 @@ struct VerdictExpectationCheckerTests {
             bodyLength: 5000, bodySHA256: Self.shaOfWhole)
         let evidence = TransferEvidence(
             connectedIP: "127.0.0.2", connectedPort: 8443, httpVersion: "2", certificate: labCertificate(),
-            timings: Timings(connect: 0.001, tls: 0.004, firstByte: 0.009, total: 0.01), newConnections: 1)
+            timings: Timings(connect: .seconds(0.001), tls: .seconds(0.004), firstByte: .seconds(0.009), total: .seconds(0.01)), newConnections: 1)
 
-        let observed = ObservedResponse(response: transfer, evidence: evidence, totalTime: 0.5, redirects: 2)
+        let observed = ObservedResponse(response: transfer, evidence: evidence, totalTime: .seconds(0.5), redirects: 2)
 
         #expect(observed.status == 200)
         #expect(observed.headers.map(\.name) == ["Content-Type"])
@@ -463,8 +463,8 @@ struct VerdictExpectationCheckerTests {
         #expect(observed.bodySHA256 == Self.shaOfWhole)
         #expect(observed.httpVersion == "2")
         #expect(observed.certificate == labCertificate())
-        #expect(observed.timings == Timings(connect: 0.001, tls: 0.004, firstByte: 0.009, total: 0.01))
-        #expect(observed.totalTime == 0.5)
+        #expect(observed.timings == Timings(connect: .seconds(0.001), tls: .seconds(0.004), firstByte: .seconds(0.009), total: .seconds(0.01)))
+        #expect(observed.totalTime == .seconds(0.5))
         #expect(observed.redirects == 2)
     }
 }

@@ -40,7 +40,7 @@ func response(
     status: Int = 200, headers: [Header] = [], body: String = "",
     bodyLength: Int? = nil, sha256: String = "", httpVersion: String? = "1.1",
     certificate: CertificateSummary? = nil, timings: Timings = Timings(),
-    totalTime: Double = 0.05, redirects: Int = 0
+    totalTime: Duration = .milliseconds(50), redirects: Int = 0
 ) -> ObservedResponse {
     ObservedResponse(
         status: status, headers: headers, body: Data(body.utf8), bodyLength: bodyLength,

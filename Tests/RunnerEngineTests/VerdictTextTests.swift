@@ -14,7 +14,7 @@ struct VerdictTextTests {
             (0, "0 ms"), (12.0, "12000 ms"), (0.00004, "0 ms"),
         ])
     func milliseconds(seconds: Double, text: String) {
-        #expect(VerdictText.milliseconds(seconds) == text)
+        #expect(VerdictText.milliseconds(.seconds(seconds)) == text)
     }
 
     @Test(
@@ -24,7 +24,7 @@ struct VerdictTextTests {
             (.microseconds(250), "0.25 ms"), (.seconds(2), "2000 ms"),
         ])
     func limits(duration: Duration, text: String) {
-        #expect(VerdictText.milliseconds(duration) == text)
+        #expect(VerdictText.limit(duration) == text)
     }
 
     @Test("fixed never uses exponent form")

@@ -34,9 +34,9 @@ import RunnerVocabulary
         #expect(plain.line(for: degraded) == "PASS  login over SNI [sni-resolve 203.0.113.10] [FALLBACK]  200  h2  123 ms")
         let run = RecordedRun(
             suites: [RecordedSuite(
-                name: "p", file: "p.yaml", startedAt: Fixture.start, duration: 1, hostname: "h", properties: [],
+                name: "p", file: "p.yaml", startedAt: Fixture.start, duration: .seconds(1), hostname: "h", properties: [],
                 results: [degraded, Fixture.passed])],
-            startedAt: Fixture.start, duration: 1)
+            startedAt: Fixture.start, duration: .seconds(1))
         #expect(plain.summary(for: run).contains(
             "FALLBACK: 1 result resolved through a fallback because an HTTPDNS service failed"))
     }
@@ -135,9 +135,9 @@ import RunnerVocabulary
 
         let run = RunResult(
             suites: [SuiteResult(
-                plan: PlanIdentity(name: "prod", file: "prod.yaml"), startedAt: Fixture.start, duration: 1, hostname: "h",
+                plan: PlanIdentity(name: "prod", file: "prod.yaml"), startedAt: Fixture.start, duration: .seconds(1), hostname: "h",
                 properties: [], counts: OutcomeCounts(passed: 49, failed: 2, errors: 2))],
-            startedAt: Fixture.start, duration: 1)
+            startedAt: Fixture.start, duration: .seconds(1))
         #expect(console.summary(for: run) == """
             Not passing:
               ERROR prod: api-up [sni-resolve] 48/50 IPs passed; failing: 10.0.0.7 tls, 10.0.0.9 timeout
@@ -159,9 +159,9 @@ import RunnerVocabulary
         }
         let run = RunResult(
             suites: [SuiteResult(
-                plan: PlanIdentity(name: "p", file: "p.yaml"), startedAt: Fixture.start, duration: 1, hostname: "h",
+                plan: PlanIdentity(name: "p", file: "p.yaml"), startedAt: Fixture.start, duration: .seconds(1), hostname: "h",
                 properties: [], counts: OutcomeCounts(errors: 25))],
-            startedAt: Fixture.start, duration: 1)
+            startedAt: Fixture.start, duration: .seconds(1))
         let line = try #require(console.summary(for: run).components(separatedBy: "\n").dropFirst().first)
         let named = (0..<10).map { "10.0.0.\($0) connect" }.joined(separator: ", ")
         #expect(line == "  ERROR p: login over SNI [sni-resolve] 0/25 IPs passed; failing: \(named), and 15 more")
@@ -178,9 +178,9 @@ import RunnerVocabulary
     @Test func anAllPassingRunSaysSoWithoutSkipped() {
         let run = RecordedRun(
             suites: [RecordedSuite(
-                name: "p", file: "p.yaml", startedAt: Fixture.start, duration: 0.25, hostname: "h",
+                name: "p", file: "p.yaml", startedAt: Fixture.start, duration: .seconds(0.25), hostname: "h",
                 properties: [], results: [Fixture.passed])],
-            startedAt: Fixture.start, duration: 0.25)
+            startedAt: Fixture.start, duration: .seconds(0.25))
         #expect(plain.summary(for: run) == "Ran 1 result from 1 plan in 250 ms\n1 passed, 0 failed, 0 errors")
     }
 

@@ -18,7 +18,7 @@ import RunnerVocabulary
         evidence.notes.append("a second note")
         return ScenarioResult(
             scenario: "described", strategy: .headerOnly, ip: "203.0.113.11", tags: ["smoke", "eu"],
-            outcome: Fixture.failed.outcome, evidence: evidence, duration: 0.5)
+            outcome: Fixture.failed.outcome, evidence: evidence, duration: .seconds(0.5))
     }()
 
     /// The labels of the facts of the whole result, and what stands between them, in the
@@ -33,7 +33,7 @@ import RunnerVocabulary
         mutating func text(_ text: String) {}
         mutating func value(_ value: String) {}
         mutating func number(_ value: Int) {}
-        mutating func milliseconds(_ seconds: Double) {}
+        mutating func milliseconds(_ duration: Duration) {}
         mutating func certificate(_ certificate: CertificateSummary?) {}
         mutating func tls(_ session: TLSSession) {}
         mutating func dnsLookup(_ lookup: DNSLookupEvidence) { items.append("dns " + lookup.host) }
@@ -72,10 +72,10 @@ import RunnerVocabulary
         let run = RecordedRun(
             suites: [
                 RecordedSuite(
-                    name: "d", file: "d.yaml", startedAt: Fixture.start, duration: 1, hostname: "h", properties: [],
+                    name: "d", file: "d.yaml", startedAt: Fixture.start, duration: .seconds(1), hostname: "h", properties: [],
                     results: [Self.result])
             ],
-            startedAt: Fixture.start, duration: 1)
+            startedAt: Fixture.start, duration: .seconds(1))
         let html = try RenderedReport.html(run, redactor: Fixture.redactor)
         let body = try #require(try HTMLReportTests.captures(#"<div class="body">([\s\S]*?)</div>\n</details>"#, in: html).first)
         // The facts of the whole result in one list, then what the resolver said, then the hops,

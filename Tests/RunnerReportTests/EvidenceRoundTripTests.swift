@@ -49,7 +49,7 @@ struct EvidenceRoundTripTests {
             questions: [
                 DNSQuestionEvidence(
                     type: "A", rcode: "NOERROR", addresses: ["203.0.113.10"], ttl: 30, aliases: ["edge.example.com"],
-                    duration: 0.0004, problem: "truncated, asked again over TCP")
+                    duration: .seconds(0.0004), problem: "truncated, asked again over TCP")
             ])
         lookup.within = ["builtin"]
         lookup.foreign = ["203.0.113.99"]
@@ -60,7 +60,7 @@ struct EvidenceRoundTripTests {
         var result = ScenarioResult(
             scenario: "login", strategy: .sniResolve, ip: "203.0.113.10", tags: ["login"],
             outcome: .failed([Problem(subject: "status", expected: "200", actual: "500")]), evidence: evidence,
-            duration: 0.125, earlierAttempts: [Attempt(outcome: .errored(TransferError(kind: .timeout, message: "slow")), duration: 1.5)])
+            duration: .seconds(0.125), earlierAttempts: [Attempt(outcome: .errored(TransferError(kind: .timeout, message: "slow")), duration: .seconds(1.5))])
         result.after = [ResultStep(scenario: "log in", strategy: .sniResolve, ip: "203.0.113.10")]
         result.predecessorOnly = true
         return result

@@ -20,11 +20,11 @@ enum Fixture {
     static let notAfter = Date(timeIntervalSince1970: 1_751_327_999)
 
     static func run(interruptedBy: Int32? = nil) -> RecordedRun {
-        RecordedRun(suites: [prod, staging], startedAt: start, duration: 2.5, interruptedBy: interruptedBy)
+        RecordedRun(suites: [prod, staging], startedAt: start, duration: .seconds(2.5), interruptedBy: interruptedBy)
     }
 
     static let prod = RecordedSuite(
-        name: "prod.eu", file: "plans/prod.eu.yaml", startedAt: start, duration: 1.25, hostname: "ci-01",
+        name: "prod.eu", file: "plans/prod.eu.yaml", startedAt: start, duration: .seconds(1.25), hostname: "ci-01",
         properties: [
             Property(name: "runner.version", value: "1.0.0"),
             Property(name: "plan", value: "plans/prod.eu.yaml"),
@@ -34,7 +34,7 @@ enum Fixture {
         results: [passed, failed, errored])
 
     static let staging = RecordedSuite(
-        name: "staging", file: "plans/staging.yaml", startedAt: start.addingTimeInterval(2), duration: 1.0,
+        name: "staging", file: "plans/staging.yaml", startedAt: start.addingTimeInterval(2), duration: .seconds(1.0),
         hostname: "ci-01", properties: [Property(name: "runner.version", value: "1.0.0")],
         results: [skipped, insecure, hostileResult])
 
@@ -42,7 +42,7 @@ enum Fixture {
     static func result(_ evidence: Evidence) -> ScenarioResult {
         ScenarioResult(
             scenario: "evidence", strategy: evidence.strategy, ip: nil, tags: [], outcome: .passed, evidence: evidence,
-            duration: 0)
+            duration: .seconds(0))
     }
 
     static let passed = ScenarioResult(
@@ -51,14 +51,14 @@ enum Fixture {
         evidence: Evidence(
             strategy: .sniResolve, ipSource: "static map 'builtin'", insecure: false,
             hops: [loginHop]),
-        duration: 0.123)
+        duration: .seconds(0.123))
 
     static var loginHop: HopEvidence {
         var hop = HopEvidence(
             method: "POST", originalURL: "https://api.example.com/v1/login",
             urlSent: "https://api.example.com/v1/login", hostHeader: "api.example.com", sni: "api.example.com",
             pinnedIP: "203.0.113.10", strategy: .sniResolve,
-            timings: Timings(resolve: 0.0001, connect: 0.0012, tls: 0.0054, firstByte: 0.0801, total: 0.0823))
+            timings: Timings(resolve: .seconds(0.0001), connect: .seconds(0.0012), tls: .seconds(0.0054), firstByte: .seconds(0.0801), total: .seconds(0.0823)))
         hop.connectedIP = "203.0.113.10"
         hop.connectedPort = 443
         hop.httpVersion = "2"
@@ -94,7 +94,7 @@ enum Fixture {
             strategy: .headerOnly, ipSource: "httpdns 'tencent' (dnspod)", insecure: false,
             hops: [redirectHop, notFoundHop],
             notes: ["fell back to the system resolver for cdn.example.com; query had key=\(secret)"]),
-        duration: 0.456)
+        duration: .seconds(0.456))
 
     /// A resolver check's evidence (`resolver:`, `expect.dns`): one host, an answered and a
     /// failed question, a foreign address.
@@ -105,9 +105,9 @@ enum Fixture {
             questions: [
                 DNSQuestionEvidence(
                     type: "A", rcode: "NOERROR", addresses: ["203.0.113.10", "198.51.100.66"], ttl: 60,
-                    aliases: ["edge.example.net"], duration: 0.0021, problem: nil),
+                    aliases: ["edge.example.net"], duration: .seconds(0.0021), problem: nil),
                 DNSQuestionEvidence(
-                    type: "AAAA", rcode: "NXDOMAIN", addresses: [], ttl: nil, aliases: [], duration: 0.0013,
+                    type: "AAAA", rcode: "NXDOMAIN", addresses: [], ttl: nil, aliases: [], duration: .seconds(0.0013),
                     problem: "no such name (NXDOMAIN)"),
             ])
         lookup.within = ["tencent"]
@@ -121,7 +121,7 @@ enum Fixture {
         var hop = HopEvidence(
             method: "GET", originalURL: "http://api.example.com/profile?token=\(secret)",
             urlSent: "http://203.0.113.11/profile?token=\(secret)", hostHeader: "api.example.com",
-            sni: nil, pinnedIP: "203.0.113.11", strategy: .headerOnly, timings: Timings(connect: 0.002, firstByte: 0.01, total: 0.011))
+            sni: nil, pinnedIP: "203.0.113.11", strategy: .headerOnly, timings: Timings(connect: .seconds(0.002), firstByte: .seconds(0.01), total: .seconds(0.011)))
         hop.connectedIP = "203.0.113.11"
         hop.connectedPort = 80
         hop.httpVersion = "1.1"
@@ -136,7 +136,7 @@ enum Fixture {
         var hop = HopEvidence(
             method: "GET", originalURL: "http://api.example.com/v2/profile",
             urlSent: "http://203.0.113.11/v2/profile", hostHeader: "api.example.com",
-            sni: nil, pinnedIP: "203.0.113.11", strategy: .headerOnly, timings: Timings(firstByte: 0.003, total: 0.004))
+            sni: nil, pinnedIP: "203.0.113.11", strategy: .headerOnly, timings: Timings(firstByte: .seconds(0.003), total: .seconds(0.004)))
         hop.connectedIP = "203.0.113.11"
         hop.connectedPort = 80
         hop.httpVersion = "1.1"
@@ -158,14 +158,14 @@ enum Fixture {
             hops: [HopEvidence(
                 method: "GET", originalURL: "https://api.example.com/checkout",
                 urlSent: "https://203.0.113.12/checkout", hostHeader: "api.example.com", sni: nil,
-                pinnedIP: "203.0.113.12", strategy: .trustOverride, timings: Timings(connect: 0.001))]),
-        duration: 0.05)
+                pinnedIP: "203.0.113.12", strategy: .trustOverride, timings: Timings(connect: .seconds(0.001)))]),
+        duration: .seconds(0.05))
 
     static let skipped = ScenarioResult(
         scenario: "slow one", strategy: .system, ip: nil, tags: ["slow"],
         outcome: .skipped(reason: "not run: interrupted by SIGINT"),
         evidence: skippedEvidence,
-        duration: 0)
+        duration: .seconds(0))
 
     static let insecure = ScenarioResult(
         scenario: "legacy admin", strategy: .sniResolve, ip: "2001:db8::10", tags: [],
@@ -176,14 +176,14 @@ enum Fixture {
                 var hop = HopEvidence(
                     method: "GET", originalURL: "https://v6.example.com/admin", urlSent: "https://v6.example.com/admin",
                     hostHeader: "v6.example.com", sni: "v6.example.com", pinnedIP: "2001:db8::10", strategy: .sniResolve,
-                    timings: Timings(total: 0.2))
+                    timings: Timings(total: .seconds(0.2)))
                 hop.connectedIP = "2001:db8::10"
                 hop.connectedPort = 8443
                 hop.httpVersion = "1.1"
                 hop.status = 204
                 return hop
             }()]),
-        duration: 0.2)
+        duration: .seconds(0.2))
 
     static let hostileResult = ScenarioResult(
         scenario: hostile, strategy: .sniResolve, ip: "203.0.113.10", tags: [hostile],
@@ -206,7 +206,7 @@ enum Fixture {
                 return hop
             }()],
             notes: [hostile, "password \(markupSecret)"]),
-        duration: 0.001)
+        duration: .seconds(0.001))
 
     /// Every representation of the secrets that must not appear in any output.
     static let forbidden = [

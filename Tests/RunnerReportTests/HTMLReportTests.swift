@@ -120,16 +120,16 @@ import RunnerVocabulary
         func result(_ strategy: StrategyKind, _ ip: String?, _ outcome: Outcome) -> ScenarioResult {
             ScenarioResult(
                 scenario: "api", strategy: strategy, ip: ip, tags: [], outcome: outcome,
-                evidence: Evidence(strategy: strategy, ipSource: "static map 'lab'", insecure: false), duration: 0.01)
+                evidence: Evidence(strategy: strategy, ipSource: "static map 'lab'", insecure: false), duration: .seconds(0.01))
         }
         let failure = Outcome.failed([Problem(subject: "status", expected: "200", actual: "503")])
         let suite = RecordedSuite(
-            name: "matrix", file: "m.yaml", startedAt: Fixture.start, duration: 1, hostname: "h", properties: [],
+            name: "matrix", file: "m.yaml", startedAt: Fixture.start, duration: .seconds(1), hostname: "h", properties: [],
             results: [
                 result(.sniResolve, "10.0.0.1", .passed), result(.sniResolve, "10.0.0.2", failure),
                 result(.trustOverride, "10.0.0.1", .passed), result(.system, nil, .passed),
             ])
-        let run = RecordedRun(suites: [suite], startedAt: Fixture.start, duration: 1)
+        let run = RecordedRun(suites: [suite], startedAt: Fixture.start, duration: .seconds(1))
         let report = try RenderedReport.html(run, redactor: Redactor(secrets: []), asOneScenario: true)
         let table = try #require(try Self.captures(#"(<table class="matrix">[\s\S]*?</table>)"#, in: report).first)
         #expect(try Self.captures(#"<th scope="col">([^<]*)</th>"#, in: table) == ["IP", "sni-resolve", "trust-override", "system"])
@@ -174,15 +174,15 @@ import RunnerVocabulary
             hop.newConnection = true
             return hop
         }
-        let handshake = HTMLPhaseBar([hop("https://10.0.0.1/", Timings(resolve: 0, connect: 0.002, total: 0.010))])
+        let handshake = HTMLPhaseBar([hop("https://10.0.0.1/", Timings(resolve: .seconds(0), connect: .seconds(0.002), total: .seconds(0.010)))])
         #expect(abs(handshake.tls - 0.008) < 1e-9 && handshake.firstByte == 0)
-        let refused = HTMLPhaseBar([hop("https://10.0.0.1/", Timings(resolve: 0, total: 0.003))])
+        let refused = HTMLPhaseBar([hop("https://10.0.0.1/", Timings(resolve: .seconds(0), total: .seconds(0.003)))])
         #expect(abs(refused.connect - 0.003) < 1e-9)
         // Connected, no connect time (libcurl's way when the handshake then fails): TLS.
-        var connected = hop("https://10.0.0.1/", Timings(resolve: 0, total: 0.033))
+        var connected = hop("https://10.0.0.1/", Timings(resolve: .seconds(0), total: .seconds(0.033)))
         connected.connectedIP = "10.0.0.1"
         #expect(abs(HTMLPhaseBar([connected]).tls - 0.033) < 1e-9)
-        let silent = HTMLPhaseBar([hop("http://10.0.0.1/", Timings(resolve: 0, connect: 0.001, total: 5))])
+        let silent = HTMLPhaseBar([hop("http://10.0.0.1/", Timings(resolve: .seconds(0), connect: .seconds(0.001), total: .seconds(5)))])
         #expect(abs(silent.firstByte - 4.999) < 1e-9 && silent.tls == 0)
     }
 

@@ -105,7 +105,7 @@ import RunnerVocabulary
         encoder.write(RunnerRecord(run.result), to: &writer)
         encoder.write(SummaryRecord(run.result, flaky: 0), to: &writer)
         var retried = Fixture.passed
-        retried.earlierAttempts = [Attempt(outcome: Fixture.failed.outcome, duration: 0.5)]
+        retried.earlierAttempts = [Attempt(outcome: Fixture.failed.outcome, duration: .seconds(0.5))]
         for suite in run.suites {
             for (index, result) in (suite.results + [retried]).enumerated() {
                 let position = ResultPosition(suite: 0, scenario: index, slot: 0)

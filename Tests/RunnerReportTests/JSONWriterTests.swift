@@ -35,7 +35,7 @@ import RunnerVocabulary
     func fixtures() throws {
         try expectSameBytes(Fixture.run(interruptedBy: 2), redactor: Fixture.redactor, "interrupted")
         try expectSameBytes(Fixture.run(), redactor: Fixture.redactor, "not interrupted")
-        try expectSameBytes(RecordedRun(suites: [], startedAt: Fixture.start, duration: 0), redactor: Fixture.redactor, "no suites")
+        try expectSameBytes(RecordedRun(suites: [], startedAt: Fixture.start, duration: .seconds(0)), redactor: Fixture.redactor, "no suites")
     }
 
     @Test("200 seeded random runs: every control character, quotes, Unicode, odd numbers, empty lists")
@@ -73,13 +73,13 @@ import RunnerVocabulary
     }
 
     /// Seconds whose milliseconds cover integral, tiny, huge and ordinary values.
-    private static func seconds(_ random: inout SeededGenerator) -> Double {
+    private static func seconds(_ random: inout SeededGenerator) -> Duration {
         switch Int.random(in: 0..<5, using: &random) {
-        case 0: 0
-        case 1: Double(Int.random(in: 1...100, using: &random))
-        case 2: Double.random(in: 0...0.00001, using: &random)
-        case 3: Double.random(in: 1e9...1e14, using: &random)
-        default: Double.random(in: 0...5, using: &random)
+        case 0: .zero
+        case 1: .seconds(Int.random(in: 1...100, using: &random))
+        case 2: .seconds(Double.random(in: 0...0.00001, using: &random))
+        case 3: .seconds(Double.random(in: 1e9...1e14, using: &random))
+        default: .seconds(Double.random(in: 0...5, using: &random))
         }
     }
 

@@ -19,12 +19,12 @@ import RunnerVocabulary
     }
 
     @Test(arguments: [
-        RecordedRun(suites: [], startedAt: Fixture.start, duration: 0),
+        RecordedRun(suites: [], startedAt: Fixture.start, duration: .seconds(0)),
         RecordedRun(
             suites: [RecordedSuite(
-                name: "empty", file: "e.yaml", startedAt: Fixture.start, duration: -1, hostname: "h",
+                name: "empty", file: "e.yaml", startedAt: Fixture.start, duration: .seconds(-1), hostname: "h",
                 properties: [], results: [])],
-            startedAt: Fixture.start, duration: .nan),
+            startedAt: Fixture.start, duration: .seconds(1e15)),
     ])
     func degenerateRunsStillValidate(run: RecordedRun) throws {
         let check = try SchemaCheck.validate(try RenderedReport.junit(run, redactor: Fixture.redactor))
@@ -147,15 +147,15 @@ import RunnerVocabulary
         let result = ScenarioResult(
             scenario: value, strategy: .system, ip: nil, tags: [],
             outcome: .errored(TransferError(kind: .io, message: value, diagnosis: value)),
-            evidence: Evidence(strategy: .system, ipSource: value, insecure: false, notes: [value]), duration: 0)
+            evidence: Evidence(strategy: .system, ipSource: value, insecure: false, notes: [value]), duration: .seconds(0))
         let skipped = ScenarioResult(
             scenario: "s", strategy: .system, ip: nil, tags: [], outcome: .skipped(reason: value),
-            evidence: Evidence(strategy: .system, ipSource: "x", insecure: false), duration: 0)
+            evidence: Evidence(strategy: .system, ipSource: "x", insecure: false), duration: .seconds(0))
         let suite = RecordedSuite(
-            name: value, file: value, startedAt: Fixture.start, duration: 0, hostname: value,
+            name: value, file: value, startedAt: Fixture.start, duration: .seconds(0), hostname: value,
             properties: [Property(name: value, value: value)], results: [result, skipped])
         let xml = try RenderedReport.junit(
-            RecordedRun(suites: [suite], startedAt: Fixture.start, duration: 0), redactor: Redactor(secrets: []))
+            RecordedRun(suites: [suite], startedAt: Fixture.start, duration: .seconds(0)), redactor: Redactor(secrets: []))
 
         let check = try SchemaCheck.validate(xml)
         #expect(check.status == 0, "\(check.messages)")
@@ -172,10 +172,10 @@ import RunnerVocabulary
 
     @Test func classnameReplacesEveryDot() throws {
         let suite = RecordedSuite(
-            name: "api.v2.prod", file: "p.yaml", startedAt: Fixture.start, duration: 0, hostname: "h",
+            name: "api.v2.prod", file: "p.yaml", startedAt: Fixture.start, duration: .seconds(0), hostname: "h",
             properties: [], results: [Fixture.passed])
         let xml = try RenderedReport.junit(
-            RecordedRun(suites: [suite], startedAt: Fixture.start, duration: 0), redactor: Fixture.redactor)
+            RecordedRun(suites: [suite], startedAt: Fixture.start, duration: .seconds(0)), redactor: Fixture.redactor)
         let root = try ParsedElement.parse(xml)
         #expect(root.first("testcase")?.attributes["classname"] == "api_v2_prod")
         #expect(root.first("testsuite")?.attributes["name"] == "api.v2.prod")

@@ -131,7 +131,7 @@ import RunnerResults
         var suite = MetricsFixture.suite
         suite.results = [Fixture.passed, Fixture.passed, Fixture.passed]
         suite.httpdnsLookups = []
-        var run = RecordedRun(suites: [suite], startedAt: Fixture.start, duration: 1)
+        var run = RecordedRun(suites: [suite], startedAt: Fixture.start, duration: .seconds(1))
         run.suites[0].name = "dup"
         // The same scenario, so the same (suite, scenario) position, three slots.
         let collector = MetricsCollector(plans: run.plans, redactor: Fixture.redactor)
@@ -156,9 +156,9 @@ import RunnerResults
         }
         let run = RecordedRun(
             suites: [RecordedSuite(
-                name: "p", file: "p.yaml", startedAt: Fixture.start, duration: 1, hostname: "h", properties: [],
+                name: "p", file: "p.yaml", startedAt: Fixture.start, duration: .seconds(1), hostname: "h", properties: [],
                 results: results)],
-            startedAt: Fixture.start, duration: 1)
+            startedAt: Fixture.start, duration: .seconds(1))
         let text = try RenderedReport.metrics(run, redactor: redactor)
         let names = Exposition.samples(text).filter { $0.name == "probe_success" }.map { $0.labels[1].value }
         #expect(names == ["check ***", "check *** #2"])
@@ -191,7 +191,7 @@ import RunnerResults
     /// A run with no result (every scenario filtered away cannot happen, an empty cycle can:
     /// serve before its first results) has the cycle's series alone.
     @Test func anEmptyCycleHasOnlyTheCycleSeries() async throws {
-        let run = RecordedRun(suites: [], startedAt: Fixture.start, duration: 0)
+        let run = RecordedRun(suites: [], startedAt: Fixture.start, duration: .seconds(0))
         let text = try RenderedReport.metrics(run, redactor: Fixture.redactor)
         #expect(Set(Exposition.samples(text).map(\.name)) == [
             "runner_cycle_duration_seconds", "runner_last_cycle_timestamp_seconds", "runner_cycles_total",

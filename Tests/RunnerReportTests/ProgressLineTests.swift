@@ -8,7 +8,7 @@ import Testing
 @Suite struct ProgressLineTests {
     @Test func theLineSaysDoneOfTotalTheOutcomesTheRateAndTimeLeft() {
         let snapshot = ProgressCounter.Snapshot(counts: OutcomeCounts(passed: 1200, failed: 30, errors: 4), expected: 5000)
-        let line = ProgressLine(snapshot: snapshot, elapsed: 3)
+        let line = ProgressLine(snapshot: snapshot, elapsed: .seconds(3))
         #expect(line.text(width: 200, color: false) == "[1234/5000] 1200 passed, 30 failed, 4 errors · 411/s · 10s left")
         #expect(line.text(width: 200, color: true)
             == "[1234/5000] \u{1B}[32m1200 passed\u{1B}[0m, \u{1B}[31m30 failed\u{1B}[0m, \u{1B}[31m4 errors\u{1B}[0m · 411/s · 10s left")
@@ -19,9 +19,9 @@ import Testing
 
     @Test func beforeAnyResultThereIsNoRateAndAnEstimateSaysSo() {
         let snapshot = ProgressCounter.Snapshot(counts: OutcomeCounts(), expected: 300, estimated: true)
-        #expect(ProgressLine(snapshot: snapshot, elapsed: 0.5).text(width: 80, color: true) == "[0/~300] 0 passed, 0 failed, 0 errors")
+        #expect(ProgressLine(snapshot: snapshot, elapsed: .milliseconds(500)).text(width: 80, color: true) == "[0/~300] 0 passed, 0 failed, 0 errors")
         let done = ProgressCounter.Snapshot(counts: OutcomeCounts(passed: 2, skipped: 1), expected: 3)
-        #expect(ProgressLine(snapshot: done, elapsed: 2).text(width: 80, color: false) == "[3/3] 2 passed, 0 failed, 0 errors, 1 skipped · 1.5/s")
+        #expect(ProgressLine(snapshot: done, elapsed: .seconds(2)).text(width: 80, color: false) == "[3/3] 2 passed, 0 failed, 0 errors, 1 skipped · 1.5/s")
     }
 
     @Test(arguments: [(9.2, "10s"), (59.0, "59s"), (200.0, "3m20s"), (3600.0, "1h00m"), (3725.0, "1h02m"), (1e12, "99h59m")])

@@ -10,7 +10,7 @@ import RunnerResults
 struct RecordedRun {
     var suites: [RecordedSuite]
     var startedAt: Date
-    var duration: Double
+    var duration: Duration
     var interruptedBy: Int32? = nil
     var connectionsOpened = 0
 
@@ -61,7 +61,7 @@ struct RecordedSuite {
     var name: String
     var file: String
     var startedAt: Date
-    var duration: Double
+    var duration: Duration
     var hostname: String
     var properties: [Property]
     var results: [ScenarioResult]

@@ -34,7 +34,7 @@ import RunnerResults
     }
 
     private static let result = Fixture.passed
-    private static let run = RunResult(suites: [], startedAt: Fixture.start, duration: 1)
+    private static let run = RunResult(suites: [], startedAt: Fixture.start, duration: .seconds(1))
 
     @Test(
         "every result reaches every report once, in the order handed over, on either thread, whatever the batch size",

@@ -14,22 +14,22 @@ import RunnerVocabulary
 
     static let flaky = ScenarioResult(
         scenario: "login", strategy: .sniResolve, ip: "203.0.113.10", tags: [], outcome: .passed,
-        evidence: Fixture.passed.evidence, duration: 0.1,
+        evidence: Fixture.passed.evidence, duration: .seconds(0.1),
         earlierAttempts: [
-            Attempt(outcome: .failed([unavailable]), duration: 0.2),
-            Attempt(outcome: .errored(timeout), duration: 1.0),
+            Attempt(outcome: .failed([unavailable]), duration: .seconds(0.2)),
+            Attempt(outcome: .errored(timeout), duration: .seconds(1.0)),
         ])
 
     static let neverPassed = ScenarioResult(
         scenario: "checkout", strategy: .headerOnly, ip: "203.0.113.11", tags: [],
-        outcome: .failed([unavailable]), evidence: Fixture.failed.evidence, duration: 0.3,
-        earlierAttempts: [Attempt(outcome: .errored(timeout), duration: 1.0)])
+        outcome: .failed([unavailable]), evidence: Fixture.failed.evidence, duration: .seconds(0.3),
+        earlierAttempts: [Attempt(outcome: .errored(timeout), duration: .seconds(1.0))])
 
     static let run = RecordedRun(
         suites: [RecordedSuite(
-            name: "retry", file: "retry.yaml", startedAt: Fixture.start, duration: 2, hostname: "h",
+            name: "retry", file: "retry.yaml", startedAt: Fixture.start, duration: .seconds(2), hostname: "h",
             properties: [], results: [flaky, neverPassed])],
-        startedAt: Fixture.start, duration: 2)
+        startedAt: Fixture.start, duration: .seconds(2))
 
     @Test func theModelTellsFlakyFromNeverPassed() {
         #expect(Self.flaky.isFlaky && Self.flaky.attemptCount == 3)

@@ -65,7 +65,7 @@ struct EngineLoopbackTests {
         #expect(outcome.evidence.newConnections == 1)
         #expect(outcome.evidence.certificate == nil)
         #expect(outcome.evidence.timings.tls == nil)
-        #expect((outcome.evidence.timings.total ?? 0) > 0)
+        #expect((outcome.evidence.timings.total ?? .zero) > .zero)
 
         let request = try #require(server.requests.first)
         #expect(request.method == "GET")

@@ -9,11 +9,11 @@ struct PhaseClockTests {
     func freshTLS() {
         let clock = PhaseClock(nameLookup: 1_000, connect: 3_500, appConnect: 10_000, startTransfer: 12_000, total: 12_500)
         let phases = clock.phases(reusedConnection: false)
-        #expect(phases.resolve == 0.001)
-        #expect(phases.connect == 0.0025)
-        #expect(phases.tls == 0.0065)
-        #expect(phases.firstByte == 0.012)
-        #expect(phases.total == 0.0125)
+        #expect(phases.resolve == .microseconds(1000))
+        #expect(phases.connect == .microseconds(2500))
+        #expect(phases.tls == .microseconds(6500))
+        #expect(phases.firstByte == .microseconds(12000))
+        #expect(phases.total == .microseconds(12500))
     }
 
     @Test("plain http has no TLS phase")
@@ -21,8 +21,8 @@ struct PhaseClockTests {
         let phases = PhaseClock(nameLookup: 20, connect: 120, appConnect: 0, startTransfer: 900, total: 950)
             .phases(reusedConnection: false)
         #expect(phases.tls == nil)
-        #expect(phases.connect == 0.0001)
-        #expect(phases.firstByte == 0.0009)
+        #expect(phases.connect == .microseconds(100))
+        #expect(phases.firstByte == .microseconds(900))
     }
 
     @Test("a reused connection reports no connect and no handshake")
@@ -32,7 +32,7 @@ struct PhaseClockTests {
             .phases(reusedConnection: true)
         #expect(phases.connect == nil)
         #expect(phases.tls == nil)
-        #expect(phases.firstByte == 0.000453)
+        #expect(phases.firstByte == .microseconds(453))
         // Even if a libcurl version reported an appconnect value on reuse, no handshake happened.
         let odd = PhaseClock(nameLookup: 14, connect: 30, appConnect: 40, startTransfer: 453, total: 500)
             .phases(reusedConnection: true)
@@ -43,7 +43,7 @@ struct PhaseClockTests {
     func failed() {
         let refused = PhaseClock(nameLookup: 0, connect: 0, appConnect: 0, startTransfer: 0, total: 100)
             .phases(reusedConnection: false)
-        #expect(refused == Timings(resolve: nil, connect: nil, tls: nil, firstByte: nil, total: 0.0001))
+        #expect(refused == Timings(resolve: nil, connect: nil, tls: nil, firstByte: nil, total: .microseconds(100)))
         let nothing = PhaseClock().phases(reusedConnection: false)
         #expect(nothing == Timings())
     }
@@ -52,7 +52,7 @@ struct PhaseClockTests {
     func neverNegative() {
         let phases = PhaseClock(nameLookup: 500, connect: 400, appConnect: 300, startTransfer: 600, total: 700)
             .phases(reusedConnection: false)
-        #expect(phases.connect == 0)
-        #expect(phases.tls == 0)
+        #expect(phases.connect == .zero)
+        #expect(phases.tls == .zero)
     }
 }

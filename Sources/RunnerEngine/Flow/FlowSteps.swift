@@ -38,7 +38,7 @@ enum FlowSteps {
         let strategy = strategy(of: step, on: lane)
         var planned: [PlannedResult]
         if let ip = keptIP(of: step, on: lane) {
-            let kept = Resolution(addresses: [ip], source: "kept from \(lane.steps.first?.description ?? "the flow")", lookupTime: 0)
+            let kept = Resolution(addresses: [ip], source: "kept from \(lane.steps.first?.description ?? "the flow")", lookupTime: .zero)
             planned = [PlannedResult(scenario: step, strategy: strategy, ip: ip, resolution: kept, resolveError: nil)]
         } else {
             var onLane = step
@@ -57,7 +57,7 @@ enum FlowSteps {
         var result = ScenarioResult(
             scenario: step.name, strategy: strategy, ip: ip, tags: step.tags,
             outcome: .skipped(reason: "\(predecessor.step) did not pass (\(Self.word(for: predecessor.outcome)))"),
-            evidence: Evidence(strategy: strategy, ipSource: "", insecure: step.settings.insecure), duration: 0)
+            evidence: Evidence(strategy: strategy, ipSource: "", insecure: step.settings.insecure), duration: .zero)
         result.after = [predecessor.step] + predecessor.after
         return result
     }

@@ -58,7 +58,7 @@ final class DomainResolver {
         resolver: ResolverChoice, systemTimeout: Duration, completion: @escaping Completion
     ) {
         if let literal = IPAddress(host) {
-            completion(.success(Resolution(addresses: [literal], source: "IP literal in the URL", lookupTime: 0)))
+            completion(.success(Resolution(addresses: [literal], source: "IP literal in the URL", lookupTime: .zero)))
             return
         }
         guard let map = mapName == systemDomainMapName ? nil : plan.domainMap(named: mapName) else {
@@ -84,7 +84,7 @@ final class DomainResolver {
                         diagnosis: "add it to domains.\(mapName).static or use another map")), nil)
                     return
                 }
-                done(.success(Resolution(addresses: entry.addresses, source: "static map '\(mapName)'", lookupTime: 0)), nil)
+                done(.success(Resolution(addresses: entry.addresses, source: "static map '\(mapName)'", lookupTime: .zero)), nil)
             }
         case .httpdns(let service):
             let keyResolver = mapsReachingResolver.contains(mapName) ? resolver : nil
@@ -93,7 +93,7 @@ final class DomainResolver {
                 if let (resolution, ttl) = memory?.answer(for: kept, service: service, now: clock.now()) {
                     // A kept answer is the service's too (its series stay from cycle to cycle), taking no time.
                     httpdnsLookups.append(HTTPDNSLookupResult(
-                        map: mapName, host: host, succeeded: true, duration: 0, addressCount: resolution.addresses.count))
+                        map: mapName, host: host, succeeded: true, duration: .zero, addressCount: resolution.addresses.count))
                     done(.success(resolution), ttl)
                     return
                 }
@@ -105,7 +105,7 @@ final class DomainResolver {
                         let answer = try? result.get()
                         httpdnsLookups.append(HTTPDNSLookupResult(
                             map: mapName, host: host, succeeded: answer != nil,
-                            duration: Double(clock.now() - startedAt) / 1e9, addressCount: answer?.addresses.count ?? 0))
+                            duration: clock.elapsed(since: startedAt), addressCount: answer?.addresses.count ?? 0))
                         switch result {
                         case .success(let resolution):
                             memory?.remember(resolution, for: kept, service: service, now: clock.now())

@@ -6,8 +6,8 @@ struct Resolution: Sendable, Equatable {
     var addresses: [IPAddress]
     /// Where they came from, for evidence and report properties, e.g. `static map 'builtin'`.
     var source: String
-    /// Seconds the lookup took (0 for a built-in list or a cached answer).
-    var lookupTime: Double
+    /// How long the lookup took (zero for a built-in list or a cached answer).
+    var lookupTime: Duration
     /// The answer's TTL in seconds, when the source gave one.
     var ttl: Int? = nil
     /// Degradations worth reporting even when the request passes (a fallback used, …).

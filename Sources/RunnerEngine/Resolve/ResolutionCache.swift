@@ -40,7 +40,7 @@ struct ResolutionCache<Waiter> {
         case .answered(let result, let expires) where expires.map({ now < $0 }) ?? true:
             return .cached(result.map { cached in
                 var cached = cached
-                cached.lookupTime = 0
+                cached.lookupTime = .zero
                 return cached
             })
         case .answered, nil:
@@ -57,7 +57,7 @@ struct ResolutionCache<Waiter> {
         guard case .pending(let startedAt, let waiting) = entries[key] else { return nil }
         let timed = result.map { resolution in
             var resolution = resolution
-            resolution.lookupTime = Double(now - startedAt) / 1e9
+            resolution.lookupTime = .nanoseconds(Int64(clamping: now - startedAt))
             return resolution
         }
         let expires = ttl.map { now + UInt64(max(0, $0)) * 1_000_000_000 }

@@ -30,7 +30,7 @@ enum ResolverLookup {
         case .v6: [.v6]
         case .any: [.v4, .v6]
         }
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, VerdictText.seconds(timeout)) * 1e9)
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout.inSeconds) * 1e9)
         var questions: [DNSQuestionEvidence] = []
         var addresses: [IPAddress] = []
         var ttls: [Int] = []
@@ -43,7 +43,7 @@ enum ResolverLookup {
             }
             let reply = DNSServerQuery.lookup(
                 host: host, family: family, server: server, port: port, timeout: .nanoseconds(Int64(deadline - started)))
-            let duration = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            let duration = Duration.nanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds - started))
             let type = family == .v4 ? "A" : "AAAA"
             switch reply.answer {
             case .success(let answer):
@@ -69,7 +69,7 @@ enum ResolverLookup {
             return .failure(TransferError(kind: .resolve, message: "resolver \(name): no answer for '\(host)' (\(causes))"))
         }
         var resolution = Resolution(
-            addresses: addresses, source: "resolver \(name)", lookupTime: 0, ttl: ttls.min())
+            addresses: addresses, source: "resolver \(name)", lookupTime: .zero, ttl: ttls.min())
         resolution.dns = DNSLookupEvidence(resolver: name, host: host, questions: questions)
         return .success(resolution)
     }

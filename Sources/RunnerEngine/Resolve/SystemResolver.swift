@@ -32,7 +32,7 @@ enum SystemResolver {
         guard !addresses.isEmpty else {
             return .failure(TransferError(kind: .resolve, message: "system resolver: no addresses for '\(host)'"))
         }
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let elapsed = Duration.between(started)
         var resolution = Resolution(addresses: addresses, source: "system resolver", lookupTime: elapsed)
         // getaddrinfo tells neither TTL, nor response code, nor CNAME chain.
         resolution.dns = DNSLookupEvidence(

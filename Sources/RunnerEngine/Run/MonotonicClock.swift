@@ -8,6 +8,19 @@ struct MonotonicClock: Sendable {
 
     static let system = MonotonicClock { DispatchTime.now().uptimeNanoseconds }
 
-    /// The same time in seconds, as results report durations.
-    var seconds: Double { Double(now()) / 1e9 }
+    /// The same time as a duration since the clock's fixed point, as the engine's state
+    /// machines take it.
+    var reading: Duration { .nanoseconds(Int64(clamping: now())) }
+
+    /// The time from `start` (a `now()`) to now.
+    func elapsed(since start: UInt64) -> Duration {
+        .nanoseconds(Int64(clamping: now()) - Int64(clamping: start))
+    }
+}
+
+extension Duration {
+    /// The time from `start` to `end` on the machine's uptime clock.
+    static func between(_ start: DispatchTime, _ end: DispatchTime = .now()) -> Duration {
+        .nanoseconds(Int64(clamping: end.uptimeNanoseconds) - Int64(clamping: start.uptimeNanoseconds))
+    }
 }

@@ -52,7 +52,7 @@ public final class PlanRunner {
         sink.planned(.scenarios(suites.reduce(0) { $0 + $1.scenariosStartedByTheScheduler }))
         scheduler.pump()
         engine.run()
-        let duration = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let duration = Duration.between(started)
         let run = RunResult(
             suites: suites.map { $0.finish() }, startedAt: startedAt,
             duration: duration, interruptedBy: interrupter.signal, connectionsOpened: engine.connectionsOpened,
@@ -159,7 +159,8 @@ final class SuiteRun {
         for action in actions {
             switch action {
             case .lookUp(let host, let scenario, let map, let asksResolver, let purpose):
-                resolveBoth(host, for: scenario, map: map, resolver: asksResolver) { [self] mapAnswer, resolverAnswer in
+                lookUp(AddressLookup(host: host, for: scenario, map: map, resolver: asksResolver), for: scenario) {
+                    [self] mapAnswer, resolverAnswer in
                     perform(progress.lookedUp(for: purpose, map: mapAnswer, resolver: resolverAnswer), scheduler: scheduler)
                 }
             case .run(let index, let position):
@@ -179,71 +180,36 @@ final class SuiteRun {
 
     typealias Answer = Result<Resolution, TransferError>
 
-    /// Looks `host` up through the scenario's domain map and/or its resolver, as its strategies
-    /// need (at once when neither is needed).
-    private func resolveBoth(
-        _ host: String, for scenario: Scenario, map: Bool, resolver: Bool,
-        completion: @escaping (_ map: Answer?, _ resolver: Answer?) -> Void
+    /// Asks what `lookup` needs, the way `scenario` looks hosts up (IP version, CA, resolver,
+    /// connect timeout; cache and fallback included), feeding each answer back until it is done.
+    /// Every answer comes on the engine's thread, so the value is kept in a box of its own.
+    private func lookUp(
+        _ lookup: AddressLookup, for scenario: Scenario, completion: @escaping (_ map: Answer?, _ resolver: Answer?) -> Void
     ) {
-        switch (map, resolver) {
-        case (false, false):
-            completion(nil, nil)
-        case (true, false):
-            resolve(host, for: scenario, from: .domainMap) { completion($0, nil) }
-        case (false, true):
-            resolve(host, for: scenario, from: .resolver) { completion(nil, $0) }
-        case (true, true):
-            // Both at once; whichever ends last hands the pair on (all on the engine's thread).
-            var mapAnswer: Answer?
-            var resolverAnswer: Answer?
-            resolve(host, for: scenario, from: .domainMap) { answer in
-                mapAnswer = answer
-                if let resolverAnswer { completion(answer, resolverAnswer) }
-            }
-            resolve(host, for: scenario, from: .resolver) { answer in
-                resolverAnswer = answer
-                if let mapAnswer { completion(mapAnswer, answer) }
-            }
+        final class Box {
+            var lookup: AddressLookup
+            init(_ lookup: AddressLookup) { self.lookup = lookup }
         }
-    }
-
-    /// Looks `host` up the way `scenario` does: its domain map (or its resolver, as if through
-    /// the `system` map), IP version, CA, resolver and connect timeout; under `expect.dns` an
-    /// answer from a resolver is checked against the maps it names.
-    private func resolve(
-        _ host: String, for scenario: Scenario, from source: AddressSource, completion: @escaping (Answer) -> Void
-    ) {
-        let map = source == .resolver ? systemDomainMapName : scenario.domainMap
-        resolver.resolve(
-            host: host, map: map, ipVersion: scenario.ipVersion, caFile: scenario.settings.caFile,
-            resolver: scenario.settings.resolver, systemTimeout: scenario.settings.connectTimeout
-        ) { [self] answer in
-            guard let within = scenario.expect.dns?.within, case .success(let resolution) = answer,
-                let host = resolution.dns?.host
-            else { return completion(answer) }
-            check(resolution, of: host, within: within, for: scenario, completion: completion)
-        }
-    }
-
-    /// `expect.dns.within`: the resolver's answer against each named map's answer for the same
-    /// host (looked up as usual, cache and fallback included); a map without one is an error.
-    private func check(
-        _ resolution: Resolution, of host: String, within maps: [String], for scenario: Scenario,
-        completion: @escaping (Answer) -> Void
-    ) {
-        var answers = [Answer?](repeating: nil, count: maps.count)
-        var waiting = maps.count
-        for (slot, map) in maps.enumerated() {
-            resolver.resolve(
-                host: host, map: map, ipVersion: scenario.ipVersion, caFile: scenario.settings.caFile,
-                resolver: scenario.settings.resolver, systemTimeout: scenario.settings.connectTimeout
-            ) { answer in
-                answers[slot] = answer
-                waiting -= 1
-                guard waiting == 0 else { return }
-                completion(DNSVerdict.check(resolution, against: maps, answers: answers.compactMap { $0 }))
+        let box = Box(lookup)
+        func carry(_ next: AddressLookup.Next) {
+            switch next {
+            case .wait:
+                break
+            case .done(let map, let resolver):
+                completion(map, resolver)
+            case .ask(let questions):
+                for question in questions {
+                    resolver.resolve(
+                        host: question.host, map: question.map, ipVersion: scenario.ipVersion,
+                        caFile: scenario.settings.caFile, resolver: scenario.settings.resolver,
+                        systemTimeout: scenario.settings.connectTimeout
+                    ) { answer in
+                        carry(box.lookup.answered(question, answer))
+                    }
+                }
             }
         }
+        carry(box.lookup.start())
     }
 
     /// Runs one result (with the retries a failure earns), counts and hands over its verdict,
@@ -253,7 +219,11 @@ final class SuiteRun {
     ) {
         let scenario = plannedResult.scenario
         let redirectResolve: ResultJob.Resolve = { [self] host, source, done in
-            resolve(host, for: scenario, from: source, completion: done)
+            let lookup = AddressLookup(host: host, for: scenario, map: source == .domainMap, resolver: source == .resolver)
+            lookUp(lookup, for: scenario) { map, resolver in
+                // One source was asked: its answer is there.
+                if let answer = map ?? resolver { done(answer) }
+            }
         }
         ResultJob(
             machine: ResultStateMachine(
@@ -295,7 +265,7 @@ final class SuiteRun {
         let end = finishedAt ?? started
         return SuiteResult(
             plan: PlanIdentity(name: plan.name, file: plan.path), startedAt: startedAt,
-            duration: Double(end.uptimeNanoseconds - started.uptimeNanoseconds) / 1e9,
+            duration: .between(started, end),
             hostname: Host.name, properties: properties(), counts: progress.counts, httpdnsLookups: httpdnsLookups())
     }
 

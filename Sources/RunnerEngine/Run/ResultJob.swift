@@ -41,9 +41,9 @@ final class ResultJob {
 
     /// Hands one event to the machine (interrupted first, when the run is) and performs the
     /// action it answers with.
-    private func deliver(_ event: (inout ResultStateMachine, _ now: Double) -> ResultStateMachine.Action) {
+    private func deliver(_ event: (inout ResultStateMachine, _ now: Duration) -> ResultStateMachine.Action) {
         if isInterrupted() { machine.interrupt() }
-        let action = event(&machine, clock.seconds)
+        let action = event(&machine, clock.reading)
         switch action {
         case .send(let spec):
             engine.submit(spec) { [self] outcome in

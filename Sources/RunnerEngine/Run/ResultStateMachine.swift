@@ -10,7 +10,7 @@ import RunnerVocabulary
 /// a trust-override failure, the retries a failure earns, and an interruption, to a verdict.
 /// `ResultJob` performs its actions; the tests drive it with made-up outcomes and times.
 ///
-/// Times are seconds on any monotonic clock (the caller's); `date` is the wall clock, for
+/// Times are readings of any monotonic clock (the caller's), as durations since its fixed point; `date` is the wall clock, for
 /// cookie expiry and certificate dates.
 struct ResultStateMachine {
     /// What the driver does next; each one is answered by exactly one event.
@@ -49,7 +49,7 @@ struct ResultStateMachine {
     private var earlierAttempts: [Attempt] = []
 
     // One attempt's record, started afresh by `begin`.
-    private var attemptStartedAt = 0.0
+    private var attemptStartedAt = Duration.zero
     private var hops: [HopEvidence] = []
     private var chain: [PlanURL] = []
     private var cookies = CookieJar()
@@ -60,7 +60,7 @@ struct ResultStateMachine {
     /// What the scenario's resolver answered for each host it was asked, in hop order.
     private var dnsLookups: [DNSLookupEvidence] = []
     /// The lookup time of the hop being sent, when a lookup was made for it.
-    private var hopResolveTime: Double?
+    private var hopResolveTime: Duration?
     /// What the attempt captured (`capture:`) once its final response passed.
     private var captured: CaptureEvaluation.Outcome?
     /// The latest wall-clock time an event brought (a retry's first hop sends cookies by it).
@@ -83,7 +83,7 @@ struct ResultStateMachine {
     }
 
     /// The first hop (or the verdict, when the host did not resolve).
-    mutating func start(now: Double, date: Date = Date()) -> Action {
+    mutating func start(now: Duration, date: Date = Date()) -> Action {
         lastDate = date
         return begin(now: now)
     }
@@ -112,7 +112,7 @@ struct ResultStateMachine {
         interrupted = true
     }
 
-    mutating func transferFinished(_ outcome: TransferOutcome, now: Double, date: Date) -> Action {
+    mutating func transferFinished(_ outcome: TransferOutcome, now: Duration, date: Date) -> Action {
         guard case .sending(let request, let wire, let headers) = state else { return unexpected("a transfer", now: now) }
         lastDate = date
         var hop = HopEvidence.from(wire: wire, request: request, headers: headers, outcome: outcome)
@@ -180,7 +180,7 @@ struct ResultStateMachine {
     }
 
     /// The answer for the host a redirect leads to.
-    mutating func resolved(_ answer: Result<Resolution, TransferError>, now: Double, date: Date) -> Action {
+    mutating func resolved(_ answer: Result<Resolution, TransferError>, now: Duration, date: Date) -> Action {
         guard case .resolving(let next, let strategy) = state else { return unexpected("a lookup", now: now) }
         lastDate = date
         switch answer {
@@ -201,7 +201,7 @@ struct ResultStateMachine {
 
     /// A probe's outcome: the trust-override failure (the SNI probe) or the limits' failure (the
     /// probe without them), diagnosed.
-    mutating func probeFinished(_ outcome: TransferOutcome, now: Double) -> Action {
+    mutating func probeFinished(_ outcome: TransferOutcome, now: Duration) -> Action {
         if case .probingLimits(var error, let wire) = state {
             let endpoint = outcome.evidence.connectedIP.map { ip in
                 "\(ip.contains(":") ? "[\(ip)]" : ip):\(outcome.evidence.connectedPort ?? wire.originalURL.port)"
@@ -232,7 +232,7 @@ struct ResultStateMachine {
     // MARK: Steps
 
     /// A new attempt: the evidence starts empty, the request from the plan.
-    private mutating func begin(now: Double) -> Action {
+    private mutating func begin(now: Duration) -> Action {
         attemptStartedAt = now
         hops = []
         chain = []
@@ -264,10 +264,10 @@ struct ResultStateMachine {
     /// One hop within what is left of the scenario's `timeout` (it covers every hop). `date` is
     /// nil on an attempt's first hop, when the cookie jar is still empty.
     private mutating func send(
-        _ request: HopRequest, strategy: StrategyKind, ip: IPAddress?, resolveTime: Double?, now: Double, date: Date?
+        _ request: HopRequest, strategy: StrategyKind, ip: IPAddress?, resolveTime: Duration?, now: Duration, date: Date?
     ) -> Action {
         if interrupted { return conclude(.skipped(reason: "interrupted"), now: now) }
-        let remaining = scenario.settings.timeout - .nanoseconds(Int64((now - attemptStartedAt) * 1e9))
+        let remaining = scenario.settings.timeout - (now - attemptStartedAt)
         guard remaining > .milliseconds(1) else {
             return conclude(.errored(TransferError(
                 kind: .timeout,
@@ -290,7 +290,7 @@ struct ResultStateMachine {
 
     /// The next hop: the same pin when the host stays, the domain map again when it changes; the
     /// strategy rule applied to the hop's scheme.
-    private mutating func follow(_ next: HopRequest, from previous: WirePlan, now: Double, date: Date) -> Action {
+    private mutating func follow(_ next: HopRequest, from previous: WirePlan, now: Duration, date: Date) -> Action {
         let strategy = Self.hopStrategy(requested: planned.strategy, scheme: next.url.scheme)
         if strategy != previous.strategy {
             notes.append("hop \(chain.count + 1) (\(next.url.scheme.rawValue)) uses \(strategy.rawValue) instead of \(previous.strategy.rawValue)")
@@ -314,7 +314,7 @@ struct ResultStateMachine {
     }
 
     /// An attempt's verdict: another attempt when a failure may be retried, else the result.
-    private mutating func conclude(_ verdict: Outcome, now: Double) -> Action {
+    private mutating func conclude(_ verdict: Outcome, now: Duration) -> Action {
         var outcome = DNSVerdict.apply(to: verdict, lookups: dnsLookups)
         if interrupted, case .errored = outcome {
             outcome = .skipped(reason: "interrupted")
@@ -366,7 +366,7 @@ struct ResultStateMachine {
 
     /// An event the state does not wait for: a driver bug. Before the verdict it becomes the
     /// result's error (the run goes on, the result is reported once); after it, it is ignored.
-    private mutating func unexpected(_ event: String, now: Double) -> Action {
+    private mutating func unexpected(_ event: String, now: Duration) -> Action {
         if case .finished = state { return .wait }
         return conclude(.errored(TransferError(kind: .io, message: "internal error: \(event) finished while none was under way")), now: now)
     }

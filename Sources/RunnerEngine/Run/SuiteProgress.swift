@@ -221,6 +221,6 @@ struct SuiteProgress {
             scenario: planned.scenario.name, strategy: planned.strategy, ip: planned.ip?.text,
             tags: planned.scenario.tags, outcome: .skipped(reason: "interrupted"),
             evidence: Evidence(strategy: planned.strategy, ipSource: "", insecure: planned.scenario.settings.insecure),
-            duration: 0)
+            duration: .zero)
     }
 }

@@ -24,7 +24,7 @@ package struct ObservedResponse: Sendable {
     /// Timings of the final hop (its connect, tls and first byte).
     package var timings: Timings
     /// Seconds for the whole result, every hop included.
-    package var totalTime: Double
+    package var totalTime: Duration
     /// Redirect hops followed before the final response.
     package var redirects: Int
     /// The final response's URL with the original host.
@@ -35,7 +35,7 @@ package struct ObservedResponse: Sendable {
         status: Int, headers: [Header] = [], body: Data = Data(),
         bodyLength: Int? = nil, bodySHA256: String = "", httpVersion: String? = nil,
         certificate: CertificateSummary? = nil, tls: TLSSession? = nil, timings: Timings = Timings(),
-        totalTime: Double = 0, redirects: Int = 0, finalURL: String? = nil
+        totalTime: Duration = .zero, redirects: Int = 0, finalURL: String? = nil
     ) {
         self.tls = tls
         self.status = status
@@ -54,7 +54,7 @@ package struct ObservedResponse: Sendable {
     /// The final hop's transfer, plus what only the whole result knows: its total time
     /// (all hops) and the number of redirects followed.
     package init(
-        response: TransferResponse, evidence: TransferEvidence, totalTime: Double, redirects: Int, finalURL: String? = nil
+        response: TransferResponse, evidence: TransferEvidence, totalTime: Duration, redirects: Int, finalURL: String? = nil
     ) {
         self.init(
             status: response.status, headers: response.headers, body: response.body,
@@ -274,21 +274,21 @@ package enum ExpectationChecker {
 
     private static func timeProblems(_ limits: TimeLimits, observed: ObservedResponse) -> [Problem] {
         // A phase that did not happen (tls on plain HTTP or a reused connection) took no time.
-        let phases: [(name: String, limit: Duration?, seconds: Double)] = [
+        let phases: [(name: String, limit: Duration?, took: Duration)] = [
             ("total", limits.total, observed.totalTime),
-            ("connect", limits.connect, observed.timings.connect ?? 0),
-            ("tls", limits.tls, observed.timings.tls ?? 0),
-            ("first_byte", limits.firstByte, observed.timings.firstByte ?? 0),
+            ("connect", limits.connect, observed.timings.connect ?? .zero),
+            ("tls", limits.tls, observed.timings.tls ?? .zero),
+            ("first_byte", limits.firstByte, observed.timings.firstByte ?? .zero),
         ]
         return phases.compactMap { phase in
-            guard let limit = phase.limit, phase.seconds > VerdictText.seconds(limit) else { return nil }
-            let expected = VerdictText.milliseconds(limit)
+            guard let limit = phase.limit, phase.took > limit else { return nil }
+            let expected = VerdictText.limit(limit)
             // Rounding must not make an over-limit time read as the limit itself (`801 ms`, not `800 ms`).
-            var actual = VerdictText.milliseconds(phase.seconds)
-            var digits = abs(phase.seconds) < 0.01 ? 1 : 0
+            var actual = VerdictText.milliseconds(phase.took)
+            var digits = phase.took < .milliseconds(10) ? 1 : 0
             while actual == expected && digits < 3 {
                 digits += 1
-                actual = VerdictText.milliseconds(phase.seconds, fractionDigits: digits)
+                actual = VerdictText.milliseconds(phase.took, fractionDigits: digits)
             }
             return Problem(subject: "time \(phase.name)", expected: "≤ \(expected)", actual: actual)
         }

@@ -11,20 +11,15 @@ enum VerdictText {
 
     /// `800 ms`, `1234 ms`, `3.4 ms`: whole milliseconds from 10 ms up, one decimal below.
     /// `fractionDigits` overrides that (trailing zeros are trimmed either way).
-    static func milliseconds(_ seconds: Double, fractionDigits: Int? = nil) -> String {
-        let ms = seconds * 1000
+    static func milliseconds(_ duration: Duration, fractionDigits: Int? = nil) -> String {
+        let ms = duration.inMilliseconds
         let digits = fractionDigits ?? (abs(ms) < 10 ? 1 : 0)
         return "\(fixed(ms, fractionDigits: digits)) ms"
     }
 
     /// A plan limit, exact to the microsecond: `800 ms`, `1500 ms`, `12.5 ms`.
-    static func milliseconds(_ duration: Duration) -> String {
-        milliseconds(seconds(duration), fractionDigits: 3)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    static func limit(_ duration: Duration) -> String {
+        milliseconds(duration, fractionDigits: 3)
     }
 
     /// `value` rounded to `fractionDigits` decimals, trailing zeros trimmed, never in exponent form.

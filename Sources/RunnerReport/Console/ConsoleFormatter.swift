@@ -187,7 +187,7 @@ public struct ConsoleFormatter: Sendable {
             if let status = last.status { facts.append(String(status)) }
             if let version = last.httpVersion { facts.append(Self.protocolName(text(version))) }
         }
-        facts.append("\(Format.fixed(result.duration * 1000, decimals: 0)) ms")
+        facts.append("\(Format.fixed(result.duration.inMilliseconds, decimals: 0)) ms")
         return facts.map { "  " + $0 }.joined()
     }
 

@@ -94,8 +94,8 @@ enum EvidenceText {
             ByteText.decimal(value, to: &bytes)
         }
 
-        mutating func milliseconds(_ seconds: Double) {
-            Format.milliseconds(seconds, to: &bytes)
+        mutating func milliseconds(_ duration: Duration) {
+            Format.milliseconds(duration, to: &bytes)
         }
 
         /// A value from the run (a server's, a certificate's, the plan's): redacted, its

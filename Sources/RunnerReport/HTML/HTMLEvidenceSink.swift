@@ -85,8 +85,8 @@ struct HTMLEvidenceSink: ~Copyable, EvidenceSink {
         html.number(value)
     }
 
-    mutating func milliseconds(_ seconds: Double) {
-        html.milliseconds(seconds)
+    mutating func milliseconds(_ duration: Duration) {
+        html.milliseconds(duration)
     }
 
     /// `<h4>hop N (redirect): METHOD URL</h4>`, then the hop's own list.

@@ -29,17 +29,18 @@ struct HTMLPhaseBar: Equatable {
     init(_ hops: [HopEvidence]) {
         for hop in hops {
             let timings = hop.timings
-            let resolve = Self.clamped(timings.resolve)
-            let connect = Self.clamped(timings.connect)
-            let tls = Self.clamped(timings.tls)
+            // Seconds: the bar is drawn in proportions.
+            let resolve = Self.clamped(timings.resolve?.inSeconds)
+            let connect = Self.clamped(timings.connect?.inSeconds)
+            let tls = Self.clamped(timings.tls?.inSeconds)
             self.resolve += resolve
             self.connect += connect
             self.tls += tls
             let beforeRequest = (hop.connection.pinnedIP == nil ? resolve : 0) + connect + tls
-            if let first = timings.firstByte {
+            if let first = timings.firstByte?.inSeconds {
                 firstByte += Self.clamped(first - beforeRequest)
-                if let total = timings.total { transfer += Self.clamped(total - first) }
-            } else if let total = timings.total {
+                if let total = timings.total?.inSeconds { transfer += Self.clamped(total - first) }
+            } else if let total = timings.total?.inSeconds {
                 // No response came: the rest of the hop went to the phase that did not complete
                 // (libcurl reports no connect time for a connection whose handshake failed, but
                 // the address it connected to).
@@ -85,7 +86,7 @@ struct HTMLPhaseBar: Equatable {
             if index > 0 { html.raw(", ") }
             html.raw(phase.name)
             html.raw(" ")
-            html.milliseconds(phase.seconds)
+            html.milliseconds(.seconds(phase.seconds))
             html.raw(" ms")
         }
         html.raw("</title>")

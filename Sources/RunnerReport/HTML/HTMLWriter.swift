@@ -63,8 +63,8 @@ struct HTMLWriter: ~Copyable {
     }
 
     /// `12.345` (three decimals, as the other reports).
-    mutating func milliseconds(_ seconds: Double) {
-        Format.milliseconds(seconds, to: &bytes)
+    mutating func milliseconds(_ duration: Duration) {
+        Format.milliseconds(duration, to: &bytes)
     }
 
     /// `r0-3-1`: the id of the result at `position`, what the matrix links to (a flow step's

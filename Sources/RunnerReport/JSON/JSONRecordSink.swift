@@ -60,8 +60,8 @@ struct JSONRecordSink: ~Copyable, RecordSink {
         writer.bool(value)
     }
 
-    mutating func milliseconds(_ seconds: Double?) {
-        writer.double(seconds.map(Format.millisecondsValue))
+    mutating func milliseconds(_ duration: Duration?) {
+        writer.double(duration.map { Format.millisecondsValue($0) })
     }
 
     mutating func timestamp(_ date: Date?) {

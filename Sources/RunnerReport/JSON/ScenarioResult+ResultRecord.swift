@@ -19,13 +19,13 @@ extension ScenarioResult {
         for (number, attempt) in record.earlierAttempts.enumerated() {
             let place = "\(field).earlier_attempts[\(number)]"
             let outcome = try Outcome(attempt.outcome, problems: attempt.problems, error: attempt.error, skippedReason: nil, field: place)
-            attempts.append(Attempt(outcome: outcome, duration: attempt.durationMs / 1000))
+            attempts.append(Attempt(outcome: outcome, duration: .milliseconds(attempt.durationMs)))
         }
         var evidence = record.evidence
         evidence.adopt(strategy: strategy, insecure: record.insecure)
         self.init(
             scenario: record.scenario, strategy: strategy, ip: record.ip, tags: record.tags, outcome: outcome,
-            evidence: evidence, duration: record.durationMs / 1000, earlierAttempts: attempts)
+            evidence: evidence, duration: .milliseconds(record.durationMs), earlierAttempts: attempts)
         for (number, step) in (record.after ?? []).enumerated() {
             guard let kind = StrategyKind(rawValue: step.strategy) else {
                 throw RecordProblem(field: "\(field).after[\(number)].strategy", message: "unknown strategy '\(step.strategy)'")

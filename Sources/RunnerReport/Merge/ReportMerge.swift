@@ -39,7 +39,7 @@ public enum ReportMerge {
         let starts = try documents.map { (path, document) throws(MergeError) in
             try date(document.runner.startedAt, path: path, field: "runner.started_at")
         }
-        let span = TimeSpan(starts: starts, durations: runners.map { $0.durationMs / 1000 })
+        let span = TimeSpan(starts: starts, durations: runners.map { .milliseconds($0.durationMs) })
         let interruptedBy = runners.lazy.compactMap(\.interruptedBy).first.flatMap(Format.signal(named:))
         let run = RunResult(
             suites: suiteResults, startedAt: span.start, duration: span.duration, interruptedBy: interruptedBy,

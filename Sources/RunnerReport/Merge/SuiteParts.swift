@@ -4,7 +4,7 @@ import RunnerResults
 /// One plan's suites from every shard that ran it, gathered for `ReportMerge`.
 struct SuiteParts {
     private var starts: [Date] = []
-    private var durations: [Double] = []
+    private var durations: [Duration] = []
     private var hostnames: [String] = []
     private var properties: [Property] = []
     /// Each result with its scenario's place in the plan and the report it came from.
@@ -18,7 +18,7 @@ struct SuiteParts {
         } catch {
             throw .notAReport(path: path, field: error.field, detail: error.message)
         }
-        durations.append(suite.durationMs / 1000)
+        durations.append(.milliseconds(suite.durationMs))
         if !hostnames.contains(suite.hostname) { hostnames.append(suite.hostname) }
         // The report keeps repeated names' values joined by newlines; they come back one each.
         for (name, joined) in suite.properties.sorted(by: { $0.key < $1.key }) {

@@ -59,8 +59,8 @@ public final class MetricsCollector: ResultSink {
             }
         }
         return CycleSamples(
-            plans: plans, results: results, lookups: lookups, duration: run.duration,
-            endedAt: run.startedAt.addingTimeInterval(run.duration))
+            plans: plans, results: results, lookups: lookups, duration: run.duration.inSeconds,
+            endedAt: run.startedAt.addingTimeInterval(run.duration.inSeconds))
     }
 
     /// Each plan's `plan` label: its name, redacted. Plans that share a name (two files both

@@ -190,7 +190,7 @@ public struct MetricsExposition: Sendable {
         }
         let families: [(MetricFamily, (HTTPDNSLookupResult) -> Double)] = [
             (.httpdnsLookupSuccess, { $0.succeeded ? 1 : 0 }),
-            (.httpdnsLookupDuration, { $0.duration }),
+            (.httpdnsLookupDuration, { $0.duration.inSeconds }),
             (.httpdnsAnswerAddresses, { Double($0.addressCount) }),
         ]
         for (family, value) in families {

@@ -22,12 +22,12 @@ extension ResultSamples {
         dns = result.evidence.dns.map {
             DNSSample(
                 resolver: $0.resolver, host: redactor.redact($0.host), foreign: $0.within == nil ? nil : $0.foreign.count,
-                duration: $0.duration)
+                duration: $0.duration.inSeconds)
         }
         let hops = result.evidence.hops
         let final = hops.last
         probe = Probe(
-            success: status == .pass, duration: result.duration, phases: Self.phases(of: hops),
+            success: status == .pass, duration: result.duration.inSeconds, phases: Self.phases(of: hops),
             statusCode: final?.status ?? 0, httpVersion: final?.httpVersion.map(Self.versionNumber) ?? 0,
             redirects: max(0, hops.count - 1),
             earliestCertificateExpiry: final?.certificate?.notAfter.map(\.timeIntervalSince1970),
@@ -42,14 +42,17 @@ extension ResultSamples {
     static func phases(of hops: [HopEvidence]) -> Phases {
         var phases = Phases()
         for hop in hops {
+            // Seconds, as the exposition writes them.
             let timings = hop.timings
-            let setUp = (timings.resolve ?? 0) + (timings.connect ?? 0) + (timings.tls ?? 0)
-            phases.resolve += timings.resolve ?? 0
-            phases.connect += timings.connect ?? 0
-            phases.tls += timings.tls ?? 0
-            if let firstByte = timings.firstByte {
-                phases.processing += max(0, firstByte - setUp)
-                if let total = timings.total { phases.transfer += max(0, total - firstByte) }
+            let resolve = timings.resolve?.inSeconds ?? 0
+            let connect = timings.connect?.inSeconds ?? 0
+            let tls = timings.tls?.inSeconds ?? 0
+            phases.resolve += resolve
+            phases.connect += connect
+            phases.tls += tls
+            if let firstByte = timings.firstByte?.inSeconds {
+                phases.processing += max(0, firstByte - (resolve + connect + tls))
+                if let total = timings.total?.inSeconds { phases.transfer += max(0, total - firstByte) }
             }
         }
         return phases

@@ -9,10 +9,10 @@ import RunnerResults
 /// terminal's width by characters: a line that wrapped could not be redrawn in place.
 public struct ProgressLine: Sendable, Equatable {
     public var snapshot: ProgressCounter.Snapshot
-    /// Seconds since the run started.
-    public var elapsed: Double
+    /// The time since the run started.
+    public var elapsed: Duration
 
-    public init(snapshot: ProgressCounter.Snapshot, elapsed: Double) {
+    public init(snapshot: ProgressCounter.Snapshot, elapsed: Duration) {
         self.snapshot = snapshot
         self.elapsed = elapsed
     }
@@ -49,8 +49,8 @@ public struct ProgressLine: Sendable, Equatable {
     /// Results a second so far; nil until there is something to measure.
     var rate: Double? {
         let done = snapshot.counts.total
-        guard done > 0, elapsed > 0.05 else { return nil }
-        return Double(done) / elapsed
+        guard done > 0, elapsed > .milliseconds(50) else { return nil }
+        return Double(done) / elapsed.inSeconds
     }
 
     static func rateText(_ rate: Double) -> String {

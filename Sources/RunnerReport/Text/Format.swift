@@ -14,7 +14,19 @@ enum Format {
         (clamp(seconds * 1000) * 1000).rounded() / 1000
     }
 
+    /// A duration in seconds with 3 decimals (the JUnit `time` attribute).
+    static func seconds(_ duration: Duration) -> String { seconds(duration.inSeconds) }
+
+    /// A duration as milliseconds with 3 decimals, e.g. `12.345`.
+    static func milliseconds(_ duration: Duration) -> String { milliseconds(duration.inSeconds) }
+
+    /// A duration as milliseconds rounded to the microsecond, for JSON numbers.
+    static func millisecondsValue(_ duration: Duration) -> Double { millisecondsValue(duration.inSeconds) }
+
     /// A duration a person reads at a glance: `850 ms`, `12.35 s`.
+    static func human(_ duration: Duration) -> String { human(duration.inSeconds) }
+
+    /// Seconds a person reads at a glance: `850 ms`, `12.35 s`.
     static func human(_ seconds: Double) -> String {
         let value = clamp(seconds)
         return value < 1 ? "\(fixed(value * 1000, decimals: 0)) ms" : "\(fixed(value, decimals: 2)) s"
@@ -86,6 +98,14 @@ enum Format {
 
     /// `milliseconds(_:)` appended to `bytes`.
     static func milliseconds(_ seconds: Double, to bytes: inout ByteBuffer) { fixed(seconds * 1000, decimals: 3, to: &bytes) }
+
+    /// `seconds(_:)` of a duration appended to `bytes`.
+    static func seconds(_ duration: Duration, to bytes: inout ByteBuffer) { seconds(duration.inSeconds, to: &bytes) }
+
+    /// `milliseconds(_:)` of a duration appended to `bytes`.
+    static func milliseconds(_ duration: Duration, to bytes: inout ByteBuffer) {
+        fixed(duration.inMilliseconds, decimals: 3, to: &bytes)
+    }
 
     private static func clamp(_ value: Double) -> Double {
         guard value.isFinite, value > 0 else { return 0 }

@@ -162,7 +162,7 @@ public final class MonitorCycles: Sendable {
         writeCopies(junitXML: junitXML, reportJSON: reportJSON, reportHTML: reportHTML)
         let counts = run.counts
         log(
-            "serve: cycle \(number) done in \(String(format: "%.2f", run.duration)) s: \(counts.passed) passed, "
+            "serve: cycle \(number) done in \(String(format: "%.2f", run.duration.inSeconds)) s: \(counts.passed) passed, "
                 + "\(counts.failed) failed, \(counts.errors) errors")
     }
 

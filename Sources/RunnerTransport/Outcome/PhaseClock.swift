@@ -9,11 +9,11 @@ struct PhaseClock: Equatable, Sendable {
     var startTransfer: Int64 = 0
     var total: Int64 = 0
 
-    /// Each phase's own duration in seconds: resolve = name lookup, connect = TCP connect
+    /// Each phase's own duration: resolve = name lookup, connect = TCP connect
     /// after it, tls = the handshake after that (nil without one: plain http, or a reused
     /// connection), first byte and total counted from the start.
     func phases(reusedConnection: Bool) -> Timings {
-        func seconds(_ microseconds: Int64) -> Double { Double(microseconds) / 1_000_000 }
+        func seconds(_ microseconds: Int64) -> Duration { .microseconds(microseconds) }
         let reachedConnect = connect > 0
         return Timings(
             resolve: nameLookup > 0 || reachedConnect ? seconds(nameLookup) : nil,

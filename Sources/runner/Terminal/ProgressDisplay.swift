@@ -63,9 +63,9 @@ final class ProgressDisplay: @unchecked Sendable {
     private func redraw() {
         lock.withLock {
             guard !stopped else { return }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            let elapsed = Duration.nanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds))
             let width = Console.errorTerminalWidth ?? 80
-            let text = ProgressLine(snapshot: counter.snapshot, elapsed: seconds).text(width: width, color: color)
+            let text = ProgressLine(snapshot: counter.snapshot, elapsed: elapsed).text(width: width, color: color)
             if !heldLines.isEmpty {
                 if lineShown { Console.write(Self.erase, to: STDERR_FILENO) }
                 flushHeldLines()

@@ -188,6 +188,6 @@ struct HTTPDNSLookup {
         var source = "\(label) via \(answers.map(\.query.label).joined(separator: " + "))"
         if !servedAt.isEmpty { source += " at \(servedAt.joined(separator: ", "))" }
         if let ttl { source += ", ttl \(ttl)s" }
-        return .success(Resolution(addresses: addresses, source: source, lookupTime: 0, ttl: ttl))
+        return .success(Resolution(addresses: addresses, source: source, lookupTime: .zero, ttl: ttl))
     }
 }
