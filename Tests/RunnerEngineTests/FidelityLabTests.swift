@@ -3,6 +3,7 @@ import Foundation
 import LabTestSupport
 import RunnerLab
 import RunnerResults
+import RunnerVocabulary
 import Testing
 
 /// What IP direct connect tends to break, proved against the lab's echo endpoint under each
@@ -226,6 +227,33 @@ struct FidelityLabTests {
 
 @Suite("Bounded bodies", .timeLimit(.minutes(3)))
 struct BoundedBodyTests {
+    /// Every new connection shows the chain it verified: none resumes an earlier connection's
+    /// TLS session, which would skip the check and leave OpenSSL no verified chain (the
+    /// evidence said `chain_verified: false` with the leaf alone, and a pin on the CA failed).
+    @Test(arguments: [StrategyKind.sniResolve, .trustOverride])
+    func everyNewConnectionVerifiesItsChain(strategy: StrategyKind) async throws {
+        // `Connection: close` (HTTP/1.1: the server ends the connection) makes each result after
+        // the first open a new one to the same server, one after another (--jobs 1): each could
+        // resume the last one's session.
+        let scenarios = (1...4).map { number in
+            """
+              - name: closing \(number)
+                strategy: \(strategy.rawValue)
+                domains: http11only
+                request: {url: "https://api.lab.test:{{https}}/echo", headers: {Connection: close}}
+            """
+        }
+        let run = try await LabRun.make().run(FidelityLabTests.header + scenarios.joined(separator: "\n"), jobs: 1)
+        #expect(run.all.count == 4)
+        for result in run.all {
+            #expect(result.passed, "\(result.summary)")
+            let hop = try #require(result.evidence.hops.first)
+            #expect(hop.newConnection == true, "\(result.scenario): the connection was reused")
+            #expect(hop.tls?.chainVerified == true, "\(result.scenario): \(String(describing: hop.tls))")
+            #expect((hop.tls?.chain.count ?? 0) >= 2, "\(result.scenario): the chain is \(hop.tls?.chain.map(\.subject) ?? [])")
+        }
+    }
+
     /// The length a response declares is kept beside the bytes that came: the same for a GET; a
     /// HEAD declares the body it would have sent and receives none.
     @Test func theDeclaredLengthIsKeptBesideTheBytesThatCame() async throws {

@@ -10,7 +10,7 @@ struct CurlRequestTests {
         try CurlRequest(spec: spec)
     }
 
-    @Test("trust override: peer verified, curl's host check off, OpenSSL checks the name, no session resumption")
+    @Test("trust override: peer verified, curl's host check off, OpenSSL checks the name")
     func trustOverride() throws {
         let plan = try request(TransferSpec(
             url: "https://203.0.113.10/v1", headers: [Header(name: "Host", value: "api.example.com")],
@@ -18,14 +18,13 @@ struct CurlRequestTests {
         #expect(plan.verifyPeer)
         #expect(!plan.verifyHost)
         #expect(plan.verifyName == "api.example.com")
-        #expect(!plan.sessionIDCache)
         #expect(plan.caFile == "/ca.pem")
     }
 
-    @Test("default TLS: curl verifies peer and host, sessions resume within the pool")
+    @Test("default TLS: curl verifies peer and host")
     func defaultTLS() throws {
         let plan = try request(TransferSpec(url: "https://api.example.com/", poolKey: "k"))
-        #expect(plan.verifyPeer && plan.verifyHost && plan.sessionIDCache)
+        #expect(plan.verifyPeer && plan.verifyHost)
         #expect(plan.verifyName == nil)
     }
 

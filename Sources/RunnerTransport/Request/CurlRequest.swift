@@ -17,9 +17,6 @@ struct CurlRequest: Equatable {
     var httpVersion: CurlHTTPVersion
     var verifyPeer = true
     var verifyHost = true
-    /// TLS session resumption; off under trust override (a resumed session skips the
-    /// certificate check, so the name would not be checked again).
-    var sessionIDCache = true
     /// The name OpenSSL checks during the handshake (trust override).
     var verifyName: String?
     var caFile: String?
@@ -63,7 +60,6 @@ struct CurlRequest: Equatable {
             verifyPeer = true
             verifyHost = false
             verifyName = name
-            sessionIDCache = false
         }
 
         switch (spec.method, spec.body) {
