@@ -73,7 +73,7 @@ plan() { # FILE COUNT
   awk -v n="$2" -v https="$https_port" -v ca="$ca" 'BEGIN {
     print "version: 1"
     print "name: instructions"
-    printf "defaults: {domains: lab, timeout: 60s, ca: \"%s\"}\n", ca   # nothing times out under valgrind
+    printf "defaults: {domains: lab, timeout: 60s, connect_timeout: 60s, ca: \"%s\"}\n", ca   # nothing times out under valgrind
     print "domains: {lab: {static: {api.lab.test: [127.0.0.2]}}}"
     print "scenarios:"
     for (i = 0; i < n; i++)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RunnerVocabulary
 
 /// Masks secret values (from `${secret:…}`, and `secret: true` captures as a run makes them)
@@ -18,6 +19,9 @@ public final class Redactor: @unchecked Sendable {
 
     private let lock = NSLock()
     private var table = FormTable()
+    /// How many forms `table` holds, readable without the lock: a run without secrets (most
+    /// runs) masks nothing, and every value of every report asks.
+    private let formCount = Atomic<Int>(0)
     /// The secrets that have a name (`${secret:NAME}`, a capture's name), longest value first:
     /// what a reproduction writes as `"$NAME"`.
     private var named: [SecretValue] = []
@@ -25,6 +29,7 @@ public final class Redactor: @unchecked Sendable {
     /// Masks these values; nothing names them, so a reproduction shows them masked too.
     public init(secrets: [String]) {
         for secret in secrets { table.add(secret: secret) }
+        formCount.store(table.count, ordering: .releasing)
     }
 
     /// Masks these values; a reproduction refers to each by its name.
@@ -43,11 +48,14 @@ public final class Redactor: @unchecked Sendable {
     }
 
     /// Whether there is nothing to mask.
-    public var isEmpty: Bool { lock.withLock { table.count == 0 } }
+    public var isEmpty: Bool { formCount.load(ordering: .acquiring) == 0 }
 
     /// Masks `secret` from now on (a captured value); nothing when it is already masked or empty.
     public func add(_ secret: String) {
-        lock.withLock { table.add(secret: secret) }
+        lock.withLock {
+            table.add(secret: secret)
+            formCount.store(table.count, ordering: .releasing)
+        }
     }
 
     /// Masks `secret` from now on, and names it in reproductions (the first name a value had stays).
@@ -55,6 +63,7 @@ public final class Redactor: @unchecked Sendable {
         guard !secret.value.isEmpty else { return }
         lock.withLock {
             table.add(secret: secret.value)
+            formCount.store(table.count, ordering: .releasing)
             guard !named.contains(where: { $0.value == secret.value }) else { return }
             let index = named.firstIndex { $0.value.utf8.count < secret.value.utf8.count } ?? named.count
             named.insert(secret, at: index)
@@ -92,15 +101,15 @@ public final class Redactor: @unchecked Sendable {
 
     /// `data` with every form masked, byte for byte (invalid UTF-8 around a secret stays as it was).
     public func redact(_ data: Data) -> Data {
+        guard !isEmpty else { return data }
         let table = lock.withLock { self.table }
-        guard table.count > 0 else { return data }
         return table.masking(Array(data)).map { Data($0) } ?? data
     }
 
     /// `text` with every form of every secret written `***`.
     public func redact(_ text: String) -> String {
+        guard !isEmpty else { return text }
         let table = lock.withLock { self.table }
-        guard table.count > 0 else { return text }
         return table.masking(text)
     }
 

@@ -4,6 +4,9 @@
 public enum HeaderName {
     /// Whether two header names are the same name.
     public static func equal(_ lhs: String, _ rhs: String) -> Bool {
+        // Names of other lengths differ: most comparisons end here (a native string knows its
+        // UTF-8 count without counting).
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {

@@ -30,7 +30,7 @@ struct RunPlans: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print only problems and the summary.")
     var quiet = false
 
-    @Flag(name: .shortAndLong, help: "Print the evidence of every result.")
+    @Flag(name: .shortAndLong, help: "Print the evidence of every result (and every TLS chain in --junit).")
     var verbose = false
 
     @Flag(help: "Print connections opened, peak memory and open files to stderr at the end.")
@@ -68,7 +68,9 @@ struct RunPlans: ParsableCommand {
             let targets = try ReportTargets(
                 junit: selection.junit, json: selection.json, html: selection.html, curl: curl, metrics: metrics)
             if targets.takeStandardOutput { Console.moveOutputToStandardError() }
-            reports = try ReportSet(targets, plans: identities, redactor: redactor, version: RunnerVersion.current).reports
+            reports = try ReportSet(
+                targets, plans: identities, redactor: redactor, version: RunnerVersion.current, verbose: verbose
+            ).reports
         } catch {
             Console.error("error: \(error.description)")
             throw ExitCode(ExitStatus.invalidInput)

@@ -111,8 +111,33 @@ import RunnerVocabulary
     @Test func theSystemOutIsTheSharedEvidenceText() throws {
         let root = try ParsedElement.parse(xml)
         let login = try #require(root.all("testcase").first)
-        let expected = EvidenceText.lines(for: Fixture.passed, redactor: Fixture.redactor)
+        let expected = EvidenceText.lines(for: Fixture.passed, redactor: Fixture.redactor, showingChain: false)
         #expect(login.first("system-out")?.text == expected.joined(separator: "\n") + "\n")
+    }
+
+    /// A passing result's TLS line stands alone; its chain (a line and a pin per certificate)
+    /// is for a result that did not pass, or under `--verbose`.
+    @Test func theChainIsShownForAResultThatDidNotPassOrUnderVerbose() throws {
+        func systemOut(_ result: ScenarioResult, verbose: Bool) throws -> String {
+            let run = RecordedRun(
+                suites: [RecordedSuite(
+                    name: "p", file: "p.yaml", startedAt: Fixture.start, duration: .seconds(1), hostname: "h", properties: [],
+                    results: [result])],
+                startedAt: Fixture.start, duration: .seconds(1))
+            let root = try ParsedElement.parse(try RenderedReport.junit(run, redactor: Fixture.redactor, verbose: verbose))
+            return try #require(root.all("testcase").first?.first("system-out")?.text)
+        }
+        var failing = Fixture.passed
+        failing.outcome = .failed([Problem(subject: "status", expected: "201", actual: "200")])
+        let tls = "  tls: TLS 1.3, TLS_AES_256_GCM_SHA384\n"
+        let chain = "  chain 0: CN=api.example.com; EC 256; ecdsa-with-SHA256; sha256/"
+        let passing = try systemOut(Fixture.passed, verbose: false)
+        #expect(passing.contains(tls) && !passing.contains(chain), "\(passing)")
+        #expect(passing.contains("  certificate: subject CN=api.example.com; issuer CN=Lab CA; expires 2025-06-30T23:59:59Z"))
+        for (result, verbose) in [(Fixture.passed, true), (failing, false)] {
+            let shown = try systemOut(result, verbose: verbose)
+            #expect(shown.contains(tls + chain), "\(shown)")
+        }
     }
 
     @Test func noSecretAppears() {

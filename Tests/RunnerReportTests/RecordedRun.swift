@@ -78,9 +78,9 @@ struct RecordedSuite {
 
 /// The file a report wrote for a recorded run, through the streaming path.
 enum RenderedReport {
-    static func junit(_ run: RecordedRun, redactor: Redactor) throws -> String {
+    static func junit(_ run: RecordedRun, redactor: Redactor, verbose: Bool = false) throws -> String {
         try String(decoding: written { path in
-            let report = try JUnitReport(path: path, plans: run.plans, redactor: redactor)
+            let report = try JUnitReport(path: path, plans: run.plans, redactor: redactor, verbose: verbose)
             run.play(into: report)
             try report.finish(run.result)
         }, as: UTF8.self)

@@ -38,7 +38,10 @@ struct AddressLookup {
     private let sources: [AddressSource]
     /// `expect.dns.within`: the maps a resolver's answer must stay within; nil: not checked.
     private let within: [String]?
-    private var final: [AddressSource: Answer] = [:]
+    /// Each source's answer once it counts (checked, under `expect.dns`); two slots rather than a
+    /// dictionary: every result's lookup passes here.
+    private var mapAnswer: Answer?
+    private var resolverAnswer: Answer?
     /// A resolver's answer under check, and the named maps' answers so far (by slot).
     private var checking: [AddressSource: (resolution: Resolution, answers: [Answer?])] = [:]
 
@@ -63,13 +66,12 @@ struct AddressLookup {
             // `expect.dns` it is checked against the named maps, for the host the resolver was asked.
             if let within, case .success(let resolution) = answer, let asked = resolution.dns?.host {
                 guard !within.isEmpty else {
-                    final[source] = DNSVerdict.check(resolution, against: [], answers: [])
-                    break
+                    return settle(source, DNSVerdict.check(resolution, against: [], answers: []))
                 }
                 checking[source] = (resolution, Array(repeating: nil, count: within.count))
                 return .ask(within.enumerated().map { Question(purpose: .check(source, slot: $0), host: asked, map: $1) })
             }
-            final[source] = answer
+            return settle(source, answer)
         case .check(let source, let slot):
             guard var check = checking[source], let within else { return .wait }
             check.answers[slot] = answer
@@ -78,10 +80,20 @@ struct AddressLookup {
                 return .wait
             }
             checking[source] = nil
-            final[source] = DNSVerdict.check(check.resolution, against: within, answers: check.answers.compactMap { $0 })
+            return settle(source, DNSVerdict.check(check.resolution, against: within, answers: check.answers.compactMap { $0 }))
         }
-        guard sources.allSatisfy({ final[$0] != nil }) else { return .wait }
-        return .done(map: final[.domainMap], resolver: final[.resolver])
+    }
+
+    /// Records `source`'s answer; done when every source asked has one.
+    private mutating func settle(_ source: AddressSource, _ answer: Answer) -> Next {
+        switch source {
+        case .domainMap: mapAnswer = answer
+        case .resolver: resolverAnswer = answer
+        }
+        let waitingForMap = sources.contains(.domainMap) && mapAnswer == nil
+        let waitingForResolver = sources.contains(.resolver) && resolverAnswer == nil
+        guard !waitingForMap && !waitingForResolver else { return .wait }
+        return .done(map: mapAnswer, resolver: resolverAnswer)
     }
 
     private func mapName(for source: AddressSource) -> String {

@@ -9,19 +9,22 @@ enum EvidenceText {
 
     /// Redacted, one-line-per-fact rendering of `result`'s evidence (no trailing newline on any
     /// line); a result that did not pass also shows each hop's curl line.
-    static func lines(for result: borrowing ScenarioResult, redactor: Redactor) -> [String] {
+    static func lines(for result: borrowing ScenarioResult, redactor: Redactor, showingChain: Bool = true) -> [String] {
         var lines = Lines(
             redactor: redactor, into: ByteBuffer(capacity: 1024), keepingLineEnds: true, escapingXML: false,
-            reproducing: !result.outcome.isPassed)
+            reproducing: !result.outcome.isPassed, showingChain: showingChain)
         render(result, into: &lines)
         return lines.strings()
     }
 
     /// The same lines, each followed by a newline, appended to `bytes` (written as bytes,
     /// without a `String` per line).
-    static func write(_ result: borrowing ScenarioResult, redactor: Redactor, to bytes: inout ByteBuffer) {
+    static func write(
+        _ result: borrowing ScenarioResult, redactor: Redactor, showingChain: Bool = true, to bytes: inout ByteBuffer
+    ) {
         var lines = Lines(
-            redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: false, reproducing: !result.outcome.isPassed)
+            redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: false, reproducing: !result.outcome.isPassed,
+            showingChain: showingChain)
         render(result, into: &lines)
         bytes = lines.bytes
     }
@@ -29,15 +32,19 @@ enum EvidenceText {
     /// The same lines, each followed by a newline, escaped as XML character data and appended
     /// to `bytes` (JUnit's `<system-out>`). Without secrets, only the values are escaped, as
     /// they are written (the runner's own words need none); with secrets each line is redacted
-    /// whole first, so the text is escaped once written.
-    static func writeXMLText(_ result: borrowing ScenarioResult, redactor: Redactor, to bytes: inout ByteBuffer) {
+    /// whole first, so the text is escaped once written. Without `showingChain`, the TLS line
+    /// stands without the chain's lines (JUnit, for a passing result, unless `--verbose`).
+    static func writeXMLText(
+        _ result: borrowing ScenarioResult, redactor: Redactor, showingChain: Bool = true, to bytes: inout ByteBuffer
+    ) {
         guard redactor.isEmpty else {
             var plain = ByteBuffer(capacity: 1024)
-            write(result, redactor: redactor, to: &plain)
+            write(result, redactor: redactor, showingChain: showingChain, to: &plain)
             return plain.withUnsafeBytes { XMLWriter.escape($0, attribute: false, to: &bytes) }
         }
         var lines = Lines(
-            redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: true, reproducing: !result.outcome.isPassed)
+            redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: true, reproducing: !result.outcome.isPassed,
+            showingChain: showingChain)
         render(result, into: &lines)
         bytes = lines.bytes
     }
@@ -61,6 +68,8 @@ enum EvidenceText {
         let escapingXML: Bool
         /// Each hop also shows its curl line (a result that did not pass).
         let reproducing: Bool
+        /// The TLS line is followed by a line per certificate of the chain.
+        let showingChain: Bool
         /// Facts of a hop are indented under the hop's line.
         var inHop = false
         var bytes: ByteBuffer
@@ -71,11 +80,13 @@ enum EvidenceText {
         private var lineEnds: [Int]?
 
         init(
-            redactor: Redactor, into bytes: consuming ByteBuffer, keepingLineEnds: Bool, escapingXML: Bool, reproducing: Bool
+            redactor: Redactor, into bytes: consuming ByteBuffer, keepingLineEnds: Bool, escapingXML: Bool, reproducing: Bool,
+            showingChain: Bool
         ) {
             self.redactor = redactor
             self.escapingXML = escapingXML
             self.reproducing = reproducing
+            self.showingChain = showingChain
             lineStart = bytes.count
             self.bytes = bytes
             lineEnds = keepingLineEnds ? [] : nil
@@ -213,6 +224,7 @@ extension EvidenceText.Lines: EvidenceSink {
         value(tls.cipher)
         if tls.chainIsUnverified { literal("; chain as presented (verification was off)") }
         endLine()
+        guard showingChain else { return }
         for (index, certificate) in tls.chain.enumerated() {
             literal("  chain ")
             number(index)

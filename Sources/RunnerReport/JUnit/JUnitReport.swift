@@ -9,17 +9,25 @@ public final class JUnitReport: StreamedReport {
     /// Per plan: its name redacted, and the `classname` its test cases carry.
     private let suiteNames: [(name: String, classname: String)]
     private let spool: ReportSpool
+    /// `--verbose`: a passing result's TLS chain too (one line per certificate, with its pin);
+    /// without it only a result that did not pass shows its chain.
+    private let verbose: Bool
 
     /// A report to be written to `path` for a run of `plans`; fails at once when nothing can
     /// be written beside `path`.
-    public convenience init(path: String, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
-        try self.init(target: ReportTarget(path: path), plans: plans, redactor: redactor)
+    public convenience init(
+        path: String, plans: [PlanIdentity], redactor: Redactor, verbose: Bool = false
+    ) throws(ReportWriteError) {
+        try self.init(target: ReportTarget(path: path), plans: plans, redactor: redactor, verbose: verbose)
     }
 
     /// The same, for a path already judged and opened (`ReportTarget`).
-    public init(target: ReportTarget, plans: [PlanIdentity], redactor: Redactor) throws(ReportWriteError) {
+    public init(
+        target: ReportTarget, plans: [PlanIdentity], redactor: Redactor, verbose: Bool = false
+    ) throws(ReportWriteError) {
         self.target = target
         self.redactor = redactor
+        self.verbose = verbose
         suiteNames = plans.map { plan in
             let name = redactor.redact(plan.name)
             // Jenkins splits classname on its last dot into package and class: keep the plan whole.
@@ -114,7 +122,7 @@ public final class JUnitReport: StreamedReport {
             Self.problemElement(attempt.outcome, names: earlierNames, prefix: "attempt \(number): ", into: &xml, redactor: redactor)
         }
         xml.openTag("system-out")
-        xml.closeTag(name: "system-out") { EvidenceText.writeXMLText(result, redactor: redactor, to: &$0) }
+        xml.closeTag(name: "system-out") { EvidenceText.writeXMLText(result, redactor: redactor, showingChain: verbose || !result.outcome.isPassed, to: &$0) }
         xml.end("testcase")
     }
 

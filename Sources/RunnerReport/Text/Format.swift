@@ -39,6 +39,32 @@ enum Format {
         var time = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         guard gmtime_r(&time, &parts) != nil else { return date.formatted(Date.ISO8601FormatStyle()) }
+        let year = Int(parts.tm_year) + 1900
+        if (0...9999).contains(year) {
+            // The usual case, straight into the string's 20 bytes (one allocation, no pieces).
+            return String(unsafeUninitializedCapacity: 20) { bytes in
+                var at = 0
+                func put(_ value: Int, width: Int, then separator: UInt8?) {
+                    var rest = value
+                    for place in stride(from: at + width - 1, through: at, by: -1) {
+                        bytes[place] = UInt8(ascii: "0") + UInt8(rest % 10)
+                        rest /= 10
+                    }
+                    at += width
+                    if let separator {
+                        bytes[at] = separator
+                        at += 1
+                    }
+                }
+                put(year, width: 4, then: UInt8(ascii: "-"))
+                put(Int(parts.tm_mon) + 1, width: 2, then: UInt8(ascii: "-"))
+                put(Int(parts.tm_mday), width: 2, then: UInt8(ascii: "T"))
+                put(Int(parts.tm_hour), width: 2, then: UInt8(ascii: ":"))
+                put(Int(parts.tm_min), width: 2, then: UInt8(ascii: ":"))
+                put(Int(parts.tm_sec), width: 2, then: UInt8(ascii: "Z"))
+                return at
+            }
+        }
         return padded(Int(parts.tm_year) + 1900, 4) + "-" + padded(Int(parts.tm_mon) + 1, 2) + "-"
             + padded(Int(parts.tm_mday), 2) + "T" + padded(Int(parts.tm_hour), 2) + ":"
             + padded(Int(parts.tm_min), 2) + ":" + padded(Int(parts.tm_sec), 2) + "Z"
