@@ -2,41 +2,121 @@ import Foundation
 import RunnerVocabulary
 
 /// One scenario with the plan's defaults merged in.
+///
+/// A value with its fields in one shared box, copied only when changed: a scenario is handed
+/// from the plan to each of its results, their lookups and their state machines, and a copy
+/// of a dozen fields (strings, lists, the request, the expectations) at every step cost about
+/// a tenth of a result's work.
 public struct Scenario: Sendable, Equatable {
-    public var name: String
-    public var location: SourceLocation
-    public var tags: [String]
+    public var name: String {
+        _read { yield storage.fields.name }
+        _modify { yield &uniqueStorage().fields.name }
+    }
+    public var location: SourceLocation {
+        _read { yield storage.fields.location }
+        _modify { yield &uniqueStorage().fields.location }
+    }
+    public var tags: [String] {
+        _read { yield storage.fields.tags }
+        _modify { yield &uniqueStorage().fields.tags }
+    }
     /// The domain map this scenario takes IPs from (`system` is the implicit resolver map).
-    public var domainMap: String
+    public var domainMap: String {
+        _read { yield storage.fields.domainMap }
+        _modify { yield &uniqueStorage().fields.domainMap }
+    }
     /// One result per strategy (and per IP with `ips: all`).
-    public var strategies: [StrategyKind]
-    public var ips: IPSelection
-    public var ipVersion: IPVersionPreference
-    public var settings: TransferSettings
-    public var request: RequestSpec
-    public var expect: Expectations
+    public var strategies: [StrategyKind] {
+        _read { yield storage.fields.strategies }
+        _modify { yield &uniqueStorage().fields.strategies }
+    }
+    public var ips: IPSelection {
+        _read { yield storage.fields.ips }
+        _modify { yield &uniqueStorage().fields.ips }
+    }
+    public var ipVersion: IPVersionPreference {
+        _read { yield storage.fields.ipVersion }
+        _modify { yield &uniqueStorage().fields.ipVersion }
+    }
+    public var settings: TransferSettings {
+        _read { yield storage.fields.settings }
+        _modify { yield &uniqueStorage().fields.settings }
+    }
+    public var request: RequestSpec {
+        _read { yield storage.fields.request }
+        _modify { yield &uniqueStorage().fields.request }
+    }
+    public var expect: Expectations {
+        _read { yield storage.fields.expect }
+        _modify { yield &uniqueStorage().fields.expect }
+    }
     /// The scenarios whose passing results this one runs after (`after:`), once per such result.
-    public var after: [ScenarioReference] = []
+    public var after: [ScenarioReference] {
+        _read { yield storage.fields.after }
+        _modify { yield &uniqueStorage().fields.after }
+    }
     /// The values taken from each of this scenario's results for the scenarios after it.
-    public var captures: [Capture] = []
+    public var captures: [Capture] {
+        _read { yield storage.fields.captures }
+        _modify { yield &uniqueStorage().fields.captures }
+    }
     /// Where this scenario's request takes captured values (`${capture:NAME}`).
-    public var captureUses: [CaptureUse] = []
+    public var captureUses: [CaptureUse] {
+        _read { yield storage.fields.captureUses }
+        _modify { yield &uniqueStorage().fields.captureUses }
+    }
+
+    private var storage: Storage
+
+    /// The fields, in a box shared by copies; changed only when not shared (`uniqueStorage`
+    /// copies it first), so no two accesses to it can overlap: its dynamic exclusivity checks,
+    /// which a scenario's every field read would pay, are off.
+    private final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var fields: Fields
+
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
+    }
+
+    private struct Fields {
+        var name: String
+        var location: SourceLocation
+        var tags: [String]
+        var domainMap: String
+        var strategies: [StrategyKind]
+        var ips: IPSelection
+        var ipVersion: IPVersionPreference
+        var settings: TransferSettings
+        var request: RequestSpec
+        var expect: Expectations
+        var after: [ScenarioReference] = []
+        var captures: [Capture] = []
+        var captureUses: [CaptureUse] = []
+    }
+
+    private mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        return storage
+    }
 
     public init(
         name: String, location: SourceLocation, tags: [String], domainMap: String,
         strategies: [StrategyKind], ips: IPSelection, ipVersion: IPVersionPreference,
         settings: TransferSettings, request: RequestSpec, expect: Expectations
     ) {
-        self.name = name
-        self.location = location
-        self.tags = tags
-        self.domainMap = domainMap
-        self.strategies = strategies
-        self.ips = ips
-        self.ipVersion = ipVersion
-        self.settings = settings
-        self.request = request
-        self.expect = expect
+        storage = Storage(Fields(
+            name: name, location: location, tags: tags, domainMap: domainMap, strategies: strategies, ips: ips,
+            ipVersion: ipVersion, settings: settings, request: request, expect: expect))
+    }
+
+    public static func == (lhs: Scenario, rhs: Scenario) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        return lhs.name == rhs.name && lhs.location == rhs.location && lhs.tags == rhs.tags
+            && lhs.domainMap == rhs.domainMap && lhs.strategies == rhs.strategies && lhs.ips == rhs.ips
+            && lhs.ipVersion == rhs.ipVersion && lhs.settings == rhs.settings && lhs.request == rhs.request
+            && lhs.expect == rhs.expect && lhs.after == rhs.after && lhs.captures == rhs.captures
+            && lhs.captureUses == rhs.captureUses
     }
 }
 
