@@ -65,37 +65,19 @@ extension Evidence {
     /// keys; the connection settings and the pin verdict are not recorded (each hop's curl line
     /// carries what the settings are for; the pins' verdict is the result's outcome).
     public func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
-        sink.beginObject()
-        for key in RecordKey.allCases {
-            sink.key(key.stringValue)
+        sink.object(of: RecordKey.self) { key, sink in
             switch key {
             case .captured:
-                sink.beginArray()
-                for capture in captured {
-                    sink.element()
-                    capture.record(into: &sink)
-                }
-                sink.endArray()
+                sink.list(captured) { capture, sink in capture.record(into: &sink) }
             case .dns:
-                sink.beginArray()
-                for lookup in dns {
-                    sink.element()
-                    lookup.record(into: &sink)
-                }
-                sink.endArray()
+                sink.list(dns) { lookup, sink in lookup.record(into: &sink) }
             case .dnsNotChecked: sink.value(dnsNotChecked)
             case .hops:
-                sink.beginArray()
-                for hop in hops {
-                    sink.element()
-                    hop.record(into: &sink, of: self)
-                }
-                sink.endArray()
+                sink.list(hops) { hop, sink in hop.record(into: &sink, of: self) }
             case .ipSource: sink.value(ipSource)
             case .notes: sink.values(notes)
             }
         }
-        sink.endObject()
     }
 }
 
@@ -108,19 +90,11 @@ extension Evidence: Decodable {
         for key in RecordKey.allCases {
             switch key {
             case .captured:
-                // Optional only to read reports written before flows.
-                guard try container.contains(key) && !container.decodeNil(forKey: key) else { continue }
-                var list = try container.nestedUnkeyedContainer(forKey: key)
-                while !list.isAtEnd {
-                    captured.append(try CaptureRecord.read(from: list.nestedContainer(keyedBy: CaptureRecord.RecordKey.self)))
-                }
+                // Missing or null only in reports written before flows: none.
+                captured = try container.list(key, keyedBy: CaptureRecord.RecordKey.self, CaptureRecord.read)
             case .dns:
-                // Optional only to read reports written before resolver checks.
-                guard try container.contains(key) && !container.decodeNil(forKey: key) else { continue }
-                var list = try container.nestedUnkeyedContainer(forKey: key)
-                while !list.isAtEnd {
-                    dns.append(try DNSLookupEvidence.read(from: list.nestedContainer(keyedBy: DNSLookupEvidence.RecordKey.self)))
-                }
+                // Missing or null only in reports written before resolver checks: none.
+                dns = try container.list(key, keyedBy: DNSLookupEvidence.RecordKey.self, DNSLookupEvidence.read)
             case .dnsNotChecked: dnsNotChecked = try container.decodeIfPresent(String.self, forKey: key)
             case .hops: hops = try container.decode([HopEvidence].self, forKey: key)
             case .ipSource: ipSource = try container.decode(String.self, forKey: key)

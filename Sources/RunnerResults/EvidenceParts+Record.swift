@@ -14,9 +14,7 @@ extension CertificateSummary {
     }
 
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
-        sink.beginObject()
-        for key in RecordKey.allCases {
-            sink.key(key.stringValue)
+        sink.object(of: RecordKey.self) { key, sink in
             switch key {
             case .issuer: sink.value(issuer)
             case .notAfter: sink.timestamp(notAfter)
@@ -24,7 +22,6 @@ extension CertificateSummary {
             case .subjectAltNames: sink.values(subjectAltNames)
             }
         }
-        sink.endObject()
     }
 
     /// The certificate read back; its `notBefore`, which the record does not keep, is nil.
@@ -57,9 +54,7 @@ extension Timings {
     }
 
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
-        sink.beginObject()
-        for key in RecordKey.allCases {
-            sink.key(key.stringValue)
+        sink.object(of: RecordKey.self) { key, sink in
             switch key {
             case .connectMs: sink.milliseconds(connect)
             case .firstByteMs: sink.milliseconds(firstByte)
@@ -68,7 +63,6 @@ extension Timings {
             case .totalMs: sink.milliseconds(total)
             }
         }
-        sink.endObject()
     }
 
     static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> Timings {
@@ -97,23 +91,15 @@ extension TLSSession {
     }
 
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
-        sink.beginObject()
-        for key in RecordKey.allCases {
-            sink.key(key.stringValue)
+        sink.object(of: RecordKey.self) { key, sink in
             switch key {
             case .chain:
-                sink.beginArray()
-                for certificate in chain {
-                    sink.element()
-                    certificate.record(into: &sink)
-                }
-                sink.endArray()
+                sink.list(chain) { certificate, sink in certificate.record(into: &sink) }
             case .chainVerified: sink.flag(chainVerified)
             case .cipher: sink.word(cipher)
             case .version: sink.word(version?.rawValue)
             }
         }
-        sink.endObject()
     }
 
     static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> TLSSession {
@@ -121,10 +107,7 @@ extension TLSSession {
         for key in RecordKey.allCases {
             switch key {
             case .chain:
-                var list = try container.nestedUnkeyedContainer(forKey: key)
-                while !list.isAtEnd {
-                    session.chain.append(try ChainCertificate.read(from: list.nestedContainer(keyedBy: ChainCertificate.RecordKey.self)))
-                }
+                session.chain = try container.list(key, keyedBy: ChainCertificate.RecordKey.self, ChainCertificate.read)
             case .chainVerified: session.chainVerified = try container.decode(Bool.self, forKey: key)
             case .cipher: session.cipher = try container.decode(String.self, forKey: key)
             case .version: session.version = try container.decodeIfPresent(String.self, forKey: key).flatMap(TLSVersion.init(rawValue:))
@@ -142,9 +125,7 @@ extension ChainCertificate {
     }
 
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
-        sink.beginObject()
-        for key in RecordKey.allCases {
-            sink.key(key.stringValue)
+        sink.object(of: RecordKey.self) { key, sink in
             switch key {
             case .keyBits: sink.number(keyBits)
             case .keyType: sink.word(keyType)
@@ -153,7 +134,6 @@ extension ChainCertificate {
             case .subject: sink.value(subject)
             }
         }
-        sink.endObject()
     }
 
     /// The certificate read back: a pin the runner wrote is `sha256/` and base64 of 32 bytes;
@@ -184,24 +164,16 @@ extension DNSLookupEvidence {
     }
 
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
-        sink.beginObject()
-        for key in RecordKey.allCases {
-            sink.key(key.stringValue)
+        sink.object(of: RecordKey.self) { key, sink in
             switch key {
             case .foreign: sink.words(foreign)
             case .host: sink.value(host)
             case .questions:
-                sink.beginArray()
-                for question in questions {
-                    sink.element()
-                    question.record(into: &sink)
-                }
-                sink.endArray()
+                sink.list(questions) { question, sink in question.record(into: &sink) }
             case .resolver: sink.word(resolver)
             case .within: sink.words(within)
             }
         }
-        sink.endObject()
     }
 
     static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> DNSLookupEvidence {
@@ -211,11 +183,7 @@ extension DNSLookupEvidence {
             case .foreign: lookup.foreign = try container.decode([String].self, forKey: key)
             case .host: lookup.host = try container.decode(String.self, forKey: key)
             case .questions:
-                var list = try container.nestedUnkeyedContainer(forKey: key)
-                while !list.isAtEnd {
-                    lookup.questions.append(
-                        try DNSQuestionEvidence.read(from: list.nestedContainer(keyedBy: DNSQuestionEvidence.RecordKey.self)))
-                }
+                lookup.questions = try container.list(key, keyedBy: DNSQuestionEvidence.RecordKey.self, DNSQuestionEvidence.read)
             case .resolver: lookup.resolver = try container.decode(String.self, forKey: key)
             case .within: lookup.within = try container.decodeIfPresent([String].self, forKey: key)
             }
@@ -232,9 +200,7 @@ extension DNSQuestionEvidence {
     }
 
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
-        sink.beginObject()
-        for key in RecordKey.allCases {
-            sink.key(key.stringValue)
+        sink.object(of: RecordKey.self) { key, sink in
             switch key {
             case .addresses: sink.words(addresses)
             case .aliases: sink.words(aliases)
@@ -245,7 +211,6 @@ extension DNSQuestionEvidence {
             case .type: sink.word(type)
             }
         }
-        sink.endObject()
     }
 
     static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> DNSQuestionEvidence {
@@ -271,16 +236,13 @@ extension CaptureRecord {
     }
 
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
-        sink.beginObject()
-        for key in RecordKey.allCases {
-            sink.key(key.stringValue)
+        sink.object(of: RecordKey.self) { key, sink in
             switch key {
             case .name: sink.word(name)
             case .secret: sink.flag(value == nil)
             case .value: sink.value(value)
             }
         }
-        sink.endObject()
     }
 
     static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> CaptureRecord {

@@ -101,9 +101,7 @@ extension HopEvidence {
 
     /// Writes the hop's record: every key, absent values as null.
     public func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink, of evidence: Evidence) {
-        sink.beginObject()
-        for key in RecordKey.allCases {
-            sink.key(key.stringValue)
+        sink.object(of: RecordKey.self) { key, sink in
             switch key {
             case .bodyLength: sink.number(bodyLength)
             case .bodySHA256: sink.value(bodySHA256)
@@ -127,7 +125,6 @@ extension HopEvidence {
             case .urlSent: sink.value(connection.urlSent)
             }
         }
-        sink.endObject()
     }
 }
 

@@ -30,6 +30,27 @@ public protocol RecordSink: ~Copyable {
 }
 
 extension RecordSink where Self: ~Copyable {
+    /// An object with every key of `Key`, in their order, each member's value written by `member`
+    /// (an exhaustive switch over the keys: a key added is a member the compiler asks for).
+    public mutating func object<Key: CodingKey & CaseIterable>(of _: Key.Type, _ member: (Key, inout Self) -> Void) {
+        beginObject()
+        for key in Key.allCases {
+            self.key(key.stringValue)
+            member(key, &self)
+        }
+        endObject()
+    }
+
+    /// A list, each element written by `write`.
+    public mutating func list<Element>(_ elements: [Element], _ write: (Element, inout Self) -> Void) {
+        beginArray()
+        for item in elements {
+            element()
+            write(item, &self)
+        }
+        endArray()
+    }
+
     /// A list of values from the run, each redacted.
     public mutating func values(_ list: [String]) {
         beginArray()
@@ -52,8 +73,22 @@ extension RecordSink where Self: ~Copyable {
     }
 }
 
-/// Why a record read back is not one the runner wrote: the key and what is wrong with it.
 extension KeyedDecodingContainer {
+    /// The list under `key`, each element read by `read` from its own object; empty when the
+    /// key is missing or null (a field an older report does not have).
+    func list<Element, ElementKey: CodingKey>(
+        _ key: Key, keyedBy _: ElementKey.Type, _ read: (KeyedDecodingContainer<ElementKey>) throws -> Element
+    ) throws -> [Element] {
+        guard try contains(key) && !decodeNil(forKey: key) else { return [] }
+        var list = try nestedUnkeyedContainer(forKey: key)
+        var elements: [Element] = []
+        while !list.isAtEnd {
+            elements.append(try read(list.nestedContainer(keyedBy: ElementKey.self)))
+        }
+        return elements
+    }
+
+    /// Why a record read back is not one the runner wrote: the key and what is wrong with it.
     func recordProblem(_ key: Key, _ message: String) -> DecodingError {
         DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: message)
     }
