@@ -6,6 +6,7 @@ import RunnerVocabulary
 // from the same keys. Writing and reading both switch over the keys.
 
 extension CertificateSummary {
+    /// The keys of a certificate's record, in the order they are written (sorted).
     public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
         case issuer
         case notAfter = "not_after"
@@ -45,6 +46,7 @@ extension CertificateSummary {
 }
 
 extension Timings {
+    /// The keys of a hop's timings (milliseconds)'s record, in the order they are written (sorted).
     public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
         case connectMs = "connect_ms"
         case firstByteMs = "first_byte_ms"
@@ -82,6 +84,7 @@ extension Timings {
 }
 
 extension TLSSession {
+    /// The keys of a TLS session's record, in the order they are written (sorted).
     public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
         case chain
         case chainVerified = "chain_verified"
@@ -118,6 +121,7 @@ extension TLSSession {
 }
 
 extension ChainCertificate {
+    /// The keys of a certificate of a chain's record, in the order they are written (sorted).
     public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
         case keyBits = "key_bits"
         case keyType = "key_type"
@@ -156,6 +160,7 @@ extension ChainCertificate {
 }
 
 extension DNSLookupEvidence {
+    /// The keys of a resolver's answer for one host's record, in the order they are written (sorted).
     public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
         case foreign, host, questions, resolver
         /// The maps checked against; null when `expect.dns` did not check this lookup (always
@@ -193,6 +198,7 @@ extension DNSLookupEvidence {
 }
 
 extension DNSQuestionEvidence {
+    /// The keys of one DNS question's record, in the order they are written (sorted).
     public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
         case addresses, aliases
         case durationMs = "duration_ms"
@@ -231,6 +237,7 @@ extension DNSQuestionEvidence {
 }
 
 extension CaptureRecord {
+    /// The keys of a captured value's record, in the order they are written (sorted).
     public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
         case name, secret, value
     }
