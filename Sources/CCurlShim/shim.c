@@ -270,6 +270,9 @@ static int chain_cert_from_x509(X509 *cert, ccurl_chain_cert *out) {
         ccurl_chain_cert_release(out);
         return 0;
     }
+    /* As every report writes it: base64 of the 32 bytes is 44 characters, then EVP_EncodeBlock's NUL. */
+    memcpy(out->pin, "sha256/", 7);
+    EVP_EncodeBlock((unsigned char *)out->pin + 7, out->spki_sha256, 32);
     EVP_PKEY *key = X509_get0_pubkey(cert);
     copy_text(out->key_type, sizeof out->key_type, key ? key_type_name(key) : "unknown");
     out->key_bits = key ? EVP_PKEY_get_bits(key) : 0;

@@ -5,6 +5,7 @@ extension ScenarioResult {
     /// the HTML report's lists): the one place a fact of the whole result is declared for them;
     /// each hop's own facts are `HopEvidence.describe(into:)`. The insecure warning is not here:
     /// each report puts it first, above the verdict.
+    @inlinable
     public func describeEvidence<Sink: EvidenceSink & ~Copyable>(into sink: inout Sink) {
         sink.fact("strategy", evidence.strategy.rawValue)
         sink.fact("ip source", evidence.ipSource)
@@ -64,6 +65,7 @@ extension Evidence {
     /// Writes the evidence's record. The strategy and the insecure flag are the result's own
     /// keys; the connection settings and the pin verdict are not recorded (each hop's curl line
     /// carries what the settings are for; the pins' verdict is the result's outcome).
+    @inlinable
     public func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {

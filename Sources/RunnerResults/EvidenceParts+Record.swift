@@ -14,6 +14,7 @@ extension CertificateSummary {
         case subjectAltNames = "subject_alt_names"
     }
 
+    @inlinable @usableFromInline
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -55,6 +56,7 @@ extension Timings {
         case totalMs = "total_ms"
     }
 
+    @inlinable @usableFromInline
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -93,6 +95,7 @@ extension TLSSession {
         case version
     }
 
+    @inlinable @usableFromInline
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -128,6 +131,7 @@ extension ChainCertificate {
         case pin, signature, subject
     }
 
+    @inlinable @usableFromInline
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -144,18 +148,21 @@ extension ChainCertificate {
     /// anything else reads back empty, as does the signature's digest, which the record does not keep.
     static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> ChainCertificate {
         var certificate = ChainCertificate(subject: "", spkiSHA256: [], keyType: "", keyBits: 0, signature: "", signatureDigest: "")
+        var digest: [UInt8] = []
         for key in RecordKey.allCases {
             switch key {
             case .keyBits: certificate.keyBits = try container.decode(Int.self, forKey: key)
             case .keyType: certificate.keyType = try container.decode(String.self, forKey: key)
             case .pin:
                 let pin = try container.decode(String.self, forKey: key)
-                certificate.spkiSHA256 = Data(base64Encoded: String(pin.dropFirst("sha256/".count))).map(Array.init) ?? []
+                digest = Data(base64Encoded: String(pin.dropFirst("sha256/".count))).map(Array.init) ?? []
             case .signature: certificate.signature = try container.decode(String.self, forKey: key)
             case .subject: certificate.subject = try container.decode(String.self, forKey: key)
             }
         }
-        return certificate
+        return ChainCertificate(
+            subject: certificate.subject, spkiSHA256: digest, keyType: certificate.keyType, keyBits: certificate.keyBits,
+            signature: certificate.signature, signatureDigest: "")
     }
 }
 
@@ -168,6 +175,7 @@ extension DNSLookupEvidence {
         case within
     }
 
+    @inlinable @usableFromInline
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -205,6 +213,7 @@ extension DNSQuestionEvidence {
         case problem, rcode, ttl, type
     }
 
+    @inlinable @usableFromInline
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -242,6 +251,7 @@ extension CaptureRecord {
         case name, secret, value
     }
 
+    @inlinable @usableFromInline
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {

@@ -62,6 +62,7 @@ public enum EvidenceRemark: Sendable {
 
 extension EvidenceSink where Self: ~Copyable {
     /// A fact whose value is one value from the run.
+    @inlinable
     public mutating func fact(_ label: StaticString, _ value: String) {
         beginFact(label)
         self.value(value)
@@ -69,6 +70,7 @@ extension EvidenceSink where Self: ~Copyable {
     }
 
     /// A fact whose value is a list of values from the run, joined by `, `.
+    @inlinable
     public mutating func fact(_ label: StaticString, list values: [String]) {
         beginFact(label)
         for (index, value) in values.enumerated() {
@@ -79,6 +81,7 @@ extension EvidenceSink where Self: ~Copyable {
     }
 
     /// A fact whose value is one value from the run, or `absent` when there is none.
+    @inlinable
     public mutating func fact(_ label: StaticString, _ value: String?, or absent: StaticString) {
         beginFact(label)
         if let value { self.value(value) } else { literal(absent) }

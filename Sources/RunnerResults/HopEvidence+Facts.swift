@@ -3,6 +3,7 @@ import RunnerVocabulary
 extension HopEvidence {
     /// The hop's facts, in the order every report shows them (the console and JUnit's lines,
     /// the HTML report's definition list): the one place a hop fact is declared for them.
+    @inlinable
     public func describe<Sink: EvidenceSink & ~Copyable>(into sink: inout Sink) {
         sink.fact("url sent", connection.urlSent)
         sink.fact("host", connection.hostHeader)
@@ -100,6 +101,7 @@ extension HopEvidence {
     }
 
     /// Writes the hop's record: every key, absent values as null.
+    @inlinable
     public func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink, of evidence: Evidence) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {

@@ -32,6 +32,7 @@ public protocol RecordSink: ~Copyable {
 extension RecordSink where Self: ~Copyable {
     /// An object with every key of `Key`, in their order, each member's value written by `member`
     /// (an exhaustive switch over the keys: a key added is a member the compiler asks for).
+    @inlinable
     public mutating func object<Key: CodingKey & CaseIterable>(of _: Key.Type, _ member: (Key, inout Self) -> Void) {
         beginObject()
         for key in Key.allCases {
@@ -42,6 +43,7 @@ extension RecordSink where Self: ~Copyable {
     }
 
     /// A list, each element written by `write`.
+    @inlinable
     public mutating func list<Element>(_ elements: [Element], _ write: (Element, inout Self) -> Void) {
         beginArray()
         for item in elements {
@@ -52,6 +54,7 @@ extension RecordSink where Self: ~Copyable {
     }
 
     /// A list of values from the run, each redacted.
+    @inlinable
     public mutating func values(_ list: [String]) {
         beginArray()
         for item in list {
@@ -62,6 +65,7 @@ extension RecordSink where Self: ~Copyable {
     }
 
     /// A list written as it is; nil: null.
+    @inlinable
     public mutating func words(_ list: [String]?) {
         guard let list else { return word(nil) }
         beginArray()

@@ -35,7 +35,10 @@ public struct ChainCertificate: Sendable, Equatable {
     /// RFC 2253 form.
     public var subject: String
     /// SHA-256 of the DER SubjectPublicKeyInfo (32 bytes).
-    public var spkiSHA256: [UInt8]
+    public private(set) var spkiSHA256: [UInt8]
+    /// The same as `sha256/BASE64`, as OkHttp and TrustKit write a pin: made once, with the
+    /// certificate (every report and the pin check read it).
+    public private(set) var pin: String
     /// `RSA`, `EC`, `Ed25519`, `Ed448`, `DSA` or `unknown`.
     public var keyType: String
     public var keyBits: Int
@@ -44,17 +47,20 @@ public struct ChainCertificate: Sendable, Equatable {
     /// The signature's hash, e.g. `SHA256`, `SHA1`; empty for a scheme without one (Ed25519).
     public var signatureDigest: String
 
-    public init(subject: String, spkiSHA256: [UInt8], keyType: String, keyBits: Int, signature: String, signatureDigest: String) {
+    /// - Parameter pin: `spkiSHA256` as text, when the reader already made it (the transport,
+    ///   with OpenSSL); nil: made here.
+    public init(
+        subject: String, spkiSHA256: [UInt8], pin: String? = nil, keyType: String, keyBits: Int, signature: String,
+        signatureDigest: String
+    ) {
         self.subject = subject
         self.spkiSHA256 = spkiSHA256
+        self.pin = pin ?? Self.pinText(spkiSHA256)
         self.keyType = keyType
         self.keyBits = keyBits
         self.signature = signature
         self.signatureDigest = signatureDigest
     }
-
-    /// `sha256/BASE64`, as OkHttp and TrustKit write a pin.
-    public var pin: String { Self.pinText(spkiSHA256) }
 
     /// A SubjectPublicKeyInfo digest as a pin: `sha256/BASE64`.
     public static func pinText(_ digest: [UInt8]) -> String { "sha256/" + Data(digest).base64EncodedString() }

@@ -35,6 +35,16 @@ struct ATSLeafRuleTests {
         #expect(broken.map(\.actual) == ["signed with sha1WithRSAEncryption", "RSA 1024"])
     }
 
+    /// The pin the transport reads with the certificate (OpenSSL's base64) is the one made from
+    /// its digest (Foundation's), for keys of every shape.
+    @Test func thePinReadWithTheCertificateIsItsDigestAsText() throws {
+        for arguments in [["-newkey", "rsa:2048"], ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"], ["-newkey", "ed25519"]] {
+            let certificate = try Self.certificate(arguments)
+            #expect(certificate.pin == ChainCertificate.pinText(certificate.spkiSHA256), "\(arguments)")
+            #expect(certificate.pin.hasPrefix("sha256/") && certificate.pin.utf8.count == 51, "\(certificate.pin)")
+        }
+    }
+
     @Test func rsa2048WithSHA256AndP256AreAccepted() throws {
         let rsa = try Self.certificate(["-sha256", "-newkey", "rsa:2048"])
         #expect(rsa.signature == "sha256WithRSAEncryption")

@@ -91,6 +91,7 @@ int ccurl_easy_peer_fingerprint(CURL *easy, unsigned char out[20]);
 typedef struct ccurl_chain_cert {
     char *subject;                  /* RFC 2253 one-line form */
     unsigned char spki_sha256[32];  /* SHA-256 of the DER SubjectPublicKeyInfo: the pin */
+    char pin[52];                   /* the same as text: "sha256/" and its base64 (44), NUL-terminated */
     char key_type[16];              /* "RSA", "EC", "Ed25519", "Ed448", "DSA" or "unknown" */
     int key_bits;                   /* EVP_PKEY_get_bits: 2048, 256, … (0 when unknown) */
     char signature[64];             /* OpenSSL's long name, e.g. "sha256WithRSAEncryption", "ecdsa-with-SHA256" */

@@ -100,8 +100,10 @@ extension ChainCertificate {
         var keyType = cert.key_type
         var signature = cert.signature
         var signatureDigest = cert.signature_digest
+        var pin = cert.pin
         self.init(
             subject: String(cString: subject), spkiSHA256: spki,
+            pin: withUnsafeBytes(of: &pin) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) },
             keyType: withUnsafeBytes(of: &keyType) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) },
             keyBits: Int(cert.key_bits),
             signature: withUnsafeBytes(of: &signature) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) },
