@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Release builds optimise across the runner's modules (a result's work crosses six of them).
+let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
     name: "runner",
     platforms: [.macOS(.v13)],
@@ -33,17 +36,17 @@ let package = Package(
         // The data flow: Plan → (Resolve → Strategy → Verdict, in Engine) → Transport → Report.
         // The words every layer shares (a strategy, an HTTP version, a header, a certificate,
         // timings, a transfer error): one type per concept, no conversions between layers.
-        .target(name: "RunnerVocabulary"),
-        .target(name: "RunnerPlan", dependencies: ["CYAML", "CCryptoShim", "RunnerVocabulary"]),
-        .target(name: "RunnerResults", dependencies: ["RunnerVocabulary"]),
-        .target(name: "RunnerTransport", dependencies: ["CCurlShim", "RunnerVocabulary"]),
+        .target(name: "RunnerVocabulary", swiftSettings: crossModule),
+        .target(name: "RunnerPlan", dependencies: ["CYAML", "CCryptoShim", "RunnerVocabulary"], swiftSettings: crossModule),
+        .target(name: "RunnerResults", dependencies: ["RunnerVocabulary"], swiftSettings: crossModule),
+        .target(name: "RunnerTransport", dependencies: ["CCurlShim", "RunnerVocabulary"], swiftSettings: crossModule),
         // DNS messages (DoH) through glibc's libresolv.
         .target(name: "CDNSShim", linkerSettings: [.linkedLibrary("resolv")]),
         // The HTTPDNS wire formats: query URLs, auth schemes and strict answer parsers, pure
         // functions of bytes (the fuzz targets build them alone).
-        .target(name: "RunnerHTTPDNS", dependencies: ["RunnerVocabulary", "RunnerPlan", "CCryptoShim", "CDNSShim"]),
-        .target(name: "RunnerEngine", dependencies: ["RunnerVocabulary", "RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults"]),
-        .target(name: "RunnerReport", dependencies: ["RunnerVocabulary", "RunnerResults"]),
+        .target(name: "RunnerHTTPDNS", dependencies: ["RunnerVocabulary", "RunnerPlan", "CCryptoShim", "CDNSShim"], swiftSettings: crossModule),
+        .target(name: "RunnerEngine", dependencies: ["RunnerVocabulary", "RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults"], swiftSettings: crossModule),
+        .target(name: "RunnerReport", dependencies: ["RunnerVocabulary", "RunnerResults"], swiftSettings: crossModule),
         // `serve`: the cycle loop and the SwiftNIO HTTP server around its latest cycle, a library
         // with its own tests; the command passes in what it read from the command line.
         .target(
