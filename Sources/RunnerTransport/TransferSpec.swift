@@ -131,4 +131,9 @@ public struct TransferResponse: Sendable {
     public func values(of name: String) -> [String] {
         headers.filter { HeaderName.equal($0.name, name) }.map(\.value)
     }
+
+    /// The first value of header `name` (case-insensitive), nil when absent; no list is made.
+    public func firstValue(of name: String) -> String? {
+        headers.first { HeaderName.equal($0.name, name) }?.value
+    }
 }

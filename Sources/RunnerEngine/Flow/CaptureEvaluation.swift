@@ -30,7 +30,7 @@ enum CaptureEvaluation {
             case .json(let path):
                 found = jsonValue(at: path, in: response.body, capture: capture, redactor: redactor)
             case .header(let name):
-                found = response.values(of: name).first.map { .text($0) }
+                found = response.firstValue(of: name).map { .text($0) }
                     ?? .missing(problem(capture, expected: "header \(name)", actual: "no such header"))
             case .body(let pattern):
                 if bodyText == nil { bodyText = String(decoding: response.body, as: UTF8.self) }

@@ -19,7 +19,7 @@ extension HopEvidence {
         hop.requestBody = request.body
         if case .success(let response) = outcome.result {
             hop.status = response.status
-            hop.contentLength = response.headers.last { HeaderName.equal($0.name, "Content-Length") }.flatMap { Int($0.value) }
+            hop.contentLength = response.firstValue(of: "Content-Length").flatMap { Int($0) }
             hop.bodyLength = response.bodyLength
             hop.bodySHA256 = response.bodySHA256
         }

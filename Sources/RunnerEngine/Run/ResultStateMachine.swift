@@ -149,7 +149,7 @@ struct ResultStateMachine {
             cookies.store(setCookieHeaders: setCookies, requestURL: CookieURL(request.url), now: date)
         }
         let step = RedirectPolicy.next(
-            status: response.status, location: response.values(of: "Location").first, request: request,
+            status: response.status, location: response.firstValue(of: "Location"), request: request,
             chain: chain, followRedirects: scenario.settings.followRedirects,
             maxRedirects: scenario.settings.maxRedirects)
         switch step {
