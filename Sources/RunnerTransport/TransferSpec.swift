@@ -19,8 +19,12 @@ public struct TransferSpec: Sendable {
     public var connectTimeout: Duration
     /// Connection identity: transfers with different keys never share a connection.
     public var poolKey: PoolKey
-    /// Response body bytes kept in memory (the rest is only counted and hashed).
+    /// Response body bytes kept in memory (the rest is only counted, and hashed when `digestsBody`).
     public var bodyCaptureLimit: Int
+    /// Whether the whole body's SHA-256 is computed while it streams (nil in the response when not):
+    /// off when no expectation and no output of the run reads it, for it costs more than the
+    /// rest of a small response's handling.
+    public var digestsBody: Bool
     /// Only connect and handshake (a diagnosis probe); no request is sent.
     public var connectOnly: Bool
 
@@ -29,7 +33,7 @@ public struct TransferSpec: Sendable {
         body: RequestBody? = nil, connectTo: String? = nil, tls: ConnectionTLS = ConnectionTLS(),
         httpVersion: HTTPVersion = .auto, timeout: Duration = .seconds(10),
         connectTimeout: Duration = .seconds(3), poolKey: PoolKey, bodyCaptureLimit: Int = 1 << 20,
-        connectOnly: Bool = false
+        digestsBody: Bool = true, connectOnly: Bool = false
     ) {
         self.url = url
         self.method = method
@@ -42,6 +46,7 @@ public struct TransferSpec: Sendable {
         self.connectTimeout = connectTimeout
         self.poolKey = poolKey
         self.bodyCaptureLimit = bodyCaptureLimit
+        self.digestsBody = digestsBody
         self.connectOnly = connectOnly
     }
 }
@@ -114,12 +119,13 @@ public struct TransferResponse: Sendable {
     public var headers: [Header]
     /// The first `bodyCaptureLimit` bytes.
     public var body: Data
-    /// Whole body length and SHA-256 (lower-case hex), counted while streaming.
+    /// Whole body length and SHA-256 (lower-case hex), counted while streaming; the digest is
+    /// nil when the transfer did not ask for it (`TransferSpec.digestsBody`).
     public var bodyLength: Int
-    public var bodySHA256: String
+    public var bodySHA256: String?
     public var bodyTruncated: Bool { bodyLength > body.count }
 
-    public init(status: Int, headers: [Header], body: Data, bodyLength: Int, bodySHA256: String) {
+    public init(status: Int, headers: [Header], body: Data, bodyLength: Int, bodySHA256: String?) {
         self.status = status
         self.headers = headers
         self.body = body

@@ -59,6 +59,7 @@ struct RunPlans: ParsableCommand {
 
         let redactor = Redactor(named: plans.flatMap(\.secrets))
         options.redactor = redactor
+        options.digestsBodies = verbose || selection.junit != nil || selection.json != nil || selection.html != nil
         let identities = plans.map { PlanIdentity(name: $0.name, file: $0.path) }
         // Opened before the run, so a report that cannot be written is known before an hour of
         // it; and before the console is set up, which moves to standard error when a report

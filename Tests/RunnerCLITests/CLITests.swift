@@ -213,6 +213,37 @@ struct CLITests {
         #expect(output.stdout.contains("status: expected 200, got 503"))
     }
 
+    /// The body's SHA-256 is computed only for what shows or checks it: a run with no report
+    /// and no --verbose leaves it out, yet a `body: {sha256: …}` expectation is still checked
+    /// (right and wrong), and --json records every body's digest.
+    @Test func aBodyDigestIsComputedWhereAnOutputOrAnExpectationReadsIt() async throws {
+        let lab = try await SharedLab.get()
+        // /bytes/3 is 00 01 02.
+        let digest = "ae4b3280e56e2faf83f414a6e3dabe9d5fbe18976544c05fed121accb85b53fc"
+        let plan = try LabPlans.write("""
+            version: 1
+            defaults: {ca: "{{ca}}", domains: lab, strategy: sni-resolve}
+            domains: {lab: {static: {api.lab.test: [127.0.0.2]}}}
+            scenarios:
+              - {name: right digest, request: {url: "https://api.lab.test:{{https}}/bytes/3"}, expect: {body: {sha256: "\(digest)"}}}
+              - {name: wrong digest, request: {url: "https://api.lab.test:{{https}}/bytes/3"}, expect: {body: {sha256: "\(String(repeating: "0", count: 64))"}}}
+              - {name: no digest asked, request: {url: "https://api.lab.test:{{https}}/bytes/3"}, expect: {status: 200}}
+            """, lab: lab)
+        let quiet = try await runner([plan, "-q", "--color", "never"])
+        #expect(quiet.status == 1, "\(quiet.stdout)\(quiet.stderr)")
+        #expect(quiet.stdout.contains("FAIL  wrong digest"), "\(quiet.stdout)")
+        #expect(quiet.stdout.hasSuffix("2 passed, 1 failed, 0 errors\n"), "\(quiet.stdout)")
+
+        let json = try LabPlans.temporaryDirectory().appendingPathComponent("report.json").path
+        let reported = try await runner([plan, "-q", "--json", json])
+        #expect(reported.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let suites = try #require(report["suites"] as? [[String: Any]])
+        let results = try #require(suites.first?["results"] as? [[String: Any]])
+        let digests = results.compactMap { (($0["evidence"] as? [String: Any])?["hops"] as? [[String: Any]])?.first?["body_sha256"] as? String }
+        #expect(digests == [digest, digest, digest], "every hop's digest, asked for or not: \(results)")
+    }
+
     /// `--retries`: a result that passes on a retry passes (exit 0), is marked flaky on the
     /// console, and the JUnit carries the earlier attempt as `<flakyFailure>`, schema-valid.
     @Test func retriesFromTheCommandLineMakeAFlakyPass() async throws {

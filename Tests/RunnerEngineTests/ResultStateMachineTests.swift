@@ -47,6 +47,19 @@ struct ResultStateMachineTests {
         TransferOutcome(evidence: TransferEvidence(), result: .failure(TransferError(kind: kind, message: message, curlCode: 7)))
     }
 
+    // MARK: Body digest
+
+    @Test("a hop's body is hashed when an output shows the digest or the scenario expects one, not otherwise")
+    func bodyDigestOnlyWhereSomethingReadsIt() throws {
+        var unread = ResultStateMachine(planned: try Self.planned(), retries: 0, digestsBodies: false)
+        #expect(try #require(unread.start(now: .zero).spec).digestsBody == false)
+        var shown = ResultStateMachine(planned: try Self.planned(), retries: 0, digestsBodies: true)
+        #expect(try #require(shown.start(now: .zero).spec).digestsBody)
+        let expecting = try Self.planned { $0.expect.body = [.sha256(String(repeating: "0", count: 64))] }
+        var expected = ResultStateMachine(planned: expecting, retries: 0, digestsBodies: false)
+        #expect(try #require(expected.start(now: .zero).spec).digestsBody, "a body: {sha256} expectation needs it")
+    }
+
     // MARK: Redirects
 
     @Test("a redirect on the same host keeps the pin; the result has both hops and passes")

@@ -69,11 +69,17 @@ struct ResultStateMachine {
 
     /// The run's secrets: masked in what the verdict quotes before it is cut (nil: none).
     private let redactor: Redactor?
+    /// Whether each hop's response body is hashed: when an output of the run shows the digest
+    /// (`RunOptions.digestsBodies`) or the scenario expects one (`body: {sha256: …}`).
+    private let digestsBodies: Bool
 
-    init(planned: PlannedResult, retries: Int, redactor: Redactor? = nil) {
+    init(planned: PlannedResult, retries: Int, redactor: Redactor? = nil, digestsBodies: Bool = true) {
         self.planned = planned
         self.retries = retries
         self.redactor = redactor
+        self.digestsBodies = digestsBodies || planned.scenario.expect.body.contains {
+            if case .sha256 = $0 { return true } else { return false }
+        }
     }
 
     private var scenario: Scenario { planned.scenario }
@@ -285,7 +291,7 @@ struct ResultStateMachine {
         }
         hopResolveTime = resolveTime
         state = .sending(request, wire, headers: hopRequest.headers)
-        return .send(TransferSpecs.request(hopRequest, scenario: scenario, wire: wire, timeout: remaining))
+        return .send(TransferSpecs.request(hopRequest, scenario: scenario, wire: wire, timeout: remaining, digestsBody: digestsBodies))
     }
 
     /// The next hop: the same pin when the host stays, the domain map again when it changes; the

@@ -26,6 +26,11 @@ public struct RunOptions: Sendable {
     /// The run's shared redactor: each `secret: true` capture is added to it before the result
     /// that captured it reaches a sink.
     public var redactor: Redactor? = nil
+    /// Whether every response body's SHA-256 is computed for the evidence. The command turns it
+    /// off when no output it writes shows evidence (no --junit, --json, --html, --verbose): a
+    /// small response's digest costs more than the rest of its handling. A scenario that
+    /// expects a digest (`body: {sha256: …}`) has it computed whatever this says.
+    public var digestsBodies = true
 
     public init() {}
 

@@ -6,7 +6,7 @@ import RunnerVocabulary
 
 /// Builds the transfer for a wire plan: the plan's request, carried out the strategy's way.
 enum TransferSpecs {
-    static func request(_ request: HopRequest, scenario: Scenario, wire: WirePlan, timeout: Duration) -> TransferSpec {
+    static func request(_ request: HopRequest, scenario: Scenario, wire: WirePlan, timeout: Duration, digestsBody: Bool) -> TransferSpec {
         var headers = request.headers
         if wire.connection.setsHostHeader, !headers.contains(where: { HeaderName.equal($0.name, "Host") }) {
             headers.insert(Header(name: "Host", value: wire.connection.hostHeader), at: 0)
@@ -16,7 +16,7 @@ enum TransferSpecs {
             connectTo: wire.connection.connectTo, tls: wire.connection.tls,
             httpVersion: scenario.settings.http, timeout: timeout,
             connectTimeout: min(scenario.settings.connectTimeout, timeout), poolKey: wire.poolKey,
-            bodyCaptureLimit: scenario.settings.maxBody)
+            bodyCaptureLimit: scenario.settings.maxBody, digestsBody: digestsBody)
     }
 
     /// A handshake-only transfer on a fresh connection (its own pool), verification on.

@@ -17,6 +17,7 @@ final class Transfer: EasyHandleSink {
     private var bodyLength = 0
     private var captureLimit = 0
     private var digestFailed = false
+    private var digestsBody = true
     private var isHTTPS = false
     private var verifyName: String?
     private var certificate: CertificateSummary?
@@ -40,7 +41,8 @@ final class Transfer: EasyHandleSink {
         body = Data()
         bodyLength = 0
         captureLimit = max(0, spec.bodyCaptureLimit)
-        digestFailed = !digest.reset()
+        digestsBody = spec.digestsBody
+        digestFailed = digestsBody && !digest.reset()
         certificate = nil
         session = nil
         lookedForCertificate = false
@@ -151,9 +153,13 @@ final class Transfer: EasyHandleSink {
                 curlCode: code)
             return TransferOutcome(evidence: evidence, result: .failure(failure))
         }
-        guard !digestFailed, let sha256 = digest.finish() else {
-            let failure = TransferError(kind: .io, message: "SHA-256 of the response body failed (OpenSSL)", curlCode: CurlCode.outOfMemory)
-            return TransferOutcome(evidence: evidence, result: .failure(failure))
+        var sha256: String?
+        if digestsBody {
+            guard !digestFailed, let digested = digest.finish() else {
+                let failure = TransferError(kind: .io, message: "SHA-256 of the response body failed (OpenSSL)", curlCode: CurlCode.outOfMemory)
+                return TransferOutcome(evidence: evidence, result: .failure(failure))
+            }
+            sha256 = digested
         }
         let response = TransferResponse(
             status: easy.info(.responseCode) ?? head.status, headers: head.headers, body: body,
@@ -178,7 +184,7 @@ final class Transfer: EasyHandleSink {
 
     func easyHandle(_ easy: EasyHandle, receivedBody bytes: UnsafeRawBufferPointer) -> Bool {
         bodyLength += bytes.count
-        if !digestFailed, !digest.update(bytes) { digestFailed = true }
+        if digestsBody, !digestFailed, !digest.update(bytes) { digestFailed = true }
         let room = captureLimit - body.count
         if room > 0, let base = bytes.baseAddress {
             body.append(base.assumingMemoryBound(to: UInt8.self), count: min(room, bytes.count))
