@@ -55,4 +55,17 @@ struct PlumbingTests {
         #expect(try pools.checkOut("a") !== a)
         #expect(try pools.checkOut("busy") === busy)
     }
+
+    @Test("pools: the pool checked out last, closed for being idle, is not handed out again")
+    func lastPoolClosed() throws {
+        let pools = ConnectionPools(idleLimit: 0)
+        let first = try pools.checkOut("k")
+        #expect(try pools.checkOut("k") === first, "the same key again: the same pool")
+        pools.checkIn(first)
+        pools.checkIn(first)  // idle beyond the limit of 0: closed
+        #expect(pools.count == 0)
+        let second = try pools.checkOut("k")
+        #expect(second !== first)
+        #expect(pools.count == 1)
+    }
 }

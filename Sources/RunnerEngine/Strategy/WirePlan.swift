@@ -45,7 +45,7 @@ enum StrategyRules {
         let strategy = requested.concrete(for: url.scheme)
         let hostIsLiteral = StrategyRules.mayBeIPLiteral(url.host) && IPAddress(url.host) != nil
         let authority = url.authority
-        let portSuffix = url.explicitPort.map { ":\($0)" } ?? ""
+        let portSuffix = url.explicitPort.map { ":" + String($0) } ?? ""
         var connection = HopConnection(
             strategy: strategy, urlSent: url.description, hostHeader: authority,
             sni: url.scheme == .https && !hostIsLiteral ? url.host : nil, pinnedIP: nil, tls: tls)
@@ -55,7 +55,7 @@ enum StrategyRules {
         case .headerOnly, .trustOverride:
             guard let ip else { break }
             pinned = ip
-            connection.urlSent = "\(url.scheme.rawValue)://\(ip.urlHost)\(portSuffix)\(url.pathAndQuery)"
+            connection.urlSent = concatenated(url.scheme.rawValue, "://", ip.urlHost, portSuffix, url.pathAndQuery)
             connection.setsHostHeader = true
             connection.sni = nil
             if strategy == .trustOverride { connection.tls.verifyName = url.host }
@@ -64,8 +64,10 @@ enum StrategyRules {
             // name still goes in the URL, SNI and certificate check, as libcurl would send it.
             guard let ip else { break }
             pinned = ip
-            let connectHost = url.host.utf8.contains(UInt8(ascii: ":")) ? "[\(url.host)]" : url.host
-            connection.connectTo = "\(connectHost):\(url.port):\(ip.urlHost):\(url.port)"
+            let port = String(url.port)
+            connection.connectTo = url.host.utf8.contains(UInt8(ascii: ":"))
+                ? concatenated("[", url.host, "]:", port, ":", ip.urlHost, ":", port)
+                : concatenated(url.host, ":", port, ":", ip.urlHost, ":", port)
         case .auto:
             break
         }
@@ -75,6 +77,21 @@ enum StrategyRules {
             tls.caFile ?? "system", tls.insecure ? "insecure" : "verify", http.rawValue, clientKey(tls.client),
         ])
         return WirePlan(originalURL: url, connection: connection, pinnedIP: pinned, poolKey: poolKey)
+    }
+
+    /// The strings one after the other, in one allocation: string interpolation and `+` grow
+    /// the result piece by piece, and a wire plan is made for every hop.
+    static func concatenated(_ parts: String...) -> String {
+        var length = 0
+        for part in parts { length += part.utf8.count }
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var written = 0
+            for var part in parts {
+                // Native strings are contiguous UTF-8: `withUTF8` copies nothing.
+                written = part.withUTF8 { UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(fromContentsOf: $0) + written }
+            }
+            return written
+        }
     }
 
     /// The client settings as a pool key component ("-" for the defaults): different settings

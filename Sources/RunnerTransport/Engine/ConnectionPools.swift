@@ -5,6 +5,8 @@ final class ConnectionPool {
     /// Transfers using the pool now; a pool in use is never closed.
     fileprivate(set) var users = 0
     fileprivate var lastUsed: UInt64 = 0
+    /// Still among the pools (false once closed for being idle too long).
+    fileprivate var isListed = true
 
     fileprivate init(key: PoolKey) throws(CurlError) {
         self.key = key
@@ -26,19 +28,30 @@ final class ConnectionPools {
 
     var count: Int { pools.count }
 
+    /// The pool checked out last: consecutive transfers mostly share a key, and comparing
+    /// its few short strings costs a tenth of hashing them for the dictionary.
+    private var lastCheckedOut: ConnectionPool?
+
     /// The pool for `key` (created on first use), marked in use.
     func checkOut(_ key: PoolKey) throws(CurlError) -> ConnectionPool {
         tick += 1
+        if let pool = lastCheckedOut, pool.isListed, pool.key == key { return markInUse(pool) }
         if let pool = pools[key] {
-            if pool.users == 0 { idleCount -= 1 }
-            pool.users += 1
-            pool.lastUsed = tick
-            return pool
+            lastCheckedOut = pool
+            return markInUse(pool)
         }
         let pool = try ConnectionPool(key: key)
         pool.users = 1
         pool.lastUsed = tick
         pools[key] = pool
+        lastCheckedOut = pool
+        return pool
+    }
+
+    private func markInUse(_ pool: ConnectionPool) -> ConnectionPool {
+        if pool.users == 0 { idleCount -= 1 }
+        pool.users += 1
+        pool.lastUsed = tick
         return pool
     }
 
@@ -63,6 +76,8 @@ final class ConnectionPools {
         // Idle transfers have detached from their pools, so this is the last reference:
         // the share closes its connections now.
         pools[oldest.key] = nil
+        oldest.isListed = false
+        if lastCheckedOut === oldest { lastCheckedOut = nil }
         idleCount -= 1
     }
 }
