@@ -213,6 +213,19 @@ int ccurl_easy_peer_certificate(CURL *easy, ccurl_cert_info *out) {
     return cert_info_from_x509(cert, out);
 }
 
+const void *ccurl_easy_peer_leaf(CURL *easy) {
+    SSL *ssl = live_session(easy);
+    return ssl ? SSL_get0_peer_certificate(ssl) : NULL;
+}
+
+int ccurl_certificate_retain(const void *certificate) {
+    return certificate && X509_up_ref((X509 *)certificate);
+}
+
+void ccurl_certificate_release(const void *certificate) {
+    X509_free((X509 *)certificate);
+}
+
 int ccurl_easy_peer_fingerprint(CURL *easy, unsigned char out[20]) {
     SSL *ssl = live_session(easy);
     X509 *cert = ssl ? SSL_get0_peer_certificate(ssl) : NULL;

@@ -80,6 +80,14 @@ void ccurl_cert_info_release(ccurl_cert_info *info);
  * Returns 1 and fills `out` when there is one, 0 when there is no TLS session (or no memory). */
 int ccurl_easy_peer_certificate(CURL *easy, ccurl_cert_info *out);
 
+/* The live session's leaf certificate as an opaque identity (an X509 *, not owned: valid while
+ * the connection lives), NULL without one. Held with ccurl_certificate_retain, its address
+ * names that certificate object until ccurl_certificate_release: a reused connection is
+ * recognised by it without hashing anything. */
+const void *ccurl_easy_peer_leaf(CURL *easy);
+int ccurl_certificate_retain(const void *certificate);
+void ccurl_certificate_release(const void *certificate);
+
 /* SHA-1 fingerprint of the live session's leaf certificate (cheap: OpenSSL caches it), to
  * recognise a certificate already extracted. Returns 1 when `out` (20 bytes) was filled. */
 int ccurl_easy_peer_fingerprint(CURL *easy, unsigned char out[20]);

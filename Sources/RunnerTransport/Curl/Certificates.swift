@@ -55,24 +55,41 @@ final class CertificateCache {
     }
 
     private var entries: [CertificateFingerprint: Entry] = [:]
+    /// The same entries by the address of a live connection's leaf object, which the cache
+    /// holds a reference on (so no other certificate can take that address while it is a key):
+    /// a transfer on a known connection finds its entry without a fingerprint (whose digest
+    /// lookup in OpenSSL costs more than the rest of this).
+    private var entriesByLeaf: [UnsafeRawPointer: Entry] = [:]
     private let limit: Int
 
     init(limit: Int = 512) { self.limit = limit }
 
+    deinit { forgetLeaves() }
+
     /// The leaf and the session (version, cipher, chain) of the easy handle's live TLS
-    /// connection, each nil without one. Per transfer this costs a fingerprint and a look at
-    /// the session's names; the leaf, the chain's pins and the session value are made once.
+    /// connection, each nil without one. Per transfer this costs a look-up by the leaf's
+    /// address and a look at the session's names; the leaf, the chain's pins and the session
+    /// value are made once.
     func live(of easy: EasyHandle) -> (certificate: CertificateSummary?, session: TLSSession?) {
-        guard let fingerprint = easy.livePeerFingerprint() else {
+        guard let leaf = easy.livePeerLeaf() else {
             return (nil, easy.liveSession(withChain: true).map(Self.session))
         }
         let entry: Entry
-        if let known = entries[fingerprint] {
+        if let known = entriesByLeaf[leaf] {
             entry = known
         } else {
-            if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
-            entry = Entry()
-            entries[fingerprint] = entry
+            guard let fingerprint = easy.livePeerFingerprint() else {
+                return (nil, easy.liveSession(withChain: true).map(Self.session))
+            }
+            if let known = entries[fingerprint] {
+                entry = known
+            } else {
+                if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
+                entry = Entry()
+                entries[fingerprint] = entry
+            }
+            if entriesByLeaf.count >= limit { forgetLeaves() }
+            if ccurl_certificate_retain(leaf) == 1 { entriesByLeaf[leaf] = entry }
         }
         if entry.certificate == nil { entry.certificate = easy.livePeerCertificate() }
         guard let names = easy.liveSessionNames() else { return (entry.certificate, nil) }
@@ -84,6 +101,12 @@ final class CertificateCache {
         guard let read = easy.liveSession(withChain: true).map(Self.session) else { return (entry.certificate, nil) }
         entry.session = (names.version, names.cipher, read)
         return (entry.certificate, read)
+    }
+
+    /// Drops the leaf keys and the references that kept their addresses theirs.
+    private func forgetLeaves() {
+        for leaf in entriesByLeaf.keys { ccurl_certificate_release(leaf) }
+        entriesByLeaf.removeAll(keepingCapacity: true)
     }
 
     private static func session(_ live: (version: String, cipher: String, chainVerified: Bool, chain: [ChainCertificate])) -> TLSSession {

@@ -171,6 +171,12 @@ final class EasyHandle {
         CertificateSummary.extract { ccurl_easy_peer_certificate(raw, &$0) }
     }
 
+    /// The live session's leaf certificate object, by address (not retained), nil without a
+    /// TLS session.
+    func livePeerLeaf() -> UnsafeRawPointer? {
+        ccurl_easy_peer_leaf(raw)
+    }
+
     func livePeerFingerprint() -> CertificateFingerprint? {
         var bytes = (UInt64(0), UInt64(0), UInt32(0))
         let ok = withUnsafeMutableBytes(of: &bytes) { buffer in
