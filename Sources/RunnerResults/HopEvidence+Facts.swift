@@ -108,7 +108,7 @@ extension HopEvidence {
             case .bodyLength: sink.number(bodyLength)
             case .bodySHA256: sink.value(bodySHA256)
             case .certificate:
-                if let certificate { certificate.record(into: &sink) } else { sink.word(nil) }
+                if let certificate { sink.repeated(certificate) { $0.record(into: &$1) } } else { sink.word(nil) }
             case .connectedIP: sink.value(connectedIP)
             case .connectedPort: sink.number(connectedPort)
             case .contentLength: sink.number(contentLength)
@@ -123,7 +123,7 @@ extension HopEvidence {
             case .status: sink.number(status)
             case .timings: timings.record(into: &sink)
             case .tls:
-                if let tls { tls.record(into: &sink) } else { sink.word(nil) }
+                if let tls { sink.repeated(tls) { $0.record(into: &$1) } } else { sink.word(nil) }
             case .urlSent: sink.value(connection.urlSent)
             }
         }

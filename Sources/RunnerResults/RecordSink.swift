@@ -27,9 +27,18 @@ public protocol RecordSink: ~Copyable {
     /// The hop's curl line when the report reproduces the result's requests (a result that did
     /// not pass, or the line a report recorded); null otherwise.
     mutating func reproduction(of hop: HopEvidence, in evidence: Evidence)
+    /// A part that repeats across results (a connection's certificate, its TLS session),
+    /// recorded by `record`; a sink may instead write again what it wrote for an equal part.
+    mutating func repeated<Part: Equatable>(_ part: Part, _ record: (Part, inout Self) -> Void)
 }
 
 extension RecordSink where Self: ~Copyable {
+    /// Records the part anew each time.
+    @inlinable
+    public mutating func repeated<Part: Equatable>(_ part: Part, _ record: (Part, inout Self) -> Void) {
+        record(part, &self)
+    }
+
     /// An object with every key of `Key`, in their order, each member's value written by `member`
     /// (an exhaustive switch over the keys: a key added is a member the compiler asks for).
     @inlinable

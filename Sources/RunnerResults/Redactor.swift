@@ -50,6 +50,10 @@ public final class Redactor: @unchecked Sendable {
     /// Whether there is nothing to mask.
     public var isEmpty: Bool { formCount.load(ordering: .acquiring) == 0 }
 
+    /// How many forms it masks: it only grows, as secrets are added, so text redacted while it
+    /// was the same is redacted alike.
+    public var formsMasked: Int { formCount.load(ordering: .acquiring) }
+
     /// Masks `secret` from now on (a captured value); nothing when it is already masked or empty.
     public func add(_ secret: String) {
         lock.withLock {

@@ -20,11 +20,12 @@ enum EvidenceText {
     /// The same lines, each followed by a newline, appended to `bytes` (written as bytes,
     /// without a `String` per line).
     static func write(
-        _ result: borrowing ScenarioResult, redactor: Redactor, showingChain: Bool = true, to bytes: inout ByteBuffer
+        _ result: borrowing ScenarioResult, redactor: Redactor, showingChain: Bool = true, repeatedParts: RepeatedParts? = nil,
+        to bytes: inout ByteBuffer
     ) {
         var lines = Lines(
             redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: false, reproducing: !result.outcome.isPassed,
-            showingChain: showingChain)
+            showingChain: showingChain, repeatedParts: repeatedParts)
         render(result, into: &lines)
         bytes = lines.bytes
     }
@@ -34,17 +35,20 @@ enum EvidenceText {
     /// they are written (the runner's own words need none); with secrets each line is redacted
     /// whole first, so the text is escaped once written. Without `showingChain`, the TLS line
     /// stands without the chain's lines (JUnit, for a passing result, unless `--verbose`).
+    /// `repeatedParts`: the report's renderings of a connection's certificate and TLS session,
+    /// written again for the results that share them.
     static func writeXMLText(
-        _ result: borrowing ScenarioResult, redactor: Redactor, showingChain: Bool = true, to bytes: inout ByteBuffer
+        _ result: borrowing ScenarioResult, redactor: Redactor, showingChain: Bool = true, repeatedParts: RepeatedParts? = nil,
+        to bytes: inout ByteBuffer
     ) {
         guard redactor.isEmpty else {
             var plain = ByteBuffer(capacity: 1024)
-            write(result, redactor: redactor, showingChain: showingChain, to: &plain)
+            write(result, redactor: redactor, showingChain: showingChain, repeatedParts: repeatedParts, to: &plain)
             return plain.withUnsafeBytes { XMLWriter.escape($0, attribute: false, to: &bytes) }
         }
         var lines = Lines(
             redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: true, reproducing: !result.outcome.isPassed,
-            showingChain: showingChain)
+            showingChain: showingChain, repeatedParts: repeatedParts)
         render(result, into: &lines)
         bytes = lines.bytes
     }
@@ -70,6 +74,8 @@ enum EvidenceText {
         let reproducing: Bool
         /// The TLS line is followed by a line per certificate of the chain.
         let showingChain: Bool
+        /// The report's renderings of parts that repeat across results (nil: none kept).
+        let repeatedParts: RepeatedParts?
         /// Facts of a hop are indented under the hop's line.
         var inHop = false
         var bytes: ByteBuffer
@@ -81,12 +87,13 @@ enum EvidenceText {
 
         init(
             redactor: Redactor, into bytes: consuming ByteBuffer, keepingLineEnds: Bool, escapingXML: Bool, reproducing: Bool,
-            showingChain: Bool
+            showingChain: Bool, repeatedParts: RepeatedParts? = nil
         ) {
             self.redactor = redactor
             self.escapingXML = escapingXML
             self.reproducing = reproducing
             self.showingChain = showingChain
+            self.repeatedParts = repeatedParts
             lineStart = bytes.count
             self.bytes = bytes
             lineEnds = keepingLineEnds ? [] : nil
@@ -137,6 +144,21 @@ enum EvidenceText {
             lineStart = bytes.count
         }
 
+        /// Lines for a part that repeats across results, starting a line: what `render` wrote
+        /// for an equal part in this layout, when the report kept it, or rendered now (and kept).
+        mutating func repeating<Part: Equatable>(_ part: Part, _ render: (inout Lines, Part) -> Void) {
+            guard let repeatedParts, lineEnds == nil else { return render(&self, part) }
+            let layout = (escapingXML ? 1 : 0) | (showingChain ? 2 : 0)
+            let secrets = redactor.formsMasked
+            if repeatedParts.writeAgain(part, layout: layout, secrets: secrets, to: &bytes) {
+                lineStart = bytes.count
+                return
+            }
+            let start = bytes.count
+            render(&self, part)
+            repeatedParts.keep(part, layout: layout, secrets: secrets, from: start, of: bytes)
+        }
+
         /// The lines written, as strings without their newlines.
         func strings() -> [String] {
             var start = 0
@@ -168,20 +190,22 @@ extension EvidenceText.Lines: EvidenceSink {
             literal("  certificate: none")
             return endLine()
         }
-        literal("  certificate: subject ")
-        value(certificate.subject)
-        literal("; issuer ")
-        value(certificate.issuer)
-        literal("; expires ")
-        if let notAfter = certificate.notAfter { text(Format.timestamp(notAfter)) } else { literal("unknown") }
-        endLine()
-        guard !certificate.subjectAltNames.isEmpty else { return }
-        literal("  certificate names: ")
-        for (index, name) in certificate.subjectAltNames.enumerated() {
-            if index > 0 { literal(", ") }
-            value(name)
+        repeating(certificate) { lines, certificate in
+            lines.literal("  certificate: subject ")
+            lines.value(certificate.subject)
+            lines.literal("; issuer ")
+            lines.value(certificate.issuer)
+            lines.literal("; expires ")
+            if let notAfter = certificate.notAfter { lines.text(Format.timestamp(notAfter)) } else { lines.literal("unknown") }
+            lines.endLine()
+            guard !certificate.subjectAltNames.isEmpty else { return }
+            lines.literal("  certificate names: ")
+            for (index, name) in certificate.subjectAltNames.enumerated() {
+                if index > 0 { lines.literal(", ") }
+                lines.value(name)
+            }
+            lines.endLine()
         }
-        endLine()
     }
 
     /// `hop N: METHOD URL`.
@@ -218,27 +242,29 @@ extension EvidenceText.Lines: EvidenceSink {
     /// `tls: TLS 1.3, CIPHER`, then a line per chain certificate, leaf first:
     /// `chain 0: SUBJECT; EC 256; ecdsa-with-SHA256; sha256/…`.
     mutating func tls(_ tls: TLSSession) {
-        literal("  tls: ")
-        text(tls.version?.displayName ?? "unknown version")
-        literal(", ")
-        value(tls.cipher)
-        if tls.chainIsUnverified { literal("; chain as presented (verification was off)") }
-        endLine()
-        guard showingChain else { return }
-        for (index, certificate) in tls.chain.enumerated() {
-            literal("  chain ")
-            number(index)
-            literal(": ")
-            value(certificate.subject)
-            literal("; ")
-            value(certificate.keyType)
-            literal(" ")
-            number(certificate.keyBits)
-            literal("; ")
-            value(certificate.signature)
-            literal("; ")
-            text(certificate.pin)
-            endLine()
+        repeating(tls) { lines, tls in
+            lines.literal("  tls: ")
+            lines.text(tls.version?.displayName ?? "unknown version")
+            lines.literal(", ")
+            lines.value(tls.cipher)
+            if tls.chainIsUnverified { lines.literal("; chain as presented (verification was off)") }
+            lines.endLine()
+            guard lines.showingChain else { return }
+            for (index, certificate) in tls.chain.enumerated() {
+                lines.literal("  chain ")
+                lines.number(index)
+                lines.literal(": ")
+                lines.value(certificate.subject)
+                lines.literal("; ")
+                lines.value(certificate.keyType)
+                lines.literal(" ")
+                lines.number(certificate.keyBits)
+                lines.literal("; ")
+                lines.value(certificate.signature)
+                lines.literal("; ")
+                lines.text(certificate.pin)
+                lines.endLine()
+            }
         }
     }
 

@@ -8,12 +8,15 @@ struct JSONRecordSink: ~Copyable, RecordSink {
     private var writer: JSONWriter
     private let redactor: Redactor
     private let reproducing: Bool
+    /// The report's renderings of parts that repeat across results.
+    private let repeatedParts: RepeatedParts
 
     /// Writes into `writer`, which the sink owns until `finish()` hands it back.
-    init(writing writer: consuming JSONWriter, redactor: Redactor, reproducing: Bool) {
+    init(writing writer: consuming JSONWriter, redactor: Redactor, reproducing: Bool, repeatedParts: RepeatedParts) {
         self.writer = writer
         self.redactor = redactor
         self.reproducing = reproducing
+        self.repeatedParts = repeatedParts
     }
 
     consuming func finish() -> JSONWriter {
@@ -66,6 +69,14 @@ struct JSONRecordSink: ~Copyable, RecordSink {
 
     mutating func timestamp(_ date: Date?) {
         writer.string(date.map(Format.timestamp))
+    }
+
+    mutating func repeated<Part: Equatable>(_ part: Part, _ record: (Part, inout JSONRecordSink) -> Void) {
+        let secrets = redactor.formsMasked
+        if writer.writeAgain(part, from: repeatedParts, secrets: secrets) { return }
+        let start = writer.count
+        record(part, &self)
+        writer.keep(part, from: start, in: repeatedParts, secrets: secrets)
     }
 
     mutating func reproduction(of hop: HopEvidence, in evidence: Evidence) {

@@ -15,6 +15,8 @@ public final class JSONReport: StreamedReport {
     private let spool: ReportSpool
     /// Learns each record type's key order from its first record (see `JSONRecordEncoder`).
     private let encoder = JSONRecordEncoder()
+    /// A connection's certificate and TLS session, rendered once for the results that share them.
+    private let repeatedParts = RepeatedParts()
     private var flaky = 0
 
     /// A report to be written to `path` for a run of `plans`; fails at once when nothing can
@@ -48,7 +50,8 @@ public final class JSONReport: StreamedReport {
             JSONWriter.appending(to: &bytes, fragmentDepth: Self.resultDepth) { writer in
                 writer.element()
                 ResultRecord.write(
-                    result, at: position, plan: plans[position.suite], redactor: redactor, encoder: encoder, to: &writer)
+                    result, at: position, plan: plans[position.suite], redactor: redactor, encoder: encoder,
+                    repeatedParts: repeatedParts, to: &writer)
             }
         }
     }
@@ -255,7 +258,7 @@ struct ResultRecord: Decodable {
     /// exhaustive switch (a key added to the record is one the compiler sends here).
     static func write(
         _ result: borrowing ScenarioResult, at position: ResultPosition, plan: PlanRecord, redactor: Redactor,
-        encoder: JSONRecordEncoder, to writer: inout JSONWriter
+        encoder: JSONRecordEncoder, repeatedParts: RepeatedParts = RepeatedParts(), to writer: inout JSONWriter
     ) {
         let verdict = OutcomeFields.of(result.outcome, redactor: redactor)
         writer.open(.object)
@@ -269,7 +272,8 @@ struct ResultRecord: Decodable {
             case .error:
                 if let error = verdict.error { encoder.write(error, to: &writer) } else { writer.null() }
             case .evidence:
-                var sink = JSONRecordSink(writing: writer, redactor: redactor, reproducing: !result.outcome.isPassed)
+                var sink = JSONRecordSink(
+                    writing: writer, redactor: redactor, reproducing: !result.outcome.isPassed, repeatedParts: repeatedParts)
                 result.evidence.record(into: &sink)
                 writer = sink.finish()
             case .flaky: writer.bool(result.isFlaky)

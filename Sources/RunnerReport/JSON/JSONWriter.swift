@@ -33,6 +33,20 @@ struct JSONWriter: ~Copyable {
     /// A copy of what has been written.
     var bytes: [UInt8] { buffer.array }
 
+    /// Bytes written so far (where the next value starts).
+    var count: Int { buffer.count }
+
+    /// Writes again, as the value here, what was written for a part equal to `part` at this
+    /// depth (`RepeatedParts`); false when there is nothing kept for it.
+    mutating func writeAgain<Part: Equatable>(_ part: Part, from parts: RepeatedParts, secrets: Int) -> Bool {
+        parts.writeAgain(part, layout: depth, secrets: secrets, to: &buffer)
+    }
+
+    /// Keeps what was written from `start` as the value of `part` at this depth.
+    func keep<Part: Equatable>(_ part: Part, from start: Int, in parts: RepeatedParts, secrets: Int) {
+        parts.keep(part, layout: depth, secrets: secrets, from: start, of: buffer)
+    }
+
     /// Writes what has been written so far to `output` and empties the writer; open
     /// containers stay open (a document written in pieces).
     mutating func drain(into output: inout FileOutput) {

@@ -12,6 +12,8 @@ public final class JUnitReport: StreamedReport {
     /// `--verbose`: a passing result's TLS chain too (one line per certificate, with its pin);
     /// without it only a result that did not pass shows its chain.
     private let verbose: Bool
+    /// A connection's certificate and TLS session, rendered once for the results that share them.
+    private let repeatedParts = RepeatedParts()
 
     /// A report to be written to `path` for a run of `plans`; fails at once when nothing can
     /// be written beside `path`.
@@ -122,7 +124,10 @@ public final class JUnitReport: StreamedReport {
             Self.problemElement(attempt.outcome, names: earlierNames, prefix: "attempt \(number): ", into: &xml, redactor: redactor)
         }
         xml.openTag("system-out")
-        xml.closeTag(name: "system-out") { EvidenceText.writeXMLText(result, redactor: redactor, showingChain: verbose || !result.outcome.isPassed, to: &$0) }
+        xml.closeTag(name: "system-out") {
+            EvidenceText.writeXMLText(
+                result, redactor: redactor, showingChain: verbose || !result.outcome.isPassed, repeatedParts: repeatedParts, to: &$0)
+        }
         xml.end("testcase")
     }
 
