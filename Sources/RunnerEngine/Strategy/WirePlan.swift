@@ -55,7 +55,7 @@ enum StrategyRules {
         case .headerOnly, .trustOverride:
             guard let ip else { break }
             pinned = ip
-            connection.urlSent = concatenated(url.scheme.rawValue, "://", ip.urlHost, portSuffix, url.pathAndQuery)
+            connection.urlSent = String(concatenating: url.scheme.rawValue, "://", ip.urlHost, portSuffix, url.pathAndQuery)
             connection.setsHostHeader = true
             connection.sni = nil
             if strategy == .trustOverride { connection.tls.verifyName = url.host }
@@ -66,8 +66,8 @@ enum StrategyRules {
             pinned = ip
             let port = String(url.port)
             connection.connectTo = url.host.utf8.contains(UInt8(ascii: ":"))
-                ? concatenated("[", url.host, "]:", port, ":", ip.urlHost, ":", port)
-                : concatenated(url.host, ":", port, ":", ip.urlHost, ":", port)
+                ? String(concatenating: "[", url.host, "]:", port, ":", ip.urlHost, ":", port)
+                : String(concatenating: url.host, ":", port, ":", ip.urlHost, ":", port)
         case .auto:
             break
         }
@@ -77,21 +77,6 @@ enum StrategyRules {
             tls.caFile ?? "system", tls.insecure ? "insecure" : "verify", http.rawValue, clientKey(tls.client),
         ])
         return WirePlan(originalURL: url, connection: connection, pinnedIP: pinned, poolKey: poolKey)
-    }
-
-    /// The strings one after the other, in one allocation: string interpolation and `+` grow
-    /// the result piece by piece, and a wire plan is made for every hop.
-    static func concatenated(_ parts: String...) -> String {
-        var length = 0
-        for part in parts { length += part.utf8.count }
-        return String(unsafeUninitializedCapacity: length) { buffer in
-            var written = 0
-            for var part in parts {
-                // Native strings are contiguous UTF-8: `withUTF8` copies nothing.
-                written = part.withUTF8 { UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(fromContentsOf: $0) + written }
-            }
-            return written
-        }
     }
 
     /// The client settings as a pool key component ("-" for the defaults): different settings

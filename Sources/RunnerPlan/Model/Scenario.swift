@@ -207,9 +207,10 @@ public struct PlanURL: Sendable, Equatable, CustomStringConvertible {
         self.pathAndQuery = pathAndQuery
         // Made once: every request reads them several times (URL sent, Host, evidence).
         let port = explicitPort ?? scheme.defaultPort
-        let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[" + host + "]" : host
-        authority = port == scheme.defaultPort ? bracketed : bracketed + ":" + String(port)
-        description = scheme.rawValue + "://" + authority + pathAndQuery
+        let portSuffix = port == scheme.defaultPort ? "" : ":" + String(port)
+        authority = host.utf8.contains(UInt8(ascii: ":"))
+            ? String(concatenating: "[", host, "]", portSuffix) : String(concatenating: host, portSuffix)
+        description = String(concatenating: scheme.rawValue, "://", authority, pathAndQuery)
     }
 
     public var port: Int { explicitPort ?? scheme.defaultPort }
