@@ -340,6 +340,48 @@ struct EngineLabTests {
         }
     }
 
+    /// One handle carries every transfer (one in flight): a transfer after one that set a
+    /// body, a method, HEAD's no-body or a connect-only probe inherits none of it, and one
+    /// like the last (its lasting options kept, not reset) still sends its own URL and headers.
+    @Test("a reused handle: what one transfer set does not leak into the next")
+    func reusedHandleInheritsNothing() async throws {
+        try await withLab { lab in
+            let url = "https://api.lab.test:\(lab.httpsPort)/echo"
+            let connectTo = "api.lab.test:\(lab.httpsPort):\(LabAddress.primary):\(lab.httpsPort)"
+            let tls = ConnectionTLS(caFile: lab.caFile)
+            func spec(_ method: String = "GET", _ path: String = "", body: RequestBody? = nil, header: String = "1", connectOnly: Bool = false) -> TransferSpec {
+                TransferSpec(
+                    url: url + path, method: method, headers: [Header(name: "X-Step", value: header)], body: body,
+                    connectTo: connectTo, tls: tls, poolKey: "reuse", connectOnly: connectOnly)
+            }
+            let outcomes = try await transfer([
+                spec("POST", body: .bytes(Data("posted".utf8))),
+                spec(header: "2"),
+                spec("HEAD"),
+                spec(header: "4"),
+                spec("DELETE"),
+                spec(connectOnly: true),
+                spec(header: "7"),
+                spec("GET", "?again", header: "8"),
+            ], maxInFlight: 1)
+            #expect(outcomes.count == 8)
+            let post = try echo(outcomes[0])
+            #expect(post["method"] as? String == "POST" && post["body_length"] as? Int == 6)
+            for (index, step) in [(1, "2"), (3, "4"), (6, "7")] {
+                let report = try echo(outcomes[index])
+                #expect(report["method"] as? String == "GET", "transfer \(index + 1): \(report)")
+                #expect(report["body_length"] as? Int == 0, "transfer \(index + 1) sent no body")
+                #expect(header(report, "X-Step") == step, "transfer \(index + 1) sent its own headers")
+            }
+            let head = try #require(try outcomes[2].result.get())
+            #expect(head.status == 200 && head.bodyLength == 0, "HEAD: no body")
+            #expect(try echo(outcomes[4])["method"] as? String == "DELETE")
+            #expect(outcomes[5].evidence.connectedIP == LabAddress.primary, "the probe connected")
+            let again = try echo(outcomes[7])
+            #expect(again["path"] as? String == "/echo?again" && header(again, "X-Step") == "8")
+        }
+    }
+
     // MARK: Time, concurrency, reuse
 
     @Test("the timeout is honoured when the server never answers in time")

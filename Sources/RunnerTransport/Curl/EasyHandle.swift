@@ -81,6 +81,15 @@ final class EasyHandle {
         try set(.noSignal, 1)
     }
 
+    /// Readies the handle for another transfer like its last, without a reset: its options
+    /// stay; the error text and the TLS hook's record of the last handshake are cleared.
+    func prepareAgain(verifyName: String?) throws(CurlError) {
+        errorBuffer[0] = 0
+        guard ccurl_tls_context_prepare(tlsContext, verifyName) == 1 else {
+            throw CurlError.null(call: "ccurl_tls_context_prepare", what: "out of memory")
+        }
+    }
+
     func set(_ option: EasyLongOption, _ value: Int) throws(CurlError) {
         try checkEasy(ccurl_easy_setopt_long(raw, option.curl, value), "curl_easy_setopt(\(option.name))")
     }

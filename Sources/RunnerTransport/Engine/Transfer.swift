@@ -24,6 +24,8 @@ final class Transfer: EasyHandleSink {
     private var session: TLSSession?
     private var lookedForCertificate = false
     private var fileBody: FileBody?
+    /// The lasting options the handle holds from the last transfer (nil: reset it first).
+    private var lastingOptions: CurlRequest.LastingOptions?
 
     init(slot: Int, certificates: CertificateCache) throws(CurlError) {
         easy = try EasyHandle(slot: slot)
@@ -60,10 +62,22 @@ final class Transfer: EasyHandleSink {
     }
 
     private func configure(_ request: CurlRequest) throws(CurlError) {
+        let lasting = request.lastingOptions
+        // Nil until this configuration has fully succeeded: a refused option leaves the
+        // handle in a state the next transfer must not build on.
+        let previous = lastingOptions
+        lastingOptions = nil
+        if let lasting, lasting == previous {
+            // The handle already holds every lasting option as this request wants it: only
+            // what each transfer sets afresh (a reset and two dozen options cost more than the
+            // rest of starting a transfer).
+            try easy.prepareAgain(verifyName: request.verifyName)
+            try setPerTransferOptions(request)
+            lastingOptions = lasting
+            return
+        }
         try easy.reset(verifyName: request.verifyName)
-        // Connections come from this pool key's share only (see ShareHandle for why).
-        try easy.attach(to: pool?.share)
-        try easy.set(.url, request.url)
+        try setPerTransferOptions(request)
         // Never through a proxy from the environment (http_proxy, ALL_PROXY…): every transfer
         // must connect to exactly the address the strategy chose.
         try easy.set(.proxy, "")
@@ -71,8 +85,6 @@ final class Transfer: EasyHandleSink {
         try easy.set(.followLocation, 0)
         // The body as sent on the wire: it is hashed and compared, never decoded.
         try easy.set(.httpContentDecoding, 0)
-        try easy.set(.timeoutMilliseconds, request.timeoutMilliseconds)
-        try easy.set(.connectTimeoutMilliseconds, request.connectTimeoutMilliseconds)
         try easy.set(request.httpVersion)
         try easy.set(.verifyPeer, request.verifyPeer ? 1 : 0)
         try easy.set(.verifyHost, request.verifyHost ? 2 : 0)
@@ -87,7 +99,6 @@ final class Transfer: EasyHandleSink {
         if let cipherList = request.cipherList { try easy.set(.cipherList, cipherList) }
         if let tls13Ciphers = request.tls13Ciphers { try easy.set(.tls13Ciphers, tls13Ciphers) }
         if let curves = request.curves { try easy.set(.curves, curves) }
-        if !request.connectTo.isEmpty { try easy.set(.connectTo, request.connectTo) }
         if request.connectOnly {
             try easy.set(.connectOnly, 1)
             return
@@ -109,7 +120,20 @@ final class Transfer: EasyHandleSink {
             try easy.streamBodyFromSink()
         }
         if let method = request.customMethod { try easy.set(.customRequest, method) }
-        try easy.set(.httpHeader, request.headerLines)
+        lastingOptions = lasting
+    }
+
+    /// What every transfer sets, whatever the handle holds: its pool's share, the URL, the
+    /// timeouts, the connect-to line and the headers.
+    private func setPerTransferOptions(_ request: CurlRequest) throws(CurlError) {
+        // Connections come from this pool key's share only (see ShareHandle for why).
+        try easy.attach(to: pool?.share)
+        try easy.set(.url, request.url)
+        try easy.set(.timeoutMilliseconds, request.timeoutMilliseconds)
+        try easy.set(.connectTimeoutMilliseconds, request.connectTimeoutMilliseconds)
+        if !request.connectTo.isEmpty { try easy.set(.connectTo, request.connectTo) }
+        // A connect-only probe sends no request: no headers.
+        if !request.connectOnly { try easy.set(.httpHeader, request.headerLines) }
     }
 
     /// What came of the transfer (libcurl said `code`, or `failure` overrides it), read from

@@ -30,6 +30,30 @@ struct CurlRequest: Equatable {
     var connectTimeoutMilliseconds: Int
     var connectOnly = false
 
+    /// The options a transfer leaves set on its handle that the next one with the same
+    /// lasting options need not set again (everything `Transfer.configure` sets besides the
+    /// URL, the timeouts, the connect-to line and the headers, which every transfer sets).
+    /// Nil for a request that sets options a plain request must not inherit — a body, a
+    /// method, HEAD's no-body, connect-only — after which the handle is reset.
+    struct LastingOptions: Equatable {
+        var httpVersion: CurlHTTPVersion
+        var verifyPeer: Bool
+        var verifyHost: Bool
+        var caFile: String?
+        var sslVersion: Int?
+        var cipherList: String?
+        var tls13Ciphers: String?
+        var curves: String?
+        var connectsTo: Bool
+    }
+
+    var lastingOptions: LastingOptions? {
+        guard !noBody, customMethod == nil, body == nil, !connectOnly else { return nil }
+        return LastingOptions(
+            httpVersion: httpVersion, verifyPeer: verifyPeer, verifyHost: verifyHost, caFile: caFile, sslVersion: sslVersion,
+            cipherList: cipherList, tls13Ciphers: tls13Ciphers, curves: curves, connectsTo: !connectTo.isEmpty)
+    }
+
     init(spec: TransferSpec) throws(TransferError) {
         url = spec.url
         let https = Self.isHTTPS(spec.url)
