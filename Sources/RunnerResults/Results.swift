@@ -151,8 +151,8 @@ public struct ResultStep: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        guard let ip else { return "\(scenario) [\(strategy)]" }
-        return "\(scenario) [\(strategy) \(ip)]"
+        guard let ip else { return String(concatenating: scenario, " [", strategy.rawValue, "]") }
+        return String(concatenating: scenario, " [", strategy.rawValue, " ", ip, "]")
     }
 }
 

@@ -219,6 +219,24 @@ struct SuiteRecord: Decodable {
 struct PlanRecord: Codable, Equatable {
     var file: String
     var name: String
+
+    enum CodingKeys: CodingKey, CaseIterable {
+        case file, name
+    }
+
+    /// The record as the encoder would write it (keys in order), written on every result
+    /// without its machinery.
+    func write(to writer: inout JSONWriter) {
+        writer.open(.object)
+        for key in CodingKeys.allCases {
+            writer.key(key.stringValue)
+            switch key {
+            case .file: writer.string(file)
+            case .name: writer.string(name)
+            }
+        }
+        writer.close(.object)
+    }
 }
 
 /// A result as the report records it: its verdict and place, and its evidence (which records
@@ -265,6 +283,11 @@ struct ResultRecord: Decodable {
         for key in CodingKeys.allCases {
             writer.key(key.stringValue)
             switch key {
+            // An empty list (nearly every result's) without the encoder's machinery.
+            case .after where result.after.isEmpty, .earlierAttempts where result.earlierAttempts.isEmpty,
+                .problems where verdict.problems.isEmpty:
+                writer.open(.array)
+                writer.close(.array)
             case .after: encoder.write(result.after.map { StepRecord($0, redactor: redactor) }, to: &writer)
             case .durationMs: writer.double(Format.millisecondsValue(result.duration))
             case .earlierAttempts:
@@ -281,7 +304,7 @@ struct ResultRecord: Decodable {
             case .ip: writer.string(result.ip.map(redactor.redact))
             case .name: writer.string(redactor.redact(result.displayName))
             case .outcome: writer.string(verdict.outcome)
-            case .plan: encoder.write(plan, to: &writer)
+            case .plan: plan.write(to: &writer)
             case .problems: encoder.write(verdict.problems, to: &writer)
             case .scenario: writer.string(redactor.redact(result.scenario))
             case .scenarioIndex: writer.int(position.scenario)
