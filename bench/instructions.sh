@@ -17,6 +17,8 @@
 # Valgrind 3.19 cannot read the DWARF 5 of the Swift 6.3 toolchain: the runner is profiled as a
 # copy with `objcopy --strip-debug` (the symbol table stays).
 # Then wall time: the median of PAIRS interleaved pairs runner/curl on WALL_N GETs, same set-up.
+# The plan loader apart: `runner check` (read, decode, validate; nothing sent) counted the same
+# way per scenario, and timed on a plan of 100,000 scenarios.
 # The targets are printed with "meets"/"misses" and do not fail the bench (work in progress);
 # an error does (the lab not up, a result that did not pass, a curl transfer that was not a 200).
 # Usage: bench/instructions.sh BIN_DIR  (release binaries of runner and runner-lab)
@@ -27,6 +29,7 @@
 #   INSTR_TOP=15                  the runner's own functions with the largest self cost per result
 #   INSTR_WALL_N=20000            GETs of each timed run; INSTR_PAIRS=5 pairs
 #   INSTR_JOBS=32                 runner --jobs, curl --parallel-max
+#   INSTR_CHECK_N=100000          scenarios of the plan `runner check` is timed on (median of 3)
 #   BENCH_HTTP_PORT, BENCH_HTTPS_PORT   the lab's ports (19080, 19443)
 set -euo pipefail
 export LC_ALL=C # a '.' in $EPOCHREALTIME and in awk's numbers
@@ -198,6 +201,7 @@ grind() {
       echo "instructions: $name ($count results) failed under callgrind:" >&2; tail -n 10 "$out.out" "$out.err" "$out.vg" >&2; exit 1; }
     case $name in
       runner*) check_runner_output "$out.out" "$count" ;;
+      check) grep -q "ok ($count scenarios)" "$out.out" || { echo "instructions: runner check did not pass $count scenarios" >&2; exit 1; } ;;
       curl) [ ! -s "$out.err" ] || { echo "instructions: curl reported errors under callgrind:" >&2; head -n 5 "$out.err" >&2; exit 1; } ;;
     esac
     totals+=("$(python3 "$work/split.py" "$out.cg") $r")
@@ -214,6 +218,9 @@ for n in "$n1" "$n2"; do
   grind runner_reports "$n" "$runner" -q --jobs "$jobs" --junit "$work/junit-$n.xml" --json "$work/report-$n.json" "$work/plan-$n.yaml"
   grind curl "$n" curl "${curl_args[@]}" -K "$work/curl-$n.cfg"
 done
+# The plan loader alone: `runner check` reads, decodes and validates the plan and sends nothing.
+echo "instructions: callgrind, runner check on $n1 and $n2 scenarios, $rounds round(s) each"
+for n in "$n1" "$n2"; do grind check "$n" "$runner" check "$work/plan-$n.yaml"; done
 cases=$(grep -c '<testcase ' "$work/junit-$n2.xml" || true)
 [ "$cases" = "$n2" ] || { echo "instructions: the JUnit report has $cases test cases, expected $n2" >&2; exit 1; }
 
@@ -230,6 +237,22 @@ x_own=$(marginal runner_reports own); x_lib=$(marginal runner_reports lib); x_to
 c_own=$(marginal curl own); c_lib=$(marginal curl lib); c_total=$(marginal curl total)
 ratio=$(awk -v a="$r_total" -v b="$c_total" 'BEGIN { printf "%.2f", a / b }')
 reports=$((x_total - r_total))
+plan_load=$(marginal check total)
+
+# --- runner check on a large plan: wall time, median of 3 --------------------------------------------
+big_n=${INSTR_CHECK_N:-100000}
+plan "$work/plan-$big_n.yaml" "$big_n"
+checks="$work/runs/check-walls"
+: > "$checks"
+for i in 1 2 3; do
+  t0=$EPOCHREALTIME
+  timeout 120 "$bin/runner" check "$work/plan-$big_n.yaml" > "$work/runs/check-big.out" 2>&1 \
+    || { echo "instructions: runner check failed on $big_n scenarios:" >&2; tail -n 5 "$work/runs/check-big.out" >&2; exit 1; }
+  t1=$EPOCHREALTIME
+  grep -q "ok ($big_n scenarios)" "$work/runs/check-big.out" || { echo "instructions: runner check did not pass $big_n scenarios" >&2; exit 1; }
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }' >> "$checks"
+done
+check_wall=$(sort -g "$checks" | sed -n 2p)
 
 # --- wall time: interleaved pairs, runner first ----------------------------------------------------
 echo "instructions: wall time, $pairs pairs of $wall_n GETs"
@@ -273,6 +296,8 @@ printf '%-44s %12s\n' "curl total" "$(k "$c_total")"
 printf '%-44s %12s %16s  %s\n' "runner / curl, total instructions" "$ratio" "<= 0.85" "$(verdict "$ratio" 0.85)"
 printf '%-44s %12s %16s  %s\n' "reports (--junit --json) per result" "+$(k "$reports")" "<= +30k" "$(verdict "$reports" 30000)"
 printf '%-44s %12s %16s  %s\n' "wall, runner / curl, $wall_n GETs" "$wall_ratio" "<= 0.90" "$(verdict "$wall_ratio" 0.90)"
+printf '%-44s %12s %16s  %s\n' "plan load per scenario (runner check)" "$(k "$plan_load")" "<= 15k" "$(verdict "$plan_load" 15000)"
+printf '%-44s %12s %16s  %s\n' "runner check, $big_n scenarios (median of 3)" "$check_wall s" "< 1.0 s" "$(verdict "$check_wall" 0.999)"
 echo "  wall medians of $pairs pairs: runner $wall_runner s, curl $wall_curl s; ratio = median of the pairs' ratios"
 
 echo
