@@ -108,11 +108,11 @@ verify() { # COUNT
     || { echo "instructions: the runner failed on $n GETs:" >&2; tail -n 20 "$work/runs/verify-$n.out" >&2; exit 1; }
   check_runner_output "$work/runs/verify-$n.out" "$n"
   local tls unverified conns
-  tls=$(grep -Ec '"cipher" : "TLS_' "$json" || true)
+  tls=$({ grep -Eo '"cipher":"TLS_' "$json" || true; } | wc -l)
   [ "$tls" = "$n" ] || { echo "instructions: $tls of $n results carry TLS evidence (a cipher) in $json" >&2; exit 1; }
   # OpenSSL keeps no verified chain in a resumed session: those say chain_verified false.
-  unverified=$(grep -Ec '"chain_verified" : false' "$json" || true)
-  conns=$(grep -Ec '"new_connection" : true' "$json" || true)
+  unverified=$({ grep -Eo '"chain_verified":false' "$json" || true; } | wc -l)
+  conns=$({ grep -Eo '"new_connection":true' "$json" || true; } | wc -l)
   timeout 120 curl "${curl_args[@]}" -K "$work/curl-$n.cfg" -w '%{http_code} %{num_connects}\n' \
     > "$work/runs/verify-$n.codes" 2> "$work/runs/verify-$n.curl.log" \
     || { echo "instructions: curl failed on $n GETs:" >&2; cat "$work/runs/verify-$n.curl.log" >&2; exit 1; }
@@ -221,7 +221,7 @@ done
 # The plan loader alone: `runner check` reads, decodes and validates the plan and sends nothing.
 echo "instructions: callgrind, runner check on $n1 and $n2 scenarios, $rounds round(s) each"
 for n in "$n1" "$n2"; do grind check "$n" "$runner" check "$work/plan-$n.yaml"; done
-cases=$(grep -c '<testcase ' "$work/junit-$n2.xml" || true)
+cases=$({ grep -Eo '<testcase ' "$work/junit-$n2.xml" || true; } | wc -l)
 [ "$cases" = "$n2" ] || { echo "instructions: the JUnit report has $cases test cases, expected $n2" >&2; exit 1; }
 
 marginal() { # NAME own|lib|total -> instructions per result between N1 and N2

@@ -118,7 +118,7 @@ run_case() {
     || { echo "reports: $strategy: unexpected summary:"; tail -n 2 "$work/out.plain"; exit 1; }
   if [ "$strategy" = sni-resolve ]; then
     local tls
-    tls=$(grep -c '"cipher" : "TLS_' "$work/report.json" || true)
+    tls=$({ grep -Eo '"cipher":"TLS_' "$work/report.json" || true; } | wc -l)
     [ "$tls" = "$results" ] || { echo "reports: $tls of $results results carry TLS evidence in the JSON report"; exit 1; }
   fi
   series=$(grep -c '^runner_result{' "$work/runner.prom")

@@ -8,8 +8,9 @@ import RunnerVocabulary
 
 /// The streaming JSON report against Foundation: the document reads back into the results it
 /// was written from (written again, it is the same), and JSONEncoder lays out the same JSON value (read back as a
-/// plain tree, nulls kept) byte for byte as the report did: keys sorted, pretty-printed, strings
-/// escaped and numbers written as JSONEncoder writes them.
+/// plain tree, nulls kept) byte for byte as the report did: keys sorted, the envelope
+/// pretty-printed and each result compact on a line, strings escaped and numbers written as
+/// JSONEncoder writes them.
 @Suite struct JSONWriterTests {
     private func expectSameBytes(_ run: RecordedRun, redactor: Redactor, _ label: String) throws {
         let data = try RenderedReport.json(run, redactor: redactor)
@@ -22,13 +23,53 @@ import RunnerVocabulary
         }
 
         let streamed = Array(data)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let encoded = Array(try encoder.encode(try JSONDecoder().decode(JSONValue.self, from: data))) + [UInt8(ascii: "\n")]
+        let encoded = try Self.laidOutAsJSONEncoder(try JSONDecoder().decode(JSONValue.self, from: data))
         guard streamed != encoded else { return }
         let at = zip(streamed, encoded).prefix { $0 == $1 }.count
         let context = { (bytes: [UInt8]) in String(decoding: bytes[max(0, at - 80)..<min(bytes.count, at + 80)], as: UTF8.self) }
         Issue.record("\(label): the bytes differ at offset \(at):\nstreamed: \(context(streamed))\nencoder:  \(context(encoded))")
+    }
+
+    /// The report's layout, by JSONEncoder: the document pretty-printed, each result compact
+    /// on a line of its own. Each result is replaced by a placeholder string, the document
+    /// pretty-printed, and each placeholder (on its own line, where the result goes) replaced
+    /// by the result as JSONEncoder writes it without whitespace.
+    private static func laidOutAsJSONEncoder(_ document: JSONValue) throws -> [UInt8] {
+        let pretty = JSONEncoder()
+        pretty.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let compact = JSONEncoder()
+        compact.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard case .object(var members) = document, case .array(var suites)? = members["suites"] else {
+            return Array(try pretty.encode(document)) + [UInt8(ascii: "\n")]
+        }
+        var lines: [String] = []
+        for (index, suite) in suites.enumerated() {
+            guard case .object(var suiteMembers) = suite, case .array(let results)? = suiteMembers["results"] else { continue }
+            suiteMembers["results"] = .array(results.map { result in
+                lines.append(String(decoding: (try? compact.encode(result)) ?? Data(), as: UTF8.self))
+                return .string("@@result \(lines.count - 1)@@")
+            })
+            suites[index] = .object(suiteMembers)
+        }
+        members["suites"] = .array(suites)
+        var text = String(decoding: try pretty.encode(JSONValue.object(members)), as: UTF8.self) + "\n"
+        for (index, line) in lines.enumerated() {
+            text = text.replacingOccurrences(of: "\"@@result \(index)@@\"", with: line)
+        }
+        return Array(text.utf8)
+    }
+
+    @Test("a result is one line in the document, the envelope indented")
+    func oneLinePerResult() throws {
+        let data = try RenderedReport.json(Fixture.run(), redactor: Fixture.redactor)
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        let resultLines = lines.filter { $0.hasPrefix("        {\"after\":") }
+        #expect(resultLines.count == Fixture.run().suites.map(\.results.count).reduce(0, +))
+        for line in resultLines {
+            let text = line.hasSuffix(",") ? line.dropLast() : line[...]
+            #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+        }
+        #expect(lines.first == "{" && lines.contains("  \"runner\" : {"))
     }
 
     @Test("the fixture run, interrupted or not, reads back the same and is laid out as JSONEncoder does")

@@ -98,7 +98,8 @@ private final class KeyOrder {
         inOrder = rank.elementsEqual(keys.indices)
     }
 
-    /// The members' lines for an object `depth` levels deep (nearly always the same depth).
+    /// The members' lines for an object `depth` levels deep, or -1 when compact (see
+    /// `JSONWriter.layout`; nearly always the same).
     func lines(depth: Int) -> MemberLines {
         if let lines, lines.depth == depth { return lines }
         let made = MemberLines(keys, rank: rank, depth: depth)
@@ -145,7 +146,7 @@ private final class MemberLines {
         var byArrival: [Int] = []
         for key in keys {
             byArrival.append(lines.count)
-            JSONWriter.memberLine(key, depth: depth, to: &lines)
+            JSONWriter.memberLine(key, layout: depth, to: &lines)
             byArrival.append(lines.count)
         }
         var bySortedPlace = byArrival
@@ -368,7 +369,8 @@ private final class RecordEncoder: Encoder {
             state.pointee.opened = .object
             state.pointee.objectStart = writer.pointee.buffer.count
             let keyType = ObjectIdentifier(Key.self)
-            let depth = writer.pointee.depth
+            // The writer's layout: its depth, or compact (one line, whatever the depth).
+            let depth = writer.pointee.layout
             if let index = state.pointee.recentKeys.firstIndex(of: RecentKey(keyType: keyType, depth: depth)) {
                 use(state.pointee.recent[index].order, state.pointee.recent[index].lines)
                 // Only `ContainerBox<Key>`s are kept under `Key`'s identifier.

@@ -49,6 +49,9 @@ public final class JSONReport: StreamedReport {
         spool.append(at: position) { bytes in
             JSONWriter.appending(to: &bytes, fragmentDepth: Self.resultDepth) { writer in
                 writer.element()
+                // Each result on a line of its own: what `jq -c`, `grep` and log tools read best,
+                // and half the bytes of the indented form.
+                writer.compact = true
                 ResultRecord.write(
                     result, at: position, plan: plans[position.suite], redactor: redactor, encoder: encoder,
                     repeatedParts: repeatedParts, to: &writer)

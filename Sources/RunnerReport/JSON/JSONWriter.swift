@@ -1,13 +1,20 @@
-/// Writes pretty-printed JSON straight into bytes, as one pass over the values: no tree of the
-/// whole document in between. The layout is the one Foundation's JSONEncoder writes with
+/// Writes JSON straight into bytes, as one pass over the values: no tree of the whole document
+/// in between. Two layouts, each the one Foundation's JSONEncoder writes: pretty-printed, with
 /// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]` (two-space indent, `"key" : value`,
-/// empty containers on two lines), so a report keeps its look; keys are written in the order
-/// the caller gives, and `sortMembers` puts an object's in order when they were not.
+/// empty containers on two lines), and `compact` (no whitespace at all), which a report uses
+/// for the values it wants on one line each. Keys are written in the order the caller gives,
+/// and `sortMembers` puts an object's in order when they were not.
 struct JSONWriter: ~Copyable {
     private(set) var buffer = ByteBuffer()
     private(set) var depth = 0
     /// Whether the innermost open container has no member yet.
     private var empty = true
+    /// No whitespace from here on (until set back): the value written is one line.
+    var compact = false
+
+    /// What the bytes of a member's separator and key depend on: the depth when pretty-printed,
+    /// nothing when compact (-1). Key lines worked out beforehand are kept per layout.
+    var layout: Int { compact ? -1 : depth }
 
     init() {}
 
@@ -39,12 +46,12 @@ struct JSONWriter: ~Copyable {
     /// Writes again, as the value here, what was written for a part equal to `part` at this
     /// depth (`RepeatedParts`); false when there is nothing kept for it.
     mutating func writeAgain<Part: Equatable>(_ part: Part, from parts: RepeatedParts, secrets: Int) -> Bool {
-        parts.writeAgain(part, layout: depth, secrets: secrets, to: &buffer)
+        parts.writeAgain(part, layout: layout, secrets: secrets, to: &buffer)
     }
 
     /// Keeps what was written from `start` as the value of `part` at this depth.
     func keep<Part: Equatable>(_ part: Part, from start: Int, in parts: RepeatedParts, secrets: Int) {
-        parts.keep(part, layout: depth, secrets: secrets, from: start, of: buffer)
+        parts.keep(part, layout: layout, secrets: secrets, from: start, of: buffer)
     }
 
     /// Writes what has been written so far to `output` and empties the writer; open
@@ -71,10 +78,12 @@ struct JSONWriter: ~Copyable {
         empty = false
     }
 
-    /// Appends to `lines` what `key(name)` writes for a member of an object `depth` levels
-    /// deep that is not its first (for the first, `key(lines:_:)` leaves out the comma).
-    static func memberLine(_ name: String, depth: Int, to lines: inout [UInt8]) {
-        var writer = JSONWriter(fragmentDepth: depth)
+    /// Appends to `lines` what `key(name)` writes for a member of an object in `layout` (a
+    /// depth, or -1 for compact; see `layout`) that is not its first (for the first,
+    /// `key(lines:_:)` leaves out the comma).
+    static func memberLine(_ name: String, layout: Int, to lines: inout [UInt8]) {
+        var writer = JSONWriter(fragmentDepth: max(layout, 0))
+        writer.compact = layout < 0
         writer.empty = false
         writer.key(name)
         lines += writer.bytes
@@ -86,6 +95,7 @@ struct JSONWriter: ~Copyable {
     /// indent that starts with a quote (a nested value's lines are indented further, or start
     /// with its closing bracket), and a newline is always layout (strings escape theirs).
     func memberStarts(from start: Int) -> [Int] {
+        if compact { return compactMemberStarts(from: start) }
         var starts: [Int] = []
         let indent = depth * 2
         var index = start
@@ -104,8 +114,38 @@ struct JSONWriter: ~Copyable {
         return starts
     }
 
+    /// `memberStarts` in the compact layout: the first member starts at `start`, each other at
+    /// the comma before it, a comma outside strings at the object's own level.
+    private func compactMemberStarts(from start: Int) -> [Int] {
+        guard start < buffer.count else { return [] }
+        var starts = [start]
+        var nesting = 0
+        var inString = false
+        var index = start
+        while index < buffer.count {
+            let byte = buffer[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    index += 1  // the escaped byte (a quote, a backslash) is not structure
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["): nesting += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"): nesting -= 1
+                case UInt8(ascii: ","): if nesting == 0 { starts.append(index) }
+                default: break
+                }
+            }
+            index += 1
+        }
+        return starts
+    }
+
     private mutating func keySeparator() {
-        buffer.append(" : ")
+        if compact { buffer.append(UInt8(ascii: ":")) } else { buffer.append(" : ") }
     }
 
     enum Container {
@@ -123,9 +163,11 @@ struct JSONWriter: ~Copyable {
     /// Closes the innermost open container, which is a `container`.
     mutating func close(_ container: Container) {
         depth -= 1
-        // JSONEncoder writes an empty container as its brackets on two lines, a blank between.
-        if empty { buffer.append(Self.newline) }
-        newlineAndIndent()
+        if !compact {
+            // JSONEncoder writes an empty container as its brackets on two lines, a blank between.
+            if empty { buffer.append(Self.newline) }
+            newlineAndIndent()
+        }
         buffer.append(container == .object ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         empty = false
     }
@@ -139,7 +181,8 @@ struct JSONWriter: ~Copyable {
     /// where it starts in `bytes` (before its separator). Nothing moves when they already are.
     mutating func sortMembers(_ members: [(key: String, start: Int)]) {
         guard members.count > 1, zip(members, members.dropFirst()).contains(where: { $0.key > $1.key }) else { return }
-        let separator = 1 + depth * 2  // newline and indent; all but the first also have a comma
+        // Newline and indent (none when compact); all but the first also have a comma.
+        let separator = compact ? 0 : 1 + depth * 2
         let first = members[0].start
         let written = buffer.withUnsafeBytes { Array($0[first...]) }
         var contents: [(key: String, bytes: ArraySlice<UInt8>)] = []
@@ -150,7 +193,11 @@ struct JSONWriter: ~Copyable {
         }
         buffer.truncate(to: first)
         for (index, member) in contents.sorted(by: { $0.key < $1.key }).enumerated() {
-            ByteText.lineBreak(comma: index > 0, indent: depth * 2, to: &buffer)
+            if compact {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            } else {
+                ByteText.lineBreak(comma: index > 0, indent: depth * 2, to: &buffer)
+            }
             member.bytes.withUnsafeBufferPointer { buffer.append($0) }
         }
     }
@@ -166,7 +213,11 @@ struct JSONWriter: ~Copyable {
     }
 
     private mutating func nextMember() {
-        ByteText.lineBreak(comma: !empty, indent: depth * 2, to: &buffer)
+        if compact {
+            if !empty { buffer.append(UInt8(ascii: ",")) }
+        } else {
+            ByteText.lineBreak(comma: !empty, indent: depth * 2, to: &buffer)
+        }
         empty = false
     }
 
