@@ -15,16 +15,16 @@ struct CurlRequestTests {
         let plan = try request(TransferSpec(
             url: "https://203.0.113.10/v1", headers: [Header(name: "Host", value: "api.example.com")],
             tls: .init(caFile: "/ca.pem", verifyName: "api.example.com"), poolKey: "k"))
-        #expect(plan.verifyPeer)
-        #expect(!plan.verifyHost)
+        #expect(plan.lasting.verifyPeer)
+        #expect(!plan.lasting.verifyHost)
         #expect(plan.verifyName == "api.example.com")
-        #expect(plan.caFile == "/ca.pem")
+        #expect(plan.lasting.caFile == "/ca.pem")
     }
 
     @Test("default TLS: curl verifies peer and host")
     func defaultTLS() throws {
         let plan = try request(TransferSpec(url: "https://api.example.com/", poolKey: "k"))
-        #expect(plan.verifyPeer && plan.verifyHost)
+        #expect(plan.lasting.verifyPeer && plan.lasting.verifyHost)
         #expect(plan.verifyName == nil)
     }
 
@@ -32,7 +32,7 @@ struct CurlRequestTests {
     func insecure() throws {
         let plan = try request(TransferSpec(
             url: "https://203.0.113.10/", tls: .init(insecure: true, verifyName: "api.example.com"), poolKey: "k"))
-        #expect(!plan.verifyPeer && !plan.verifyHost)
+        #expect(!plan.lasting.verifyPeer && !plan.lasting.verifyHost)
         #expect(plan.verifyName == nil)
     }
 
@@ -55,7 +55,7 @@ struct CurlRequestTests {
         ])
     func httpVersion(version: HTTPVersion, https: Bool, expected: CurlHTTPVersion) throws {
         let plan = try request(TransferSpec(url: https ? "HTTPS://h/" : "http://h/", httpVersion: version, poolKey: "k"))
-        #expect(plan.httpVersion == expected)
+        #expect(plan.lasting.httpVersion == expected)
     }
 
     @Test("methods: GET plain, HEAD as NOBODY, others as a custom request")
@@ -122,5 +122,17 @@ struct CurlRequestTests {
             connectOnly: true))
         #expect(plan.connectTo == ["api.example.com:443:[2001:db8::10]:443"])
         #expect(plan.connectOnly)
+    }
+
+    @Test("a handle keeps only the lasting options of a plain request: a body, a method, HEAD or a probe resets it")
+    func lastingOptions() throws {
+        let get = try request(TransferSpec(url: "https://h/", connectTo: "h:443:192.0.2.1:443", poolKey: "k"))
+        #expect(get.onlyLastingOptions == get.lasting && get.lasting.connectsTo)
+        #expect(try request(TransferSpec(url: "https://h/", poolKey: "k")).onlyLastingOptions?.connectsTo == false)
+        for (method, body) in [("HEAD", nil), ("POST", nil), ("DELETE", nil), ("PUT", RequestBody.bytes(Data("x".utf8)))] {
+            let other = try request(TransferSpec(url: "https://h/", method: method, body: body, poolKey: "k"))
+            #expect(other.onlyLastingOptions == nil, "\(method)")
+        }
+        #expect(try request(TransferSpec(url: "https://h/", poolKey: "k", connectOnly: true)).onlyLastingOptions == nil)
     }
 }

@@ -62,7 +62,7 @@ final class Transfer: EasyHandleSink {
     }
 
     private func configure(_ request: CurlRequest) throws(CurlError) {
-        let lasting = request.lastingOptions
+        let lasting = request.onlyLastingOptions
         // Nil until this configuration has fully succeeded: a refused option leaves the
         // handle in a state the next transfer must not build on.
         let previous = lastingOptions
@@ -85,20 +85,20 @@ final class Transfer: EasyHandleSink {
         try easy.set(.followLocation, 0)
         // The body as sent on the wire: it is hashed and compared, never decoded.
         try easy.set(.httpContentDecoding, 0)
-        try easy.set(request.httpVersion)
-        try easy.set(.verifyPeer, request.verifyPeer ? 1 : 0)
-        try easy.set(.verifyHost, request.verifyHost ? 2 : 0)
+        try easy.set(request.lasting.httpVersion)
+        try easy.set(.verifyPeer, request.lasting.verifyPeer ? 1 : 0)
+        try easy.set(.verifyHost, request.lasting.verifyHost ? 2 : 0)
         // No TLS session resumption: a resumed session skips the certificate check (under trust
         // override the name would not be checked again) and leaves OpenSSL no verified chain, so
         // its evidence would say `chain_verified: false` with the leaf alone and a pin on an
         // intermediate would fail. Every new connection verifies the chain the server presents
         // now; a kept-alive connection still serves many requests.
         try easy.set(.sessionIDCache, 0)
-        if let caFile = request.caFile { try easy.set(.caInfo, caFile) }
-        if let sslVersion = request.sslVersion { try easy.set(.sslVersion, sslVersion) }
-        if let cipherList = request.cipherList { try easy.set(.cipherList, cipherList) }
-        if let tls13Ciphers = request.tls13Ciphers { try easy.set(.tls13Ciphers, tls13Ciphers) }
-        if let curves = request.curves { try easy.set(.curves, curves) }
+        if let caFile = request.lasting.caFile { try easy.set(.caInfo, caFile) }
+        if let sslVersion = request.lasting.sslVersion { try easy.set(.sslVersion, sslVersion) }
+        if let cipherList = request.lasting.cipherList { try easy.set(.cipherList, cipherList) }
+        if let tls13Ciphers = request.lasting.tls13Ciphers { try easy.set(.tls13Ciphers, tls13Ciphers) }
+        if let curves = request.lasting.curves { try easy.set(.curves, curves) }
         if request.connectOnly {
             try easy.set(.connectOnly, 1)
             return

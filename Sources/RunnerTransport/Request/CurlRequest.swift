@@ -14,75 +14,70 @@ struct CurlRequest: Equatable {
     /// CURLOPT_HTTPHEADER lines.
     var headerLines: [String] = []
     var connectTo: [String] = []
-    var httpVersion: CurlHTTPVersion
-    var verifyPeer = true
-    var verifyHost = true
+    /// The HTTP version, verification, CA and TLS limits.
+    var lasting: LastingOptions
     /// The name OpenSSL checks during the handshake (trust override).
     var verifyName: String?
-    var caFile: String?
-    /// CURLOPT_SSLVERSION; nil leaves libcurl's default.
-    var sslVersion: Int?
-    /// CURLOPT_SSL_CIPHER_LIST, CURLOPT_TLS13_CIPHERS, CURLOPT_SSL_EC_CURVES (colon-separated).
-    var cipherList: String?
-    var tls13Ciphers: String?
-    var curves: String?
     var timeoutMilliseconds: Int
     var connectTimeoutMilliseconds: Int
     var connectOnly = false
 
-    /// The options a transfer leaves set on its handle that the next one with the same
-    /// lasting options need not set again (everything `Transfer.configure` sets besides the
-    /// URL, the timeouts, the connect-to line and the headers, which every transfer sets).
-    /// Nil for a request that sets options a plain request must not inherit — a body, a
-    /// method, HEAD's no-body, connect-only — after which the handle is reset.
+    /// The options a transfer leaves set on its handle, which the next transfer with equal ones
+    /// need not set again: everything `Transfer.configure` sets besides the URL, the timeouts,
+    /// the connect-to line and the headers (which every transfer sets) and besides what a
+    /// plain request must not inherit (a body, a method, HEAD's no-body, connect-only).
     struct LastingOptions: Equatable {
         var httpVersion: CurlHTTPVersion
-        var verifyPeer: Bool
-        var verifyHost: Bool
+        var verifyPeer = true
+        var verifyHost = true
         var caFile: String?
+        /// CURLOPT_SSLVERSION; nil leaves libcurl's default.
         var sslVersion: Int?
+        /// CURLOPT_SSL_CIPHER_LIST, CURLOPT_TLS13_CIPHERS, CURLOPT_SSL_EC_CURVES (colon-separated).
         var cipherList: String?
         var tls13Ciphers: String?
         var curves: String?
+        /// A connect-to line is set (a transfer without one after one with one must reset it).
         var connectsTo: Bool
     }
 
-    var lastingOptions: LastingOptions? {
+    /// The lasting options, when this request sets nothing else that lasts; nil when it does
+    /// (a body, a method, HEAD's no-body, connect-only): the handle is reset after it.
+    var onlyLastingOptions: LastingOptions? {
         guard !noBody, customMethod == nil, body == nil, !connectOnly else { return nil }
-        return LastingOptions(
-            httpVersion: httpVersion, verifyPeer: verifyPeer, verifyHost: verifyHost, caFile: caFile, sslVersion: sslVersion,
-            cipherList: cipherList, tls13Ciphers: tls13Ciphers, curves: curves, connectsTo: !connectTo.isEmpty)
+        return lasting
     }
 
     init(spec: TransferSpec) throws(TransferError) {
         url = spec.url
         let https = Self.isHTTPS(spec.url)
-        httpVersion = Self.httpVersion(spec.httpVersion, https: https)
+        lasting = LastingOptions(
+            httpVersion: Self.httpVersion(spec.httpVersion, https: https), caFile: spec.tls.caFile,
+            connectsTo: spec.connectTo != nil)
         timeoutMilliseconds = Self.milliseconds(spec.timeout)
         connectTimeoutMilliseconds = Self.milliseconds(spec.connectTimeout)
         connectOnly = spec.connectOnly
-        caFile = spec.tls.caFile
         let client = spec.tls.client
         if client.minVersion != nil || client.maxVersion != nil {
-            sslVersion = sslVersionValue(min: client.minVersion, max: client.maxVersion)
+            lasting.sslVersion = sslVersionValue(min: client.minVersion, max: client.maxVersion)
         }
-        if !client.ciphers.isEmpty { cipherList = client.ciphers.joined(separator: ":") }
-        if !client.tls13Ciphers.isEmpty { tls13Ciphers = client.tls13Ciphers.joined(separator: ":") }
-        if !client.curves.isEmpty { curves = client.curves.joined(separator: ":") }
+        if !client.ciphers.isEmpty { lasting.cipherList = client.ciphers.joined(separator: ":") }
+        if !client.tls13Ciphers.isEmpty { lasting.tls13Ciphers = client.tls13Ciphers.joined(separator: ":") }
+        if !client.curves.isEmpty { lasting.curves = client.curves.joined(separator: ":") }
         if let target = spec.connectTo { connectTo = [target] }
 
         if spec.tls.insecure {
             // The only way to skip verification; reports flag it.
-            verifyPeer = false
-            verifyHost = false
+            lasting.verifyPeer = false
+            lasting.verifyHost = false
         } else if let name = spec.tls.verifyName {
             guard !name.isEmpty else {
                 throw Self.rejected("trust override needs a verification name, got an empty one")
             }
             // Trust override: the URL host is the IP, so curl's own name check would check the
             // IP; OpenSSL checks `name` instead, during the handshake.
-            verifyPeer = true
-            verifyHost = false
+            lasting.verifyPeer = true
+            lasting.verifyHost = false
             verifyName = name
         }
 
