@@ -1,0 +1,99 @@
+import Foundation
+import LabTestSupport
+import PlanFixtures
+import RunnerLab
+import Testing
+
+/// `runner resolve`: what each map answers for the hosts the scenarios request, asked of the
+/// lab's real services (DNSPod's replica, a service that is down and falls back, a static map
+/// without the host), with nothing sent to the hosts themselves.
+@Suite("runner resolve", .timeLimit(.minutes(3)))
+struct ResolveCLITests {
+    /// A plan whose scenarios request `path` (unique to the test) through four maps; the
+    /// HTTPDNS map's URL carries `probe` (unique too), so its queries can be counted.
+    func plan(_ lab: Lab, path: String, probe: String) throws -> String {
+        try LabPlans.write("""
+            version: 1
+            defaults: {ca: "{{ca}}", strategy: sni-resolve}
+            domains:
+              lab: {static: {api.lab.test: [127.0.0.2]}}
+              tencent:
+                httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ttl=1&probe=\(probe)", timeout: 10s}
+              unreachable:
+                httpdns: {format: dnspod, url: "http://127.0.0.9:{{http}}/d?dn={host}", timeout: 1s, fallback: lab}
+              other: {static: {cdn.lab.test: [127.0.0.3]}}
+            scenarios:
+              - {name: static, domains: lab, request: {url: "https://api.lab.test:{{https}}\(path)"}}
+              - {name: same map and host again, domains: lab, request: {url: "https://api.lab.test:{{https}}\(path)?again"}}
+              - {name: httpdns, domains: tencent, request: {url: "https://api.lab.test:{{https}}\(path)"}}
+              - {name: down, domains: unreachable, request: {url: "https://api.lab.test:{{https}}\(path)"}}
+              - {name: not in the map, domains: other, request: {url: "https://api.lab.test:{{https}}\(path)"}}
+              - {name: an IP in the URL asks no map, domains: lab, request: {url: "https://127.0.0.2:{{https}}\(path)"}, strategy: trust-override}
+            """, lab: lab)
+    }
+
+    /// The table's row for `map`.
+    func row(_ output: String, map: String) -> String? {
+        output.split(separator: "\n").first { $0.hasPrefix("  \(map) ") }.map(String.init)
+    }
+
+    @Test func eachMapAnswersOnceAndNothingIsSentToTheHosts() async throws {
+        let lab = try await SharedLab.get()
+        let path = "/echo/resolve-\(UUID().uuidString)"
+        let probe = UUID().uuidString
+        let file = try plan(lab, path: path, probe: probe)
+        let output = try await PackageExecutable.run("runner", ["resolve", file])
+        #expect(output.status == 1, "a lookup failed: exit 1\n\(output.stdout)\(output.stderr)")
+        let text = output.stdout
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\(file):")
+        #expect(lines.dropFirst().first?.hasPrefix("  MAP          HOST          CLIENT  LABELS  ADDRESSES") == true, "\(text)")
+        #expect(lines.count == 6, "a row per map and host, none for the IP literal: \(text)")
+        let staticRow = try #require(row(text, map: "lab"), "\(text)")
+        #expect(staticRow.hasPrefix("  lab          api.lab.test  -       -       127.0.0.2 ") && staticRow.hasSuffix("-    answer: static map 'lab'"), "\(staticRow)")
+        let tencent = try #require(row(text, map: "tencent"))
+        #expect(tencent.contains(" 127.0.0.2 127.0.0.5 ::1 ") && tencent.contains("answer: HTTPDNS map 'tencent' (dnspod) via http://"), "\(tencent)")
+        let ttl = tencent.components(separatedBy: " ::1").last?.split(separator: " ").first.flatMap { Int($0) }
+        #expect((ttl ?? 0) > 0, "the service's TTL: \(tencent)")
+        let down = try #require(row(text, map: "unreachable"))
+        #expect(down.contains(" 127.0.0.2 ") && down.contains("fallback: static map 'lab' (fallback for 'unreachable'); HTTPDNS map 'unreachable' failed ("), "\(down)")
+        let missing = try #require(row(text, map: "other"))
+        #expect(missing.contains(" -    error: host 'api.lab.test' is not in static map 'other'"), "\(missing)")
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+        #expect(lab.requestsReceived(path: path) == 0, "nothing is requested of the hosts themselves")
+        let queries = lab.requestsArrived(target: "/httpdns/dnspod/d?dn=api.lab.test&ttl=1&probe=\(probe)&type=addrs")
+        #expect(queries.count == 1, "the service is asked once for the two scenarios on its map and host")
+    }
+
+    @Test func jsonHasEveryKeyOfEveryRow() async throws {
+        let lab = try await SharedLab.get()
+        let file = try plan(lab, path: "/echo/resolve-json", probe: UUID().uuidString)
+        let output = try await PackageExecutable.run("runner", ["resolve", "--json", file])
+        #expect(output.status == 1)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.map { $0["map"] as? String } == ["lab", "tencent", "unreachable", "other"])
+        for row in rows {
+            #expect(Set(row.keys) == ["addresses", "client", "detail", "host", "labels", "map", "plan", "source", "ttl"])
+            #expect(row["client"] is NSNull && (row["labels"] as? [String: String]) == [:])
+            #expect(row["plan"] as? String == file && row["host"] as? String == "api.lab.test")
+        }
+        #expect(rows.map { $0["source"] as? String } == ["answer", "answer", "fallback", "error"])
+        #expect(((rows[1]["ttl"] as? Int) ?? 0) > 0 && rows[0]["ttl"] is NSNull)
+        #expect(rows[1]["addresses"] as? [String] == ["127.0.0.2", "127.0.0.5", "::1"])
+        #expect(rows[3]["addresses"] as? [String] == [])
+    }
+
+    @Test func aPlanWithoutMapsToAskSaysSo() async throws {
+        let lab = try await SharedLab.get()
+        let file = try LabPlans.write("""
+            version: 1
+            defaults: {domains: lab}
+            domains: {lab: {static: {api.lab.test: [127.0.0.2]}}}
+            scenarios:
+              - {name: literal, strategy: header-only, request: {url: "http://127.0.0.2:{{http}}/echo"}}
+            """, lab: lab)
+        let output = try await PackageExecutable.run("runner", ["resolve", file])
+        #expect(output.status == 0)
+        #expect(output.stdout.hasPrefix("no scenario asks a domain map"), "\(output.stdout)")
+    }
+}
