@@ -27,6 +27,11 @@ struct ResolvePlans: ParsableCommand {
 
     func run() throws {
         let plans = try PlanFiles.load(planOptions)
+        let problems = PlanFiles.populationProblems(plans)
+        guard problems.isEmpty else {
+            problems.forEach { Console.error("error: \($0)") }
+            throw ExitCode(ExitStatus.invalidInput)
+        }
         let redactor = Redactor(named: plans.flatMap(\.secrets))
         let answers: [MapAnswer]
         do {

@@ -92,6 +92,8 @@ struct RunSelection: ParsableArguments {
     /// scheme, a `--tag`/`--filter` that selects nothing), as error lines; empty when they can.
     func problems(with plans: [Plan]) -> [String] {
         let options = runOptions
+        let populations = PlanFiles.populationProblems(plans)
+        guard populations.isEmpty else { return populations }
         let conflicts = options.strategyConflicts(in: plans)
         guard conflicts.isEmpty else { return conflicts }
         // Judged before `--shard`: a shard that happens to hold none of a small plan's scenarios

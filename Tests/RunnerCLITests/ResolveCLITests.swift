@@ -97,3 +97,32 @@ struct ResolveCLITests {
         #expect(output.stdout.hasPrefix("no scenario asks a domain map"), "\(output.stdout)")
     }
 }
+
+/// A plan with client populations: `runner check` accepts it; `runner`, `runner resolve` (and
+/// `runner serve`, through the same check) refuse it with exit 2 rather than ask as this machine.
+@Suite("Client populations on the command line", .timeLimit(.minutes(3)))
+struct PopulationsCLITests {
+    @Test func checkedButNotRunYet() async throws {
+        let lab = try await SharedLab.get()
+        let file = try LabPlans.write("""
+            version: 1
+            clients:
+              gd-mobile: {ip: 120.196.0.1, labels: {isp: china-mobile}}
+            domains:
+              ali: {httpdns: {format: alibaba, url: "http://127.0.0.2:{{http}}/d?host={host}&ip={client}", clients: all}}
+            scenarios:
+              - {name: a, domains: ali, request: {url: "https://api.lab.test:{{https}}/echo"}}
+            """, lab: lab)
+        let check = try await PackageExecutable.run("runner", ["check", file])
+        #expect(check.status == 0 && check.stdout == "\(file): ok (1 scenario)\n", "\(check.stdout)\(check.stderr)")
+        let expected = "error: \(file):5:3: domain map 'ali' asks as client populations ('clients'), which this runner checks "
+            + "('runner check') but does not ask as yet; remove 'clients' to ask as this machine\n"
+        for arguments in [[file], ["resolve", file]] {
+            let output = try await PackageExecutable.run("runner", arguments)
+            #expect(output.status == 2, "\(arguments)")
+            #expect(output.stderr == expected, "\(arguments): \(output.stderr)")
+            #expect(output.stdout.isEmpty)
+        }
+        #expect(lab.requestsReceived(path: "/d") == 0, "nothing was asked")
+    }
+}

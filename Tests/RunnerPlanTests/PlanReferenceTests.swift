@@ -90,6 +90,7 @@ struct PlanReferenceTests {
         case .dns: return "version: 1\n" + expect("dns: {\(item)}")
         case .tls: return "version: 1\n" + scenario(", tls: {\(item)}")
         case .tlsExpect: return "version: 1\n" + expect("tls: {\(item)}")
+        case .client: return "version: 1\nclients: {c: {\(item)}}\n" + scenario("")
         }
     }
 

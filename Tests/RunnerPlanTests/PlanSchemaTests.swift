@@ -32,6 +32,7 @@ struct PlanSchemaTests {
         case .dns: "/$defs/expectDNS"
         case .tls: "/$defs/tls"
         case .tlsExpect: "/$defs/expectTLS"
+        case .client: "/$defs/client"
         }
     }
 

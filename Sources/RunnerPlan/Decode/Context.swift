@@ -10,6 +10,8 @@ struct Context: Sendable, CustomStringConvertible {
         case vars
         case domains
         case domainMap(String)
+        case clients
+        case client(String)
         /// Shown as `'login'` when the scenario's name (masked) is known, `#3` otherwise: the
         /// label is only put together when a message needs it.
         case scenario(number: Int, name: String?)
@@ -77,6 +79,8 @@ struct Context: Sendable, CustomStringConvertible {
         case .vars: ownerText = "vars"
         case .domains: ownerText = "domains"
         case .domainMap(let name): ownerText = "domain map '\(name)'"
+        case .clients: ownerText = "clients"
+        case .client(let name): ownerText = "client '\(name)'"
         case .scenario(let number, let name): ownerText = Self.scenarioLabel(number: number, name: name)
         }
         guard let part else { return "in \(ownerText)" }

@@ -12,7 +12,7 @@ extension PlanDecoder {
             ownerMark: entry.keyMark, keys: Keys.httpdns)
         else { return nil }
         var formatEntry, urlEntry, methodEntry, serviceIPsEntry: FieldEntry<HTTPDNSKey>?
-        var timeoutEntry, fallbackEntry, authEntry, answerEntry: FieldEntry<HTTPDNSKey>?
+        var timeoutEntry, fallbackEntry, authEntry, answerEntry, clientsEntry: FieldEntry<HTTPDNSKey>?
         for entry in fields.entries {
             switch entry.name {
             case .format: formatEntry = entry
@@ -23,6 +23,7 @@ extension PlanDecoder {
             case .fallback: fallbackEntry = entry
             case .auth: authEntry = entry
             case .answer: answerEntry = entry
+            case .clients: clientsEntry = entry
             }
         }
         var failed = false
@@ -107,6 +108,16 @@ extension PlanDecoder {
             if auth == nil { failed = true }
         }
 
+        var clients: ClientSelection?
+        if let clientsEntry {
+            clients = decodeClientSelection(clientsEntry, context: context)
+            if clients == nil { failed = true }
+        }
+        if let template, let formatName, let urlEntry,
+           !checkClientPlaceholders(template, format: formatName, clients: clientsEntry, urlMark: urlEntry.value.mark, context: context) {
+            failed = true
+        }
+
         guard !failed, let formatName, let template else { return nil }
         let format: HTTPDNSSpec.Format
         switch formatName {
@@ -119,7 +130,8 @@ extension PlanDecoder {
         case .doh: format = .doh(method: method)
         }
         let spec = HTTPDNSSpec(
-            format: format, urlTemplate: template, timeout: timeout, fallback: fallback, auth: auth, serviceIPs: serviceIPs)
+            format: format, urlTemplate: template, timeout: timeout, fallback: fallback, auth: auth, serviceIPs: serviceIPs,
+            clients: clients)
         return (spec, fallbackMark)
     }
 
@@ -142,11 +154,36 @@ extension PlanDecoder {
             report(at: text.mark, "expected a URL with '{host}' where the host name goes for \(site()), got \(text.quoted)")
             return nil
         }
-        guard PlanURL.parse(text.value.replacingAll("{host}", with: "example.com")) != nil else {
+        let example = text.value.replacingAll("{host}", with: "example.com").replacingAll("{client}", with: "192.0.2.1")
+            .replacingAll("{client_subnet}", with: "192.0.2.0%2F24")
+        guard PlanURL.parse(example) != nil else {
             report(at: text.mark, "expected an absolute http:// or https:// URL for \(site()), got \(text.quoted)")
             return nil
         }
         return text.value
+    }
+
+    /// `{client}` and `{client_subnet}` only in a map asked as clients, and such a map's URL
+    /// able to carry the client: a placeholder, or a format that has a client field of its own
+    /// (`doh`: the EDNS Client Subnet option). False when it reported a problem.
+    private func checkClientPlaceholders(
+        _ template: String, format: HTTPDNSSpec.Format.Name, clients: FieldEntry<HTTPDNSKey>?, urlMark: YAMLMark, context: Context
+    ) -> Bool {
+        let placeholders = ["{client}", "{client_subnet}"].filter { template.contains($0) }
+        if let clients {
+            guard placeholders.isEmpty, format != .doh else { return true }
+            report(
+                at: clients.keyMark,
+                "'clients' \(context) asks as each client, but the URL has no '{client}' or '{client_subnet}' to carry it "
+                    + "and format '\(format.rawValue)' has no client field of its own; e.g. add '&ip={client}' to the URL")
+            return false
+        }
+        guard let first = placeholders.first else { return true }
+        report(
+            at: urlMark,
+            "'\(first)' in the URL \(context) needs 'clients' on the map: the populations to ask as "
+                + "(e.g. clients: all, with the plan's 'clients:' at the top level)")
+        return false
     }
 
     /// `service_ips`: a non-empty list of IP addresses, each once, tried in order.

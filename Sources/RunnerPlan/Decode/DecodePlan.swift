@@ -2,6 +2,7 @@
 struct TopLevel {
     var name: String
     var domainMaps: [DomainMapSpec]
+    var clients: [ClientPopulation]
     var defaults: SettingsLayer
     /// The top-level keys, `scenarios` among them.
     var fields: Fields<TopLevelKey>
@@ -23,7 +24,9 @@ extension PlanDecoder {
     /// The plan of `topLevel` and `scenarios`, with the secrets this decoder has recorded.
     func plan(_ topLevel: TopLevel, scenarios: [Scenario]) -> Plan {
         checkFlows(scenarios)
-        return Plan(path: file, name: topLevel.name, domainMaps: topLevel.domainMaps, scenarios: scenarios, secrets: secrets)
+        return Plan(
+            path: file, name: topLevel.name, domainMaps: topLevel.domainMaps, scenarios: scenarios, secrets: secrets,
+            clients: topLevel.clients)
     }
 
     /// Everything at the top level but the scenarios, which are left in `fields`.
@@ -50,6 +53,9 @@ extension PlanDecoder {
             name = text.value
         }
 
+        // Clients before the maps that ask as them.
+        let clients = fields[.clients].map { decodeClients($0) } ?? []
+        clientNames = clients.map(\.name)
         let domainMaps = fields[.domains].map { decodeDomainMaps($0) } ?? []
 
         var defaults = fields[.defaults].flatMap { entry -> SettingsLayer? in
@@ -62,7 +68,7 @@ extension PlanDecoder {
         } ?? SettingsLayer()
         if let tls = defaults.tls { defaults.resolvedTLS = clientTLS(tls, scenario: "defaults") }
 
-        return TopLevel(name: name, domainMaps: domainMaps, defaults: defaults, fields: fields)
+        return TopLevel(name: name, domainMaps: domainMaps, clients: clients, defaults: defaults, fields: fields)
     }
 
     /// The file name without its directory and extension: `plans/prod.yaml` → `prod`.

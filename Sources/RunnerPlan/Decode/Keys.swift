@@ -23,6 +23,7 @@ enum PlanKey: String, CaseIterable, Sendable {
     case resolver, dns, within
     case minVersion = "min_version", maxVersion = "max_version", ciphers, tls13Ciphers = "tls13_ciphers", curves
     case profile, pins, cipher
+    case clients, ip, subnet, labels
 
     fileprivate static let all = allCases
 
@@ -68,6 +69,8 @@ enum PlanSection: String, CaseIterable, Sendable {
     case tls
     /// `expect.tls`.
     case tlsExpect = "expect-tls"
+    /// One population under the top-level `clients:`.
+    case client
 
     /// The keys this section accepts, in the order messages list them.
     var keys: KeySet {
@@ -90,6 +93,7 @@ enum PlanSection: String, CaseIterable, Sendable {
         case .dns: Keys.dns.keySet
         case .tls: Keys.tls.keySet
         case .tlsExpect: Keys.tlsExpect.keySet
+        case .client: Keys.client.keySet
         }
     }
 }
@@ -112,7 +116,7 @@ extension SectionKey {
 }
 
 enum TopLevelKey: SectionKey {
-    case version, name, defaults, vars, domains, scenarios
+    case version, name, defaults, vars, clients, domains, scenarios
 
     var planKey: PlanKey {
         switch self {
@@ -120,8 +124,22 @@ enum TopLevelKey: SectionKey {
         case .name: .name
         case .defaults: .defaults
         case .vars: .vars
+        case .clients: .clients
         case .domains: .domains
         case .scenarios: .scenarios
+        }
+    }
+}
+
+/// One named user population under the top-level `clients:`.
+enum ClientKey: SectionKey {
+    case ip, subnet, labels
+
+    var planKey: PlanKey {
+        switch self {
+        case .ip: .ip
+        case .subnet: .subnet
+        case .labels: .labels
         }
     }
 }
@@ -330,7 +348,7 @@ enum DomainMapKey: SectionKey {
 }
 
 enum HTTPDNSKey: SectionKey {
-    case format, url, method, serviceIPs, timeout, fallback, auth, answer
+    case format, url, method, serviceIPs, timeout, fallback, auth, answer, clients
 
     var planKey: PlanKey {
         switch self {
@@ -342,6 +360,7 @@ enum HTTPDNSKey: SectionKey {
         case .fallback: .fallback
         case .auth: .auth
         case .answer: .answer
+        case .clients: .clients
         }
     }
 }
@@ -430,6 +449,7 @@ enum Keys {
     static let httpdns = SectionKeys<HTTPDNSKey>(.httpdns)
     static let httpdnsAuth = SectionKeys<HTTPDNSAuthKey>(.httpdnsAuth)
     static let httpdnsAnswer = SectionKeys<HTTPDNSAnswerKey>(.httpdnsAnswer)
+    static let client = SectionKeys<ClientKey>(.client)
     static let capture = SectionKeys<CaptureKey>(.capture)
     static let dns = SectionKeys<DNSExpectKey>(.dns)
     static let tls = SectionKeys<TLSKey>(.tls)

@@ -78,7 +78,7 @@ struct MisplacedKey {
                 return nil
             }
         case .headerMatcher, .valueMatcher, .body, .certificate, .time, .httpdnsAuth, .httpdnsAnswer, .capture, .dns, .tls,
-            .tlsExpect:
+            .tlsExpect, .client:
             return nil
         }
     }
@@ -110,6 +110,10 @@ struct MisplacedKey {
             guard let target else { return "\(name) is a scenario key; \(where_): write it in each scenario" }
             return "\(name) is \(Self.article(target)) \(target.rawValue) key; \(where_): write it under each scenario's '\(target.rawValue):'"
         case .httpdns:
+            if key == .clients, Self.line(of: .static, in: siblings) != "" {
+                // A list answers every client alike: there is nothing to ask as a population.
+                return "'clients' asks an HTTPDNS service as each user population; a static map gives every client the same addresses"
+            }
             return "\(name) is an httpdns key: move it under " + Self.destination(.httpdns, in: siblings, owner: "map")
         case .domainMap:
             return "\(name) is a domain map key: give the map either 'static' or 'httpdns', not both"

@@ -19,6 +19,8 @@ final class PlanDecoder {
     /// Secret values in first-use order (and their values as a set, to add each once).
     private(set) var secrets: [SecretValue] = []
     private var secretSet: Set<String> = []
+    /// The plan's client names (`clients:`), for the maps that ask as them.
+    var clientNames: [String] = []
     /// Declared domain map names (plus `system`), for lookups and suggestions.
     var domainMapNames: [String] = []
     var domainMapNameSet: Set<String> = [systemDomainMapName]

@@ -67,10 +67,12 @@ public struct HTTPDNSSpec: Sendable, Equatable {
     /// The service's own addresses, tried in order (the SDKs' bootstrap IPs); empty: the URL's
     /// host is resolved by the machine's resolver (an IP literal needs nothing).
     public var serviceIPs: [IPAddress]
+    /// The user populations the service is asked as (`clients:`); nil: as this machine.
+    public var clients: ClientSelection?
 
     public init(
         format: Format, urlTemplate: String, timeout: Duration, fallback: Fallback, auth: HTTPDNSAuth? = nil,
-        serviceIPs: [IPAddress] = []
+        serviceIPs: [IPAddress] = [], clients: ClientSelection? = nil
     ) {
         self.format = format
         self.urlTemplate = urlTemplate
@@ -78,5 +80,6 @@ public struct HTTPDNSSpec: Sendable, Equatable {
         self.fallback = fallback
         self.auth = auth
         self.serviceIPs = serviceIPs
+        self.clients = clients
     }
 }

@@ -13,13 +13,27 @@ public struct Plan: Sendable, Equatable {
     /// Values that came from `${secret:…}`, with their variables' names: every report, log and
     /// error masks them as `***`; a reproduction (`--curl`) names them as `"$NAME"`.
     public var secrets: [SecretValue]
+    /// The user populations the plan names (`clients:`), in the order written.
+    public var clients: [ClientPopulation]
 
-    public init(path: String, name: String, domainMaps: [DomainMapSpec], scenarios: [Scenario], secrets: [SecretValue]) {
+    public init(
+        path: String, name: String, domainMaps: [DomainMapSpec], scenarios: [Scenario], secrets: [SecretValue],
+        clients: [ClientPopulation] = []
+    ) {
         self.path = path
         self.name = name
         self.domainMaps = domainMaps
         self.scenarios = scenarios
         self.secrets = secrets
+        self.clients = clients
+    }
+
+    /// The maps asked as user populations (`clients:` on an httpdns map).
+    public var mapsAskingAsClients: [DomainMapSpec] {
+        domainMaps.filter { map in
+            if case .httpdns(let service) = map.source { return service.clients != nil }
+            return false
+        }
     }
 
     /// The domain map called `name`, if the plan declares one.
