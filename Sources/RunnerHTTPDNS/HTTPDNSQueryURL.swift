@@ -3,12 +3,20 @@ import RunnerPlan
 import RunnerVocabulary
 
 /// Query URLs from a plan's URL template: the host filled in, a format's parameters added.
-enum HTTPDNSQueryURL {
+package enum HTTPDNSQueryURL {
     /// A parameter a format adds to ask for one family (`type=AAAA`), and the family it asks for.
     struct FamilyParameter {
         var name: String
         var value: String
         var family: IPAddress.Family?
+    }
+
+    /// `template` with `{client}` and `{client_subnet}` replaced by a user population's address
+    /// and subnet (`120.196.0.0/24`), percent-encoded like the host; before the format fills the
+    /// host and `auth` signs or encrypts (DNSPod encrypts `ip` like `dn`, Volcengine signs it).
+    package static func fillingClient(_ template: String, address: String, subnet: String) -> String {
+        template.replacingOccurrences(of: "{client_subnet}", with: encode(subnet))
+            .replacingOccurrences(of: "{client}", with: encode(address))
     }
 
     /// `template` with `{host}` replaced by the URL-encoded host (RFC 3986 unreserved kept).

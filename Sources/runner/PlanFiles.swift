@@ -28,13 +28,20 @@ enum PlanFiles {
         return plans
     }
 
-    /// A map asked as client populations cannot be run yet (issue 33 in progress): asking it as
-    /// this machine would pass a check every population may fail. One message per such map.
-    static func populationProblems(_ plans: [Plan]) -> [String] {
+    /// What this runner cannot do yet with client populations (issue 33 in progress): a run
+    /// or `serve` asking a map as this machine would pass a check every population may fail;
+    /// `runner resolve` asks as each client through the URL, but a `doh` map's EDNS Client Subnet
+    /// option is not built yet. One message per map.
+    static func populationProblems(_ plans: [Plan], resolving: Bool = false) -> [String] {
         plans.flatMap { plan in
-            plan.mapsAskingAsClients.map { map in
-                "\(map.location): domain map '\(map.name)' asks as client populations ('clients'), which this runner "
-                    + "checks ('runner check') but does not ask as yet; remove 'clients' to ask as this machine"
+            plan.mapsAskingAsClients.compactMap { map -> String? in
+                if resolving {
+                    guard case .httpdns(let service) = map.source, service.format.name == .doh else { return nil }
+                    return "\(map.location): domain map '\(map.name)' asks as client populations through format 'doh', "
+                        + "whose EDNS Client Subnet option this runner does not send yet"
+                }
+                return "\(map.location): domain map '\(map.name)' asks as client populations ('clients'), which 'runner resolve' "
+                    + "asks as but a run does not check yet; remove 'clients' to run it as this machine"
             }
         }
     }

@@ -27,7 +27,7 @@ struct ResolvePlans: ParsableCommand {
 
     func run() throws {
         let plans = try PlanFiles.load(planOptions)
-        let problems = PlanFiles.populationProblems(plans)
+        let problems = PlanFiles.populationProblems(plans, resolving: true)
         guard problems.isEmpty else {
             problems.forEach { Console.error("error: \($0)") }
             throw ExitCode(ExitStatus.invalidInput)

@@ -98,31 +98,71 @@ struct ResolveCLITests {
     }
 }
 
-/// A plan with client populations: `runner check` accepts it; `runner`, `runner resolve` (and
-/// `runner serve`, through the same check) refuse it with exit 2 rather than ask as this machine.
+/// Client populations: `runner resolve` asks a map as each of them (the lab answers each its
+/// population's edges); a run refuses such a plan with exit 2 rather than ask as this machine,
+/// and so does `resolve` for a `doh` map, whose EDNS Client Subnet option is not sent yet.
 @Suite("Client populations on the command line", .timeLimit(.minutes(3)))
 struct PopulationsCLITests {
-    @Test func checkedButNotRunYet() async throws {
-        let lab = try await SharedLab.get()
-        let file = try LabPlans.write("""
+    func plan(_ lab: Lab, probe: String, extraMap: String = "") throws -> String {
+        try LabPlans.write("""
             version: 1
             clients:
-              gd-mobile: {ip: 120.196.0.1, labels: {isp: china-mobile}}
+              gd-mobile:  {ip: 120.196.0.1, labels: {isp: china-mobile, region: guangdong}}
+              bj-unicom:  {subnet: 123.112.0.0/24, labels: {isp: china-unicom, region: beijing}}
+              sh-telecom: {ip: 101.80.0.1, labels: {isp: china-telecom, region: shanghai}}
             domains:
-              ali: {httpdns: {format: alibaba, url: "http://127.0.0.2:{{http}}/d?host={host}&ip={client}", clients: all}}
+              tencent:
+                httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ttl=1&ip={client}&probe=\(probe)", clients: all}
+              ali:
+                httpdns: {format: alibaba, url: "http://127.0.0.2:{{http}}/httpdns/alibaba/lab/d?host={host}&ip={client}", clients: [bj-unicom]}
+            \(extraMap)
             scenarios:
-              - {name: a, domains: ali, request: {url: "https://api.lab.test:{{https}}/echo"}}
+              - {name: t, domains: tencent, request: {url: "https://api.lab.test:{{https}}/echo"}, strategy: sni-resolve}
+              - {name: a, domains: ali, request: {url: "https://api.lab.test:{{https}}/echo"}, strategy: sni-resolve}
             """, lab: lab)
-        let check = try await PackageExecutable.run("runner", ["check", file])
-        #expect(check.status == 0 && check.stdout == "\(file): ok (1 scenario)\n", "\(check.stdout)\(check.stderr)")
-        let expected = "error: \(file):5:3: domain map 'ali' asks as client populations ('clients'), which this runner checks "
-            + "('runner check') but does not ask as yet; remove 'clients' to ask as this machine\n"
-        for arguments in [[file], ["resolve", file]] {
-            let output = try await PackageExecutable.run("runner", arguments)
-            #expect(output.status == 2, "\(arguments)")
-            #expect(output.stderr == expected, "\(arguments): \(output.stderr)")
-            #expect(output.stdout.isEmpty)
+    }
+
+    @Test func resolveAsksAsEachClientAndTheServiceAnswersEachItsEdges() async throws {
+        let lab = try await SharedLab.get()
+        let probe = UUID().uuidString
+        let file = try plan(lab, probe: probe)
+        let output = try await PackageExecutable.run("runner", ["resolve", "--json", file])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+        let summary = rows.map { row in
+            [row["map"] as? String ?? "?", row["client"] as? String ?? "-", (row["addresses"] as? [String] ?? []).joined(separator: " ")]
         }
-        #expect(lab.requestsReceived(path: "/d") == 0, "nothing was asked")
+        #expect(summary == [
+            ["tencent", "gd-mobile", "127.0.0.2"], ["tencent", "bj-unicom", "127.0.0.9"], ["tencent", "sh-telecom", "127.0.0.5"],
+            ["ali", "bj-unicom", "127.0.0.9"],
+        ], "\(rows)")
+        #expect(rows[0]["labels"] as? [String: String] == ["isp": "china-mobile", "region": "guangdong"])
+        #expect(rows.allSatisfy { $0["ttl"] as? Int == 120 && $0["source"] as? String == "answer" }, "the populations' own TTL")
+        // bj-unicom is a subnet: its first address goes where `{client}` is.
+        let asked = lab.requestsArrived(target: "/httpdns/dnspod/d?dn=api.lab.test&ttl=1&ip=123.112.0.0&probe=\(probe)&type=addrs")
+        #expect(asked.count == 1, "each client is asked once")
+
+        let table = try await PackageExecutable.run("runner", ["resolve", file])
+        let line = table.stdout.split(separator: "\n").first { $0.contains("gd-mobile") }.map(String.init) ?? ""
+        #expect(line.contains(" gd-mobile ") && line.contains(" isp=china-mobile,region=guangdong ") && line.contains(" 127.0.0.2 "), "\(table.stdout)")
+        #expect(line.contains("answer: HTTPDNS map 'tencent' (dnspod) as client 'gd-mobile' via http://"), "\(line)")
+    }
+
+    @Test func aRunRefusesAPlanThatAsksAsClientsAndResolveADoHMapThatDoes() async throws {
+        let lab = try await SharedLab.get()
+        let file = try plan(lab, probe: UUID().uuidString)
+        let check = try await PackageExecutable.run("runner", ["check", file])
+        #expect(check.status == 0 && check.stdout == "\(file): ok (2 scenarios)\n", "\(check.stdout)\(check.stderr)")
+        let run = try await PackageExecutable.run("runner", [file])
+        #expect(run.status == 2 && run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("error: \(file):7:3: domain map 'tencent' asks as client populations ('clients'), "
+            + "which 'runner resolve' asks as but a run does not check yet; remove 'clients' to run it as this machine\n"), "\(run.stderr)")
+        #expect(run.stderr.contains("error: \(file):9:3: domain map 'ali' asks as client populations"))
+
+        let withDoH = try plan(lab, probe: UUID().uuidString, extraMap: "  doh: {httpdns: {format: doh, url: \"https://api.lab.test:{{https}}/dns-query\", clients: all}}")
+        let resolve = try await PackageExecutable.run("runner", ["resolve", withDoH])
+        #expect(resolve.status == 2 && resolve.stdout.isEmpty)
+        #expect(resolve.stderr == "error: \(withDoH):11:3: domain map 'doh' asks as client populations through format 'doh', "
+            + "whose EDNS Client Subnet option this runner does not send yet\n", "\(resolve.stderr)")
     }
 }

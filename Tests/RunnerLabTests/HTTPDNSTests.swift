@@ -35,6 +35,19 @@ struct HTTPDNSCase: CustomTestStringConvertible, Sendable {
             body: "api.lab.test.:127.0.0.2;127.0.0.5,60\nshortttl.lab.test.:127.0.0.2,1\nnowhere.lab.test.:0"),
         .init(lookup: "dnspod/d?dn=cname.lab.test&ttl=1", status: 200, contentType: text, body: "127.0.0.2,60"),
         .init(lookup: "dnspod/d?dn=nowhere.lab.test&ttl=1", status: 200, contentType: text, body: ""),
+        // A named client is answered its population's edges (`LabDNS.populations`): gd-mobile the
+        // primary, bj-unicom an edge that is down, sh-telecom the replica; any other client the table.
+        .init(lookup: "dnspod/d?dn=api.lab.test&ttl=1&ip=120.196.3.4", status: 200, contentType: text, body: "127.0.0.2,120"),
+        .init(lookup: "dnspod/d?dn=api.lab.test&ttl=1&ip=123.112.0.9", status: 200, contentType: text, body: "127.0.0.9,120"),
+        .init(lookup: "dnspod/d?dn=api.lab.test&ttl=1&ip=101.80.200.1", status: 200, contentType: text, body: "127.0.0.5,120"),
+        .init(lookup: "dnspod/d?dn=api.lab.test&ttl=1&ip=8.8.8.8", status: 200, contentType: text, body: "127.0.0.2;127.0.0.5,60"),
+        .init(lookup: "dnspod/d?dn=sni.lab.test&ttl=1&ip=120.196.3.4", status: 200, contentType: text, body: "127.0.0.3,60"),
+        .init(
+            lookup: "alibaba/lab/d?host=api.lab.test&ip=123.112.0.9", status: 200, contentType: json,
+            body: #"{"host":"api.lab.test","ips":["127.0.0.9"],"ttl":120,"origin_ttl":120}"#),
+        .init(
+            lookup: "json/v1/resolve?name=api.lab.test&ip=101.80.0.1", status: 200, contentType: json,
+            body: #"{"answer":{"v4":["127.0.0.5"],"v6":[],"ttl":120}}"#),
         // Alibaba EMAS JSON.
         .init(
             lookup: "alibaba/lab/d?host=api.lab.test", status: 200, contentType: json,

@@ -102,6 +102,13 @@ struct KeyDecodingTests {
             Row(section: .top, key: "vars", yaml: plan(top: "vars: {v: vv}", request: "headers: {X-V: '${v}'}"),
                 check: scenario { $0.request.headers.contains(Header(name: "X-V", value: "vv")) }),
             Row(section: .top, key: "domains", yaml: plan(top: staticMap), check: { $0.domainMaps.map(\.name) == ["m"] }),
+            Row(section: .top, key: "clients", yaml: plan(top: "clients: {gd: {ip: 120.196.0.1}}"), check: { $0.clients.map(\.name) == ["gd"] }),
+            Row(section: .client, key: "ip", yaml: plan(top: "clients: {gd: {ip: 120.196.0.7}}"),
+                check: { $0.clients.first?.address.text == "120.196.0.7" && $0.clients.first?.subnet.description == "120.196.0.0/24" }),
+            Row(section: .client, key: "subnet", yaml: plan(top: "clients: {gd: {subnet: 120.196.0.0/16}}"),
+                check: { $0.clients.first?.subnet.description == "120.196.0.0/16" && $0.clients.first?.address.text == "120.196.0.0" }),
+            Row(section: .client, key: "labels", yaml: plan(top: "clients: {gd: {ip: 120.196.0.1, labels: {isp: cm}}}"),
+                check: { $0.clients.first?.labels == [ClientPopulation.Label(name: "isp", value: "cm")] }),
             Row(section: .top, key: "scenarios", yaml: plan(), check: { $0.scenarios.map(\.name) == ["s"] }),
 
             Row(section: .scenario, key: "name", yaml: plan(), check: scenario { $0.name == "s" }),
@@ -242,6 +249,12 @@ struct KeyDecodingTests {
                 }),
             Row(section: .httpdns, key: "timeout", yaml: plan(top: httpdnsMap.replacingOccurrences(of: "%@", with: "timeout: 5s")),
                 check: httpdns { $0.timeout == .seconds(5) }),
+            Row(section: .httpdns, key: "clients", yaml: plan(top: "clients: {gd: {ip: 120.196.0.1}}\n"
+                + "domains: {m: {httpdns: {format: alibaba, url: 'http://192.0.2.1/d?host={host}&ip={client}', clients: [gd]}}}"),
+                check: { plan in
+                    if case .httpdns(let service)? = plan.domainMaps.first?.source { return service.clients == .named(["gd"]) }
+                    return false
+                }),
             Row(section: .httpdns, key: "fallback", yaml: plan(top: httpdnsMap.replacingOccurrences(of: "%@", with: "fallback: system")),
                 check: httpdns { $0.fallback == .system }),
             Row(section: .httpdns, key: "auth", yaml: plan(top: httpdnsMap.replacingOccurrences(

@@ -53,9 +53,12 @@ final class DomainResolver {
     /// for built-in lists and cached answers). `resolver` answers where the machine's resolver
     /// would (the `system` map, `fallback: system`), within `systemTimeout` (HTTPDNS services
     /// have their map's own `timeout`).
+    ///
+    /// `client`: the user population to ask as, for a map asked as clients (`clients:`); a map
+    /// that is not (a list, the machine's resolver, a service without `clients`) answers alike.
     func resolve(
         host: String, map mapName: String, ipVersion: IPVersionPreference, caFile: String?,
-        resolver: ResolverChoice, systemTimeout: Duration, completion: @escaping Completion
+        resolver: ResolverChoice, systemTimeout: Duration, client: ClientPopulation? = nil, completion: @escaping Completion
     ) {
         if let literal = IPAddress(host) {
             completion(.success(Resolution(addresses: [literal], source: "IP literal in the URL", lookupTime: .zero)))
@@ -88,8 +91,11 @@ final class DomainResolver {
             }
         case .httpdns(let service):
             let keyResolver = mapsReachingResolver.contains(mapName) ? resolver : nil
-            answer(Key(map: mapName, host: host, family: ipVersion, resolver: keyResolver), completion: completion) { [self] done in
-                let kept = ResolutionMemory.Key(plan: plan.path, map: mapName, host: host, family: ipVersion)
+            // Only a map asked as clients answers each one apart.
+            let client = service.clients == nil ? nil : client
+            let key = Key(map: mapName, host: host, family: ipVersion, resolver: keyResolver, client: client?.name)
+            answer(key, completion: completion) { [self] done in
+                let kept = ResolutionMemory.Key(plan: plan.path, map: mapName, host: host, family: ipVersion, client: client?.name)
                 if let (resolution, ttl) = memory?.answer(for: kept, service: service, now: clock.now()) {
                     // A kept answer is the service's too (its series stay from cycle to cycle), taking no time.
                     httpdnsLookups.append(HTTPDNSLookupResult(
@@ -100,7 +106,7 @@ final class DomainResolver {
                 let startedAt = clock.now()
                 HTTPDNSLookup(
                     mapName: mapName, service: service, host: host, ipVersion: ipVersion, caFile: caFile,
-                    wallClock: wallClock, redactor: redactor)
+                    wallClock: wallClock, redactor: redactor, client: client)
                     .run(on: engine) { [self] result in
                         let answer = try? result.get()
                         httpdnsLookups.append(HTTPDNSLookupResult(
@@ -113,7 +119,7 @@ final class DomainResolver {
                         case .failure(let error):
                             fallBack(
                                 from: mapName, service: service, error: error, host: host, ipVersion: ipVersion,
-                                caFile: caFile, resolver: resolver, systemTimeout: systemTimeout
+                                caFile: caFile, resolver: resolver, systemTimeout: systemTimeout, client: client
                             ) { done($0, nil) }
                         }
                     }
@@ -146,7 +152,7 @@ final class DomainResolver {
     private func fallBack(
         from mapName: String, service: HTTPDNSSpec, error: TransferError, host: String,
         ipVersion: IPVersionPreference, caFile: String?, resolver: ResolverChoice, systemTimeout: Duration,
-        completion: @escaping Completion
+        client: ClientPopulation?, completion: @escaping Completion
     ) {
         let degraded = { (result: Result<Resolution, TransferError>, target: String) -> Result<Resolution, TransferError> in
             switch result {
@@ -169,9 +175,10 @@ final class DomainResolver {
                 completion(degraded($0, target))
             }
         case .map(let other):
+            // The fallback map is asked as the same client when it asks as clients at all.
             resolve(
                 host: host, map: other, ipVersion: ipVersion, caFile: caFile, resolver: resolver,
-                systemTimeout: systemTimeout
+                systemTimeout: systemTimeout, client: client
             ) { result in
                 completion(degraded(result, "map '\(other)'"))
             }

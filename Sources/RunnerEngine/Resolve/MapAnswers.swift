@@ -20,15 +20,16 @@ public enum MapAnswers {
             resolvers.append(resolver)
             let questions = Self.questions(in: plan)
             answers.append(Array(repeating: nil, count: questions.count))
-            for (index, scenario) in questions.enumerated() {
+            for (index, question) in questions.enumerated() {
+                let scenario = question.scenario
                 let host = scenario.request.url.host
                 resolver.resolve(
                     host: host, map: scenario.domainMap, ipVersion: scenario.ipVersion, caFile: scenario.settings.caFile,
-                    resolver: scenario.settings.resolver, systemTimeout: scenario.settings.connectTimeout
+                    resolver: scenario.settings.resolver, systemTimeout: scenario.settings.connectTimeout, client: question.client
                 ) { result in
                     answers[planIndex][index] = Self.row(
-                        result, plan: plan.path, map: scenario.domainMap, host: host, ipVersion: scenario.ipVersion,
-                        redactor: redactor)
+                        result, plan: plan.path, map: scenario.domainMap, host: host, client: question.client,
+                        ipVersion: scenario.ipVersion, redactor: redactor)
                 }
             }
         }
@@ -36,21 +37,32 @@ public enum MapAnswers {
         return withExtendedLifetime(resolvers) { answers.flatMap { $0.compactMap { $0 } } }
     }
 
-    /// The first scenario to request each (map, host) that a strategy of it pins through; a host
-    /// written as an IP address asks no map.
-    static func questions(in plan: Plan) -> [Scenario] {
+    /// One lookup to make: a map and host, as the first scenario that requests them asks, as
+    /// one of the map's clients (nil: as this machine).
+    struct Question {
+        var scenario: Scenario
+        var client: ClientPopulation?
+    }
+
+    /// The first scenario to request each (map, host) that a strategy of it pins through, once
+    /// per client the map is asked as; a host written as an IP address asks no map.
+    static func questions(in plan: Plan) -> [Question] {
         var seen: Set<[String]> = []
-        return plan.scenarios.filter { scenario in
+        return plan.scenarios.flatMap { scenario -> [Question] in
             let host = scenario.request.url.host
-            guard ResultExpansion.needsResolution(scenario, override: nil), IPAddress(host) == nil else { return false }
-            return seen.insert([scenario.domainMap, host]).inserted
+            guard ResultExpansion.needsResolution(scenario, override: nil), IPAddress(host) == nil,
+                  seen.insert([scenario.domainMap, host]).inserted
+            else { return [] }
+            let clients = plan.clients(askedBy: scenario.domainMap)
+            return clients.isEmpty ? [Question(scenario: scenario)] : clients.map { Question(scenario: scenario, client: $0) }
         }
     }
 
     private static func row(
-        _ result: Result<Resolution, TransferError>, plan: String, map: String, host: String, ipVersion: IPVersionPreference,
-        redactor: Redactor?
+        _ result: Result<Resolution, TransferError>, plan: String, map: String, host: String, client: ClientPopulation?,
+        ipVersion: IPVersionPreference, redactor: Redactor?
     ) -> MapAnswer {
+        let labels = Dictionary(uniqueKeysWithValues: (client?.labels ?? []).map { ($0.name, $0.value) })
         let mask = { (text: String) in redactor?.redact(text) ?? text }
         switch result {
         case .success(let resolution):
@@ -58,12 +70,12 @@ public enum MapAnswers {
             let notes = resolution.notes.map { $0.hasPrefix("fallback: ") ? String($0.dropFirst("fallback: ".count)) : $0 }
             let detail = ([resolution.source] + notes).joined(separator: "; ")
             return MapAnswer(
-                plan: plan, map: map, host: host, client: nil, labels: [:],
+                plan: plan, map: map, host: host, client: client?.name, labels: labels,
                 addresses: resolution.ordered(for: ipVersion).map(\.text), ttl: resolution.ttl,
                 source: resolution.fallbackFrom == nil ? .answer : .fallback, detail: mask(detail))
         case .failure(let error):
             return MapAnswer(
-                plan: plan, map: map, host: host, client: nil, labels: [:], addresses: [], ttl: nil, source: .error,
+                plan: plan, map: map, host: host, client: client?.name, labels: labels, addresses: [], ttl: nil, source: .error,
                 detail: mask(error.message))
         }
     }

@@ -12,6 +12,8 @@ struct ResolutionCache<Waiter> {
         /// The resolver asked, for a map whose answer may come from it (`system`, a `fallback:
         /// system` chain); nil for every other map, whose answer is the same for any resolver.
         var resolver: ResolverChoice? = nil
+        /// The user population the map was asked as (`clients:`); nil: as this machine.
+        var client: String? = nil
     }
 
     /// What to do for one asker.

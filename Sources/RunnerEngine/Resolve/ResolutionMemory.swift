@@ -15,6 +15,8 @@ public final class ResolutionMemory: @unchecked Sendable {
         var map: String
         var host: String
         var family: IPVersionPreference
+        /// The user population asked as; nil: this machine.
+        var client: String? = nil
     }
 
     private struct Entry {

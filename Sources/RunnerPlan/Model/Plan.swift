@@ -28,6 +28,16 @@ public struct Plan: Sendable, Equatable {
         self.clients = clients
     }
 
+    /// The populations map `name` is asked as, in the plan's order; empty for a map that is not
+    /// asked as clients (or no such map).
+    public func clients(askedBy name: String) -> [ClientPopulation] {
+        guard case .httpdns(let service)? = domainMap(named: name)?.source, let selection = service.clients else { return [] }
+        switch selection {
+        case .all: return clients
+        case .named(let names): return clients.filter { names.contains($0.name) }
+        }
+    }
+
     /// The maps asked as user populations (`clients:` on an httpdns map).
     public var mapsAskingAsClients: [DomainMapSpec] {
         domainMaps.filter { map in

@@ -19,6 +19,9 @@ struct HTTPDNSLookup {
     var wallClock: WallClock
     /// The run's secrets: a body that echoes one is quoted from its masked copy (nil: none).
     var redactor: Redactor?
+    /// The user population asked as: its address and subnet fill the URL's `{client}` and
+    /// `{client_subnet}`; nil: as this machine.
+    var client: ClientPopulation? = nil
 
     /// Answers of HTTPDNS bodies are small; anything past this is not an answer anyway.
     private static let bodyLimit = 64 * 1024
@@ -30,7 +33,10 @@ struct HTTPDNSLookup {
         let wire = service.format.wire
         let queries: [HTTPDNSQuery]
         do throws(HTTPDNSProblem) {
-            queries = try wire.queries(template: service.urlTemplate, host: host, ipVersion: ipVersion)
+            let template = client.map {
+                HTTPDNSQueryURL.fillingClient(service.urlTemplate, address: $0.address.text, subnet: $0.subnet.description)
+            } ?? service.urlTemplate
+            queries = try wire.queries(template: template, host: host, ipVersion: ipVersion)
         } catch {
             completion(.failure(TransferError(kind: .resolve, message: "\(label) cannot ask for '\(host)': \(error)")))
             return
@@ -58,7 +64,8 @@ struct HTTPDNSLookup {
     /// `HTTPDNS map 'ali' (alibaba, alibaba-sign)`: the format, and the auth scheme when there is one.
     private var label: String {
         let scheme = service.auth.map { ", \($0.scheme.rawValue)" } ?? ""
-        return "HTTPDNS map '\(mapName)' (\(service.format.name.rawValue)\(scheme))"
+        let asked = client.map { " as client '\($0.name)'" } ?? ""
+        return "HTTPDNS map '\(mapName)' (\(service.format.name.rawValue)\(scheme))\(asked)"
     }
 
     /// Sends `query` to the service: at `service_ips[serviceIPIndex]` when the map ships

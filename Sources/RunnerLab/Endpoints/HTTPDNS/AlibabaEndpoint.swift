@@ -50,7 +50,9 @@ struct AlibabaEndpoint: Endpoint {
             return eventLoop.makeSucceededFuture(
                 .json(.object([("code", .string(refusal.code))]), status: refusal.status))
         }
-        return service.answer(hosts: [host], to: request, on: eventLoop) { resolutions in
+        return service.answer(
+            hosts: [host], to: request, on: eventLoop, client: HTTPDNSService.client("ip", in: request.query)
+        ) { resolutions in
             .json(Self.document(host: host, resolution: resolutions[0], families: families))
         }
     }

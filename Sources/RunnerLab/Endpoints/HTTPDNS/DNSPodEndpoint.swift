@@ -66,7 +66,9 @@ struct DNSPodEndpoint: Endpoint {
             return eventLoop.makeSucceededFuture(.badRequest(error.description))
         }
         let clientIP = query.withClientIP ? request.connection.remoteAddress : nil
-        return service.answer(hosts: query.hosts, to: request, on: eventLoop) { resolutions in
+        return service.answer(
+            hosts: query.hosts, to: request, on: eventLoop, client: HTTPDNSService.parameter("ip", in: pairs)
+        ) { resolutions in
             let body = Self.body(query: query, resolutions: resolutions, clientIP: clientIP)
             guard let cipher, !body.isEmpty else { return .text(body) }
             do {

@@ -38,7 +38,9 @@ struct DoHJSONEndpoint: Endpoint {
         } catch {
             return eventLoop.makeSucceededFuture(.badRequest(error.description))
         }
-        return service.answer(hosts: [host], to: request, on: eventLoop) { resolutions in
+        return service.answer(
+            hosts: [host], to: request, on: eventLoop, client: HTTPDNSService.client("edns_client_subnet", in: request.query)
+        ) { resolutions in
             var response = LabResponse.json(Self.document(host: host, resolution: resolutions[0], type: type))
             response.headers.replaceOrAdd(name: "content-type", value: Self.contentType)
             return response

@@ -39,13 +39,19 @@ struct HTTPDNSService: Sendable {
     /// Counts a lookup of each of `hosts`, then answers with what `render` makes of their resolutions
     /// (in the same order) — unless one of them is a fault host that replaces the answer (the first
     /// such host wins, so a batch with `hang.lab.test` in it hangs).
+    ///
+    /// `client`: the client the query names (an address or a CIDR), answered its population's
+    /// records where it has them (`LabDNS.populations`).
     func answer(
-        hosts: [String], to request: LabRequest, on eventLoop: any EventLoop,
+        hosts: [String], to request: LabRequest, on eventLoop: any EventLoop, client: String? = nil,
         render: @escaping @Sendable ([HTTPDNSResolution]) -> LabResponse
     ) -> EventLoopFuture<LabResponse> {
         // Counted on arrival, so a lookup that never gets an answer still shows up.
         countLookups(hosts)
-        let resolutions = hosts.map(resolution(of:))
+        let population = client.flatMap(LabDNS.population(of:))
+        let resolutions = hosts.map { host in
+            population?.records[LabDNS.canonicalName(host)].map(HTTPDNSResolution.records) ?? resolution(of: host)
+        }
         switch Self.delivery(for: hosts) {
         case .now:
             return eventLoop.makeSucceededFuture(render(resolutions))
@@ -92,6 +98,13 @@ struct HTTPDNSService: Sendable {
             }
         }
         return .now
+    }
+
+    /// The client a query names in its `name` parameter (an address or a CIDR), nil when it
+    /// names none or cannot be read (the endpoint reports an unreadable query itself).
+    static func client(_ name: String, in query: String?) -> String? {
+        guard let pairs = try? pairs(query) else { return nil }
+        return parameter(name, in: pairs)
     }
 
     /// The value of the last `name` parameter of `query`, if any.

@@ -21,7 +21,9 @@ struct InHouseJSONEndpoint: Endpoint {
         } catch {
             return eventLoop.makeSucceededFuture(.badRequest(error.description))
         }
-        return service.answer(hosts: [host], to: request, on: eventLoop) { resolutions in
+        return service.answer(
+            hosts: [host], to: request, on: eventLoop, client: HTTPDNSService.client("ip", in: request.query)
+        ) { resolutions in
             .json(Self.document(resolution: resolutions[0]))
         }
     }

@@ -48,7 +48,9 @@ struct VolcengineEndpoint: Endpoint {
             if !domain.isEmpty { service.countLookups(domain.split(separator: ",").map(String.init)) }
             return eventLoop.makeSucceededFuture(.json(Self.error(refusal), status: refusal.status))
         }
-        return service.answer(hosts: [domain], to: request, on: eventLoop) { resolutions in
+        return service.answer(
+            hosts: [domain], to: request, on: eventLoop, client: HTTPDNSService.parameter("ip", in: pairs)
+        ) { resolutions in
             .json(Self.document(resolution: resolutions[0], type: type ?? .both))
         }
     }

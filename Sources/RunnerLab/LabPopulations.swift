@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension LabDNS {
+    /// A group of users the lab's HTTPDNS service answers apart, as a real one answers by the
+    /// client's network: a query that names a client (DNSPod's and Alibaba's `ip=`, Volcengine's
+    /// `ip=`, the in-house JSON service's `ip=`, DoH JSON's `edns_client_subnet=`) in `subnet`
+    /// gets `records` for the names listed there; any other query gets the table.
+    public struct Population: Sendable {
+        public let name: String
+        /// An IPv4 CIDR.
+        public let subnet: String
+        public let records: [String: Record]
+    }
+
+    /// Where nothing listens: the edge a population is sent to that is down.
+    public static let deadEdge = "127.0.0.9"
+
+    /// Three populations for `api.lab.test`: one sent to the primary edge (up), one to an edge
+    /// that is down (`deadEdge`), one to the replica (up: another region's edge, for a rule on
+    /// where a population may be sent). Their TTL is 120 s, the table's 60.
+    public static let populations: [Population] = [
+        Population(name: "gd-mobile", subnet: "120.196.0.0/16", records: ["api.lab.test": Record(ipv4: [LabAddress.primary], ttl: 120)]),
+        Population(name: "bj-unicom", subnet: "123.112.0.0/16", records: ["api.lab.test": Record(ipv4: [deadEdge], ttl: 120)]),
+        Population(name: "sh-telecom", subnet: "101.80.0.0/16", records: ["api.lab.test": Record(ipv4: [LabAddress.replica], ttl: 120)]),
+    ]
+
+    /// The population a client belongs to: `client` is an address or a CIDR (its address
+    /// counts); nil for none, or for text that is neither.
+    static func population(of client: String) -> Population? {
+        let address = client.split(separator: "/", maxSplits: 1).first.map(String.init) ?? client
+        guard let value = ipv4(address) else { return nil }
+        return populations.first { population in
+            let parts = population.subnet.split(separator: "/")
+            guard parts.count == 2, let network = ipv4(String(parts[0])), let length = UInt32(parts[1]), length <= 32 else { return false }
+            let mask: UInt32 = length == 0 ? 0 : ~UInt32(0) << (32 - length)
+            return value & mask == network & mask
+        }
+    }
+
+    private static func ipv4(_ text: String) -> UInt32? {
+        var address = in_addr()
+        guard inet_pton(AF_INET, text, &address) == 1 else { return nil }
+        return UInt32(bigEndian: address.s_addr)
+    }
+}
