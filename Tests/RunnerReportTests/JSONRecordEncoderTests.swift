@@ -10,20 +10,23 @@ import RunnerVocabulary
 /// slashes unescaped): the key order it learns per type, objects that leave that order, nested
 /// containers, every integer width, its shortcut for millisecond doubles and its string scan.
 @Suite struct JSONRecordEncoderTests {
-    private static func foundation<Value: Encodable>(_ value: Value) throws -> String {
+    /// JSONEncoder's bytes: pretty-printed, or `compact` (no whitespace), keys sorted.
+    private static func foundation<Value: Encodable>(_ value: Value, compact: Bool = false) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    private static func written<Value: Encodable>(_ value: Value, by encoder: JSONRecordEncoder) -> String {
+    private static func written<Value: Encodable>(_ value: Value, by encoder: JSONRecordEncoder, compact: Bool = false) -> String {
         var writer = JSONWriter()
+        writer.compact = compact
         encoder.write(value, to: &writer)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// Writes `values` one after another with one encoder (the first of each type teaches it
-    /// the type's key order, the rest use it) and expects each as JSONEncoder writes it.
+    /// the type's key order, the rest use it) and expects each as JSONEncoder writes it, in
+    /// the pretty layout and then, with another encoder, compact.
     private static func expectSameAsFoundation<Value: Encodable>(
         _ values: [Value], encoder: JSONRecordEncoder = JSONRecordEncoder(),
         sourceLocation: SourceLocation = #_sourceLocation
@@ -32,6 +35,12 @@ import RunnerVocabulary
             let expected = try foundation(value)
             let actual = written(value, by: encoder)
             #expect(actual == expected, "value \(index)", sourceLocation: sourceLocation)
+        }
+        let compactEncoder = JSONRecordEncoder()
+        for (index, value) in values.enumerated() {
+            let expected = try foundation(value, compact: true)
+            let actual = written(value, by: compactEncoder, compact: true)
+            #expect(actual == expected, "value \(index), compact", sourceLocation: sourceLocation)
         }
     }
 
