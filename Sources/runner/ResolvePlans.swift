@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RunnerEngine
+import RunnerPlan
 import RunnerReport
 import RunnerResults
 
@@ -21,6 +22,10 @@ struct ResolvePlans: ParsableCommand {
     @Option(help: "Lookups in flight at once.")
     var jobs = 8
 
+    @Option(name: .customLong("client"), help: ArgumentHelp(
+        "Ask maps that ask as client populations as this one only (repeatable; names from the plans' clients:).", valueName: "NAME"))
+    var clients: [String] = []
+
     func validate() throws {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
@@ -32,10 +37,17 @@ struct ResolvePlans: ParsableCommand {
             problems.forEach { Console.error("error: \($0)") }
             throw ExitCode(ExitStatus.invalidInput)
         }
+        let named = Set(plans.flatMap { $0.clients.map(\.name) })
+        for name in clients where !named.contains(name) {
+            let hint = Suggestion.closest(to: name, among: named.sorted()).map { "; did you mean '\($0)'?" }
+                ?? (named.isEmpty ? "; the plans name no clients" : "; the plans' clients are \(named.sorted().joined(separator: ", "))")
+            Console.error("error: --client '\(name)' is no client of the plans\(hint)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
         let redactor = Redactor(named: plans.flatMap(\.secrets))
         let answers: [MapAnswer]
         do {
-            answers = try MapAnswers.ask(plans, jobs: jobs, redactor: redactor)
+            answers = try MapAnswers.ask(plans, jobs: jobs, redactor: redactor, onlyClients: clients.isEmpty ? nil : Set(clients))
         } catch {
             Console.error("error: \(redactor.redact(error.description))")
             throw ExitCode(ExitStatus.failed)

@@ -148,6 +148,19 @@ struct PopulationsCLITests {
         #expect(line.contains("answer: HTTPDNS map 'tencent' (dnspod) as client 'gd-mobile' via http://"), "\(line)")
     }
 
+    @Test func clientNarrowsTheLookupsToThosePopulations() async throws {
+        let lab = try await SharedLab.get()
+        let file = try plan(lab, probe: UUID().uuidString)
+        let output = try await PackageExecutable.run("runner", ["resolve", "--json", "--client", "sh-telecom", "--client", "bj-unicom", file])
+        #expect(output.status == 0, "\(output.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.map { "\($0["map"] as? String ?? "?") \($0["client"] as? String ?? "-")" }
+            == ["tencent bj-unicom", "tencent sh-telecom", "ali bj-unicom"], "in the plan's order: \(rows)")
+        let typo = try await PackageExecutable.run("runner", ["resolve", "--client", "sh-telcom", file])
+        #expect(typo.status == 2 && typo.stdout.isEmpty)
+        #expect(typo.stderr == "error: --client 'sh-telcom' is no client of the plans; did you mean 'sh-telecom'?\n", "\(typo.stderr)")
+    }
+
     @Test func aRunRefusesAPlanThatAsksAsClientsAndResolveADoHMapThatDoes() async throws {
         let lab = try await SharedLab.get()
         let file = try plan(lab, probe: UUID().uuidString)

@@ -10,7 +10,10 @@ import RunnerVocabulary
 /// service's own timeout included.
 public enum MapAnswers {
     /// The answers, plan by plan, each plan's in the order its scenarios first request them.
-    public static func ask(_ plans: [Plan], jobs: Int, redactor: Redactor?) throws(CurlError) -> [MapAnswer] {
+    /// `onlyClients`: a map asked as client populations is asked as these alone (nil: all of its own).
+    public static func ask(
+        _ plans: [Plan], jobs: Int, redactor: Redactor?, onlyClients: Set<String>? = nil
+    ) throws(CurlError) -> [MapAnswer] {
         let engine = try TransferEngine(maxInFlight: max(1, jobs))
         var answers: [[MapAnswer?]] = []
         // Kept until the engine has run: each answers on the engine's thread.
@@ -18,7 +21,7 @@ public enum MapAnswers {
         for (planIndex, plan) in plans.enumerated() {
             let resolver = DomainResolver(plan: plan, engine: engine, redactor: redactor)
             resolvers.append(resolver)
-            let questions = Self.questions(in: plan)
+            let questions = Self.questions(in: plan, onlyClients: onlyClients)
             answers.append(Array(repeating: nil, count: questions.count))
             for (index, question) in questions.enumerated() {
                 let scenario = question.scenario
@@ -46,7 +49,7 @@ public enum MapAnswers {
 
     /// The first scenario to request each (map, host) that a strategy of it pins through, once
     /// per client the map is asked as; a host written as an IP address asks no map.
-    static func questions(in plan: Plan) -> [Question] {
+    static func questions(in plan: Plan, onlyClients: Set<String>? = nil) -> [Question] {
         var seen: Set<[String]> = []
         return plan.scenarios.flatMap { scenario -> [Question] in
             let host = scenario.request.url.host
@@ -54,7 +57,8 @@ public enum MapAnswers {
                   seen.insert([scenario.domainMap, host]).inserted
             else { return [] }
             let clients = plan.clients(askedBy: scenario.domainMap)
-            return clients.isEmpty ? [Question(scenario: scenario)] : clients.map { Question(scenario: scenario, client: $0) }
+            guard !clients.isEmpty else { return [Question(scenario: scenario)] }
+            return clients.filter { onlyClients?.contains($0.name) ?? true }.map { Question(scenario: scenario, client: $0) }
         }
     }
 

@@ -1,7 +1,7 @@
 /// "Did you mean …?" for misspelt keys and names.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word`, when it is close enough to be a likely typo.
-    static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         let normalized = normalize(word)
         guard !normalized.isEmpty else { return nil }
         var best: (candidate: String, distance: Int)?
