@@ -34,7 +34,11 @@ enum PlanFiles {
     /// option is not built yet. One message per map.
     static func populationProblems(_ plans: [Plan], resolving: Bool = false) -> [String] {
         plans.flatMap { plan in
-            plan.mapsAskingAsClients.compactMap { map -> String? in
+            let unchecked = resolving ? [] : plan.scenarios.filter { !$0.expect.edges.isEmpty }.map { scenario in
+                "\(scenario.location): scenario '\(scenario.name)' has expect.edges, which a run does not check yet; "
+                    + "'runner resolve' shows where each client is sent"
+            }
+            return plan.mapsAskingAsClients.compactMap { map -> String? in
                 if resolving {
                     guard case .httpdns(let service) = map.source, service.format.name == .doh else { return nil }
                     return "\(map.location): domain map '\(map.name)' asks as client populations through format 'doh', "
@@ -42,7 +46,7 @@ enum PlanFiles {
                 }
                 return "\(map.location): domain map '\(map.name)' asks as client populations ('clients'), which 'runner resolve' "
                     + "asks as but a run does not check yet; remove 'clients' to run it as this machine"
-            }
+            } + unchecked
         }
     }
 }

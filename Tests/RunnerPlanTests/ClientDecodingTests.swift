@@ -120,6 +120,71 @@ struct ClientDecodingTests {
         ], "\(errors)")
     }
 
+    @Test func edgeRulesSelectClientsByNameOrLabelsAndBoundTheirAddresses() throws {
+        let workspace = try PlanWorkspace()
+        let plan = try PlanLoader.load(path: try workspace.write("plan.yaml", """
+            version: 1
+            clients:
+              gd-mobile: {ip: 120.196.0.1, labels: {isp: china-mobile, region: guangdong}}
+              sh-telecom: {ip: 101.80.0.1, labels: {isp: china-telecom, region: shanghai}}
+            domains:
+              sh-edges: {static: {api.example.com: [101.80.9.9]}}
+            scenarios:
+              - name: a
+                request: {url: "https://api.example.com/"}
+                expect:
+                  edges:
+                    - {clients: {region: guangdong}, within: [120.196.0.0/16, 183.232.0.0/16]}
+                    - {clients: [sh-telecom], within: [sh-edges, 101.80.0.7]}
+            """), environment: [:])
+        let rules = try #require(plan.scenarios.first?.expect.edges)
+        #expect(rules.count == 2)
+        #expect(plan.clients.map { rules[0].selects($0) } == [true, false])
+        #expect(plan.clients.map { rules[1].selects($0) } == [false, true])
+        let address = try #require(IPAddress("101.80.0.7"))
+        #expect(rules[0].location.line == 12 && rules[1].within == [.map("sh-edges"), .address(address)])
+    }
+
+    @Test func edgeRuleMistakesAreErrorsAtTheirPlace() throws {
+        let errors = try Self.errors("""
+            version: 1
+            clients:
+              gd-mobile: {ip: 120.196.0.1, labels: {isp: china-mobile}}
+            domains:
+              ali: {httpdns: {format: alibaba, url: "http://192.0.2.1/d?host={host}&ip={client}", clients: all}}
+            scenarios:
+              - name: a
+                request: {url: "https://api.example.com/"}
+                expect:
+                  edges:
+                    - {clients: [gd-mobil], within: [120.196.0.0/16]}
+                    - {clients: {isp: china-unicom}, within: [120.196.0.0/16]}
+                    - {clients: {ips: x}, within: [120.196.0.0/16]}
+                    - {clients: [gd-mobile], within: [120.196.0.1/16, ali, nowhere, 10.0.0.0/40]}
+                    - {clients: [gd-mobile]}
+                    - {clients: [gd-mobile], within: []}
+            """)
+        #expect(errors == [
+            "11:22 unknown client 'gd-mobil' in 'clients' in expect.edges of scenario 'a'; did you mean 'gd-mobile'?",
+            "12:21 no client has isp=china-unicom ('clients' in expect.edges of scenario 'a'): the rule would check nobody",
+            "13:22 unknown label 'ips' in 'clients' in expect.edges of scenario 'a'; did you mean 'isp'? the clients' labels are isp",
+            "14:43 '120.196.0.1/16' has bits set past its prefix ('within' in expect.edges of scenario 'a'); did you mean '120.196.0.0/16'?",
+            "14:59 map 'ali' in 'within' in expect.edges of scenario 'a' is not a static map: 'within' bounds addresses by a list the plan keeps",
+            "14:64 'nowhere' in 'within' in expect.edges of scenario 'a' is neither a CIDR, an address nor a domain map; expected a CIDR, an address or a static map's name",
+            "14:73 '10.0.0.0/40' is not a CIDR ('within' in expect.edges of scenario 'a'); expected ADDRESS/LENGTH, e.g. 120.196.0.0/16",
+            "15:11 missing required key 'within' in expect.edges of scenario 'a'",
+            "16:42 expected at least one CIDR, address or static map for 'within' in expect.edges of scenario 'a', got an empty list",
+        ], "\(errors)")
+        let none = try Self.errors("""
+            version: 1
+            scenarios:
+              - {name: a, request: {url: "https://api.example.com/"}, expect: {edges: [{clients: [x], within: [10.0.0.0/8]}]}}
+            """)
+        #expect(none == [
+            "3:68 'edges' in scenario 'a' checks where client populations are sent, but the plan names none: add 'clients:' at the top level",
+        ], "\(none)")
+    }
+
     @Test func subnetsParseContainAndNormalise() throws {
         #expect(try IPSubnet.parse("10.1.0.0/16").get().contains(IPAddress("10.1.255.7")!))
         #expect(!(try IPSubnet.parse("10.1.0.0/16").get().contains(IPAddress("10.2.0.1")!)))

@@ -249,6 +249,17 @@ struct KeyDecodingTests {
                 }),
             Row(section: .httpdns, key: "timeout", yaml: plan(top: httpdnsMap.replacingOccurrences(of: "%@", with: "timeout: 5s")),
                 check: httpdns { $0.timeout == .seconds(5) }),
+            Row(section: .expect, key: "edges", yaml: plan(top: "clients: {gd: {ip: 120.196.0.1}}", expect: "edges: [{clients: [gd], within: [120.196.0.0/16]}]"),
+                check: { $0.scenarios.first?.expect.edges.count == 1 }),
+            Row(section: .edgeRule, key: "clients", yaml: plan(
+                top: "clients: {gd: {ip: 120.196.0.1, labels: {isp: cm}}}", expect: "edges: [{clients: {isp: cm}, within: [192.0.2.1]}]"),
+                check: { $0.scenarios.first?.expect.edges.first?.clients == .labels([ClientPopulation.Label(name: "isp", value: "cm")]) }),
+            Row(section: .edgeRule, key: "within", yaml: plan(
+                top: "clients: {gd: {ip: 120.196.0.1}}\n" + staticMap, expect: "edges: [{clients: [gd], within: [120.196.0.0/16, 192.0.2.7, m]}]"),
+                check: { plan in
+                    guard let subnet = try? IPSubnet.parse("120.196.0.0/16").get(), let address = IPAddress("192.0.2.7") else { return false }
+                    return plan.scenarios.first?.expect.edges.first?.within == [.subnet(subnet), .address(address), .map("m")]
+                }),
             Row(section: .httpdns, key: "clients", yaml: plan(top: "clients: {gd: {ip: 120.196.0.1}}\n"
                 + "domains: {m: {httpdns: {format: alibaba, url: 'http://192.0.2.1/d?host={host}&ip={client}', clients: [gd]}}}"),
                 check: { plan in

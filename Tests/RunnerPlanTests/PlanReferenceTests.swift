@@ -91,6 +91,7 @@ struct PlanReferenceTests {
         case .tls: return "version: 1\n" + scenario(", tls: {\(item)}")
         case .tlsExpect: return "version: 1\n" + expect("tls: {\(item)}")
         case .client: return "version: 1\nclients: {c: {\(item)}}\n" + scenario("")
+        case .edgeRule: return "version: 1\nclients: {c: {ip: 192.0.2.1}}\n" + expect("edges: [{\(item)}]")
         }
     }
 

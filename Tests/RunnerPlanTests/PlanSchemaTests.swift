@@ -33,6 +33,7 @@ struct PlanSchemaTests {
         case .tls: "/$defs/tls"
         case .tlsExpect: "/$defs/expectTLS"
         case .client: "/$defs/client"
+        case .edgeRule: "/$defs/edgeRule"
         }
     }
 

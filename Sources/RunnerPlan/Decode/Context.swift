@@ -32,6 +32,7 @@ struct Context: Sendable, CustomStringConvertible {
         case expectTime = "expect.time"
         case expectDNS = "expect.dns"
         case expectTLS = "expect.tls"
+        case expectEdges = "expect.edges"
         case tls
         case headerMatcher = "the matcher for header"
         case `static`

@@ -176,3 +176,122 @@ extension PlanDecoder {
         names.isEmpty ? "none" : names.joined(separator: ", ")
     }
 }
+
+/// `expect.edges`: where each client population may be sent (plan-format.md, "Client populations").
+extension PlanDecoder {
+    /// The rules, each `{clients: [names] | {label: value, …}, within: [CIDR | address | static map]}`.
+    func decodeEdgeRules(_ entry: FieldEntry<ExpectKey>, scenario: Context) -> [EdgeRule] {
+        let context = scenario.part(.expectEdges)
+        func site() -> Site { Site(key: "edges", scenario.part(.expect)) }
+        guard !clientPopulations.isEmpty else {
+            report(at: entry.keyMark, "'edges' \(scenario) checks where client populations are sent, but the plan names none: add 'clients:' at the top level")
+            return []
+        }
+        guard let items = items(entry.value, expected: "a list of rules {clients: …, within: […]}", for: site()) else { return [] }
+        guard !items.isEmpty else {
+            report(at: entry.value.mark, "expected at least one rule for \(site()), got an empty list")
+            return []
+        }
+        var rules: [EdgeRule] = []
+        for item in items {
+            guard let fields = fields(of: item, site: Site(subject: "a rule of 'edges'", context), context: context, keys: Keys.edgeRule)
+            else { continue }
+            guard let clientsEntry = required(.clients, in: fields), let withinEntry = required(.within, in: fields) else { continue }
+            guard let selector = edgeSelector(clientsEntry, context: context), let within = edgeBounds(withinEntry, context: context)
+            else { continue }
+            rules.append(EdgeRule(clients: selector, within: within, location: location(item.mark)))
+        }
+        return rules
+    }
+
+    /// `clients` of a rule: a list of the plan's client names, or a mapping of labels that at
+    /// least one client has.
+    private func edgeSelector(_ entry: FieldEntry<EdgeRuleKey>, context: Context) -> EdgeRule.Selector? {
+        func site() -> Site { Site(key: "clients", context) }
+        if case .mapping = entry.value.content {
+            guard let pairs = namedEntries(of: entry.value, site: site()) else { return nil }
+            let labelNames = clientPopulations.first?.labels.map(\.name) ?? []
+            var labels: [ClientPopulation.Label] = []
+            for pair in pairs {
+                guard labelNames.contains(pair.key) else {
+                    let known = labelNames.isEmpty ? "the plan's clients have no labels" : "the clients' labels are \(labelNames.joined(separator: ", "))"
+                    let hint = Suggestion.closest(to: pair.key, among: labelNames).map { "did you mean '\($0)'? " } ?? ""
+                    report(at: pair.keyMark, "unknown label '\(pair.key)' in \(site()); \(hint)\(known)")
+                    return nil
+                }
+                guard let value = string(pair.value, for: Site(kind: "label", name: pair.key, context)) else { return nil }
+                labels.append(ClientPopulation.Label(name: pair.key, value: value.value))
+            }
+            guard !labels.isEmpty else {
+                report(at: entry.value.mark, "expected at least one label for \(site()), got an empty mapping")
+                return nil
+            }
+            let selector = EdgeRule.Selector.labels(labels)
+            let probe = EdgeRule(clients: selector, within: [], location: location(entry.value.mark))
+            guard clientPopulations.contains(where: probe.selects) else {
+                let shown = labels.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+                report(at: entry.value.mark, "no client has \(shown) (\(site())): the rule would check nobody")
+                return nil
+            }
+            return selector
+        }
+        guard let items = items(entry.value, expected: "a list of client names or a mapping of labels", for: site()) else { return nil }
+        guard !items.isEmpty else {
+            report(at: entry.value.mark, "expected at least one client name for \(site()), got an empty list")
+            return nil
+        }
+        var names: [String] = []
+        for item in items {
+            guard let text = string(item, for: site()) else { return nil }
+            guard clientNames.contains(text.value) else {
+                let hint = Suggestion.closest(to: text.value, among: clientNames).map { "; did you mean '\($0)'?" } ?? ""
+                report(at: text.mark, "unknown client \(text.quoted) in \(site())\(hint)")
+                return nil
+            }
+            if !names.contains(text.value) { names.append(text.value) }
+        }
+        return .names(names)
+    }
+
+    /// `within` of a rule: CIDRs, addresses and names of static maps.
+    private func edgeBounds(_ entry: FieldEntry<EdgeRuleKey>, context: Context) -> [EdgeRule.Bound]? {
+        func site() -> Site { Site(key: "within", context) }
+        guard let items = items(entry.value, expected: "a list of CIDRs, addresses or static maps", for: site()) else { return nil }
+        guard !items.isEmpty else {
+            report(at: entry.value.mark, "expected at least one CIDR, address or static map for \(site()), got an empty list")
+            return nil
+        }
+        var bounds: [EdgeRule.Bound] = []
+        var failed = false
+        for item in items {
+            guard let text = string(item, for: site()) else {
+                failed = true
+                continue
+            }
+            if text.value.contains("/") {
+                switch IPSubnet.parse(text.value) {
+                case .success(let subnet): bounds.append(.subnet(subnet))
+                case .failure(.hostBitsSet(let network)):
+                    report(at: text.mark, "\(text.quoted) has bits set past its prefix (\(site())); did you mean '\(network)'?")
+                    failed = true
+                case .failure(.malformed):
+                    report(at: text.mark, "\(text.quoted) is not a CIDR (\(site())); expected ADDRESS/LENGTH, e.g. 120.196.0.0/16")
+                    failed = true
+                }
+            } else if let address = IPAddress(text.value) {
+                bounds.append(.address(address))
+            } else if staticMapNames.contains(text.value) {
+                bounds.append(.map(text.value))
+            } else if domainMapNameSet.contains(text.value) {
+                report(at: text.mark, "map \(text.quoted) in \(site()) is not a static map: 'within' bounds addresses by a list the plan keeps")
+                failed = true
+            } else {
+                let hint = Suggestion.closest(to: text.value, among: staticMapNames.sorted()).map { "; did you mean '\($0)'?" }
+                    ?? "; expected a CIDR, an address or a static map's name"
+                report(at: text.mark, "\(text.quoted) in \(site()) is neither a CIDR, an address nor a domain map\(hint)")
+                failed = true
+            }
+        }
+        return failed ? nil : bounds
+    }
+}

@@ -37,6 +37,8 @@ extension PlanDecoder {
                 expect.dns = decodeDNSExpectation(entry, scenario: scenario)
             case .tls:
                 expect.tls = decodeTLSExpectation(entry, scenario: scenario)
+            case .edges:
+                expect.edges = decodeEdgeRules(entry, scenario: scenario)
             }
         }
         return expect

@@ -55,8 +55,12 @@ extension PlanDecoder {
 
         // Clients before the maps that ask as them.
         let clients = fields[.clients].map { decodeClients($0) } ?? []
-        clientNames = clients.map(\.name)
+        clientPopulations = clients
         let domainMaps = fields[.domains].map { decodeDomainMaps($0) } ?? []
+        staticMapNames = Set(domainMaps.compactMap { map in
+            if case .staticList = map.source { return map.name }
+            return nil
+        })
 
         var defaults = fields[.defaults].flatMap { entry -> SettingsLayer? in
             let context = Context(.defaults)

@@ -23,7 +23,7 @@ enum PlanKey: String, CaseIterable, Sendable {
     case resolver, dns, within
     case minVersion = "min_version", maxVersion = "max_version", ciphers, tls13Ciphers = "tls13_ciphers", curves
     case profile, pins, cipher
-    case clients, ip, subnet, labels
+    case clients, ip, subnet, labels, edges
 
     fileprivate static let all = allCases
 
@@ -71,6 +71,8 @@ enum PlanSection: String, CaseIterable, Sendable {
     case tlsExpect = "expect-tls"
     /// One population under the top-level `clients:`.
     case client
+    /// One rule of `expect.edges`.
+    case edgeRule = "edge-rule"
 
     /// The keys this section accepts, in the order messages list them.
     var keys: KeySet {
@@ -94,6 +96,7 @@ enum PlanSection: String, CaseIterable, Sendable {
         case .tls: Keys.tls.keySet
         case .tlsExpect: Keys.tlsExpect.keySet
         case .client: Keys.client.keySet
+        case .edgeRule: Keys.edgeRule.keySet
         }
     }
 }
@@ -222,7 +225,7 @@ enum RequestKey: SectionKey {
 
 enum ExpectKey: SectionKey {
     case status, headers, body, certificate, time, httpVersion, redirects, finalURL, dns
-    case tls
+    case tls, edges
 
     var planKey: PlanKey {
         switch self {
@@ -236,6 +239,19 @@ enum ExpectKey: SectionKey {
         case .finalURL: .finalURL
         case .dns: .dns
         case .tls: .tls
+        case .edges: .edges
+        }
+    }
+}
+
+/// One rule of `expect.edges`: which clients, and where they may be sent.
+enum EdgeRuleKey: SectionKey {
+    case clients, within
+
+    var planKey: PlanKey {
+        switch self {
+        case .clients: .clients
+        case .within: .within
         }
     }
 }
@@ -450,6 +466,7 @@ enum Keys {
     static let httpdnsAuth = SectionKeys<HTTPDNSAuthKey>(.httpdnsAuth)
     static let httpdnsAnswer = SectionKeys<HTTPDNSAnswerKey>(.httpdnsAnswer)
     static let client = SectionKeys<ClientKey>(.client)
+    static let edgeRule = SectionKeys<EdgeRuleKey>(.edgeRule)
     static let capture = SectionKeys<CaptureKey>(.capture)
     static let dns = SectionKeys<DNSExpectKey>(.dns)
     static let tls = SectionKeys<TLSKey>(.tls)

@@ -19,8 +19,12 @@ final class PlanDecoder {
     /// Secret values in first-use order (and their values as a set, to add each once).
     private(set) var secrets: [SecretValue] = []
     private var secretSet: Set<String> = []
-    /// The plan's client names (`clients:`), for the maps that ask as them.
-    var clientNames: [String] = []
+    /// The plan's user populations (`clients:`), for the maps that ask as them and the rules
+    /// that select them.
+    var clientPopulations: [ClientPopulation] = []
+    var clientNames: [String] { clientPopulations.map(\.name) }
+    /// The maps that are static lists: `expect.edges` may bound addresses by them.
+    var staticMapNames: Set<String> = []
     /// Declared domain map names (plus `system`), for lookups and suggestions.
     var domainMapNames: [String] = []
     var domainMapNameSet: Set<String> = [systemDomainMapName]
@@ -63,6 +67,8 @@ final class PlanDecoder {
         piece.domainMapNames = domainMapNames
         piece.domainMapNameSet = domainMapNameSet
         piece.mapsReachingSystemResolver = mapsReachingSystemResolver
+        piece.clientPopulations = clientPopulations
+        piece.staticMapNames = staticMapNames
         piece.regexVerdicts = regexVerdicts
         piece.fileVerdicts = fileVerdicts
         piece.workingDirectory = workingDirectory

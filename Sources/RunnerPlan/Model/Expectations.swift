@@ -15,6 +15,8 @@ public struct Expectations: Sendable, Equatable {
     public var dns: DNSExpectation? = nil
     /// What the final response's handshake settled on (`expect.tls`).
     public var tls: TLSExpectation? = nil
+    /// Where each client population may be sent (`expect.edges`), in the order written.
+    public var edges: [EdgeRule] = []
 
     public init() {}
 }
