@@ -27,7 +27,7 @@ struct ResolvePlans: ParsableCommand {
     var clients: [String] = []
 
     func validate() throws {
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        guard (1...1024).contains(jobs) else { throw ValidationError("--jobs takes a number from 1 to 1024, got \(jobs)") }
     }
 
     func run() throws {
