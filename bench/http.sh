@@ -187,14 +187,15 @@ verify_runner() {
   local json="$work/runs/$1.runner.json" count=$4
   "$runner" -q --json "$json" "$2" --jobs "$3" > "$work/runs/$1.runner.log" 2>&1 || {
     echo "bench: runner failed on $2 (--jobs $3):" >&2; tail -n 20 "$work/runs/$1.runner.log" >&2; exit 1; }
-  # The report is pretty-printed, one key a line: grep is enough, and light on memory.
+  # The report's envelope is indented, a key a line, and each result is one compact line:
+  # grep is enough, and light on memory.
   grep -Eq "\"passed\" : $count,?\$" "$json" || { echo "bench: runner did not pass $count results ($json)" >&2; exit 1; }
   conns_runner=$({ grep -Eo '"new_connection":true' "$json" || true; } | wc -l)
   local reused
   reused=$({ grep -Eo '"new_connection":false' "$json" || true; } | wc -l)
   [ $((conns_runner + reused)) = "$count" ] || {
     echo "bench: $json has $conns_runner new + $reused reused connections for $count hops" >&2; exit 1; }
-  host_header=$(grep -m1 '"host_header"' "$json" | sed 's/.*: "\(.*\)".*/\1/')
+  host_header=$({ grep -m1 -o '"host_header":"[^"]*"' "$json" || true; } | sed 's/.*:"\(.*\)"/\1/')
 }
 # verify_curl NAME COUNT CURL-ARGS...: one untimed run writing each transfer's status and connects
 verify_curl() {
