@@ -10,7 +10,8 @@ extension PlanDecoder {
         var labelNames: (client: String, names: [String])?
         for pair in pairs {
             let name = pair.key
-            guard Self.isClientName(name) else {
+            // A client's name follows a variable's rule: letters, digits, '.', '-' and '_'.
+            guard Self.isVariableName(name) else {
                 report(at: pair.keyMark, "'\(name)' is not a client name in clients (letters, digits, '.', '-' and '_')")
                 continue
             }
@@ -153,13 +154,6 @@ extension PlanDecoder {
             names.append(text.value)
         }
         return failed ? nil : .named(names)
-    }
-
-    static func isClientName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-        }
     }
 
     /// `[a-z_][a-z0-9_]*`: a Prometheus label name, lower case.
