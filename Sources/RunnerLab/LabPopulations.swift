@@ -19,13 +19,15 @@ extension LabDNS {
     /// Where nothing listens: the edge a population is sent to that is down.
     public static let deadEdge = "127.0.0.9"
 
-    /// Three populations for `api.lab.test`: one sent to the primary edge (up), one to an edge
+    /// Four populations for `api.lab.test`: one sent to the primary edge (up), one to an edge
     /// that is down (`deadEdge`), one to the replica (up: another region's edge, for a rule on
-    /// where a population may be sent). Their TTL is 120 s, the table's 60.
+    /// where a population may be sent), and one more sent to the primary (an edge two
+    /// populations share). Their TTL is 120 s, the table's 60.
     public static let populations: [Population] = [
         Population(name: "gd-mobile", subnet: "120.196.0.0/16", records: ["api.lab.test": Record(ipv4: [LabAddress.primary], ttl: 120)]),
         Population(name: "bj-unicom", subnet: "123.112.0.0/16", records: ["api.lab.test": Record(ipv4: [deadEdge], ttl: 120)]),
         Population(name: "sh-telecom", subnet: "101.80.0.0/16", records: ["api.lab.test": Record(ipv4: [LabAddress.replica], ttl: 120)]),
+        Population(name: "gd-telecom", subnet: "113.96.0.0/16", records: ["api.lab.test": Record(ipv4: [LabAddress.primary], ttl: 120)]),
     ]
 
     /// The population a client belongs to: `client` is an address or a CIDR (its address

@@ -9,6 +9,7 @@ extension ScenarioResult {
     public func describeEvidence<Sink: EvidenceSink & ~Copyable>(into sink: inout Sink) {
         sink.fact("strategy", evidence.strategy.rawValue)
         sink.fact("ip source", evidence.ipSource)
+        if !evidence.clients.isEmpty { sink.fact("clients", list: evidence.clients.map(\.described)) }
         if !tags.isEmpty { sink.fact("tags", list: tags) }
         for lookup in evidence.dns { sink.dnsLookup(lookup) }
         if let reason = evidence.dnsNotChecked {
@@ -53,6 +54,8 @@ extension Evidence {
     public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
         /// What the result captured (`capture:`), `[]` for none.
         case captured
+        /// The user populations whose answer held the address, `[]` for none (`clients:`).
+        case clients
         /// What the scenario's resolver answered per host (`resolver:`), `[]` for none.
         case dns
         /// Why `expect.dns` was not checked, when it was not.
@@ -71,6 +74,8 @@ extension Evidence {
             switch key {
             case .captured:
                 sink.list(captured) { capture, sink in capture.record(into: &sink) }
+            case .clients:
+                sink.list(clients) { client, sink in client.record(into: &sink) }
             case .dns:
                 sink.list(dns) { lookup, sink in lookup.record(into: &sink) }
             case .dnsNotChecked: sink.value(dnsNotChecked)
@@ -94,6 +99,9 @@ extension Evidence: Decodable {
             case .captured:
                 // Missing or null only in reports written before flows: none.
                 captured = try container.list(key, keyedBy: CaptureRecord.RecordKey.self, CaptureRecord.read)
+            case .clients:
+                // Missing or null only in reports written before client populations: none.
+                clients = try container.list(key, keyedBy: ClientIdentity.RecordKey.self, ClientIdentity.read)
             case .dns:
                 // Missing or null only in reports written before resolver checks: none.
                 dns = try container.list(key, keyedBy: DNSLookupEvidence.RecordKey.self, DNSLookupEvidence.read)

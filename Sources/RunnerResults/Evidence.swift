@@ -29,6 +29,9 @@ public struct Evidence: Sendable {
     /// Whether the final response's chain matched `expect.certificate.pins`; nil when the
     /// scenario has none or no final response was checked.
     public var pinMatch: Bool? = nil
+    /// The user populations whose answer held the result's address (a map asked as `clients:`),
+    /// in the plan's order; empty when the map asks as this machine.
+    public var clients: [ClientIdentity] = []
 
     public init(strategy: StrategyKind, ipSource: String, insecure: Bool, hops: [HopEvidence] = [], notes: [String] = []) {
         self.strategy = strategy

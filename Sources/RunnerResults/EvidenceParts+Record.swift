@@ -276,3 +276,42 @@ extension CaptureRecord {
         return capture
     }
 }
+
+extension ClientIdentity {
+    /// The keys of a client's record, in the order they are written (sorted).
+    public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
+        /// The labels as an object, `{}` for none.
+        case labels
+        case name
+    }
+
+    @inlinable @usableFromInline
+    func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
+        sink.object(of: RecordKey.self) { key, sink in
+            switch key {
+            case .labels:
+                sink.beginObject()
+                for label in labels {
+                    sink.key(label.name)
+                    sink.value(label.value)
+                }
+                sink.endObject()
+            case .name: sink.value(name)
+            }
+        }
+    }
+
+    static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> ClientIdentity {
+        var client = ClientIdentity(name: "", labels: [])
+        for key in RecordKey.allCases {
+            switch key {
+            case .labels:
+                // Sorted by name, as the plan keeps them.
+                client.labels = try container.decode([String: String].self, forKey: key)
+                    .map { Label(name: $0.key, value: $0.value) }.sorted { $0.name < $1.name }
+            case .name: client.name = try container.decode(String.self, forKey: key)
+            }
+        }
+        return client
+    }
+}

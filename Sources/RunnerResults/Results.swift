@@ -224,16 +224,34 @@ public struct OutcomeCounts: Sendable, Equatable {
 
 /// An unmet expectation: what the plan asked for against what came back.
 public struct Problem: Sendable, Equatable, CustomStringConvertible {
+    /// What kind of expectation was not met: JUnit's `<failure type>`.
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        /// The response, its TLS or its DNS differed from what the plan expects.
+        case expectation
+        /// A user population was sent outside the edges `expect.edges` allows it, whatever
+        /// the request did.
+        case scheduling
+    }
+
     /// Which expectation, e.g. `status`, `header Content-Type`, `body json $.user.id`.
     public var subject: String
     public var expected: String
     public var actual: String
+    public var kind: Kind
 
-    public init(subject: String, expected: String, actual: String) {
+    public init(subject: String, expected: String, actual: String, kind: Kind = .expectation) {
         self.subject = subject
         self.expected = expected
         self.actual = actual
+        self.kind = kind
     }
 
-    public var description: String { "\(subject): expected \(expected), got \(actual)" }
+    /// `status: expected 200, got 503`; a scheduling miss reads as a sentence of its own:
+    /// `gd-mobile (isp=china-mobile) was sent 111.13.0.5, outside 120.196.0.0/16`.
+    public var description: String {
+        switch kind {
+        case .expectation: "\(subject): expected \(expected), got \(actual)"
+        case .scheduling: "\(actual), outside \(expected)"
+        }
+    }
 }

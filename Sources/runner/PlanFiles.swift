@@ -28,25 +28,16 @@ enum PlanFiles {
         return plans
     }
 
-    /// What this runner cannot do yet with client populations (issue 33 in progress): a run
-    /// or `serve` asking a map as this machine would pass a check every population may fail;
-    /// `runner resolve` asks as each client through the URL, but a `doh` map's EDNS Client Subnet
-    /// option is not built yet. One message per map.
-    static func populationProblems(_ plans: [Plan], resolving: Bool = false) -> [String] {
+    /// What this runner cannot do yet with client populations (issue 33 in progress): a `doh`
+    /// map's EDNS Client Subnet option is not built yet, so such a map would be asked as this
+    /// machine for every population. One message per map; run, `serve` and `resolve` refuse it.
+    static func populationProblems(_ plans: [Plan]) -> [String] {
         plans.flatMap { plan in
-            let unchecked = resolving ? [] : plan.scenarios.filter { !$0.expect.edges.isEmpty }.map { scenario in
-                "\(scenario.location): scenario '\(scenario.name)' has expect.edges, which a run does not check yet; "
-                    + "'runner resolve' shows where each client is sent"
+            plan.mapsAskingAsClients.compactMap { map -> String? in
+                guard case .httpdns(let service) = map.source, service.format.name == .doh else { return nil }
+                return "\(map.location): domain map '\(map.name)' asks as client populations through format 'doh', "
+                    + "whose EDNS Client Subnet option this runner does not send yet"
             }
-            return plan.mapsAskingAsClients.compactMap { map -> String? in
-                if resolving {
-                    guard case .httpdns(let service) = map.source, service.format.name == .doh else { return nil }
-                    return "\(map.location): domain map '\(map.name)' asks as client populations through format 'doh', "
-                        + "whose EDNS Client Subnet option this runner does not send yet"
-                }
-                return "\(map.location): domain map '\(map.name)' asks as client populations ('clients'), which 'runner resolve' "
-                    + "asks as but a run does not check yet; remove 'clients' to run it as this machine"
-            } + unchecked
         }
     }
 }

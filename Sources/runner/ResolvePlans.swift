@@ -32,7 +32,7 @@ struct ResolvePlans: ParsableCommand {
 
     func run() throws {
         let plans = try PlanFiles.load(planOptions)
-        let problems = PlanFiles.populationProblems(plans, resolving: true)
+        let problems = PlanFiles.populationProblems(plans)
         guard problems.isEmpty else {
             problems.forEach { Console.error("error: \($0)") }
             throw ExitCode(ExitStatus.invalidInput)

@@ -129,8 +129,10 @@ struct ClientDecodingTests {
               sh-telecom: {ip: 101.80.0.1, labels: {isp: china-telecom, region: shanghai}}
             domains:
               sh-edges: {static: {api.example.com: [101.80.9.9]}}
+              ali: {httpdns: {format: alibaba, url: "http://192.0.2.1/d?host={host}&ip={client}", clients: all}}
             scenarios:
               - name: a
+                domains: ali
                 request: {url: "https://api.example.com/"}
                 expect:
                   edges:
@@ -139,10 +141,40 @@ struct ClientDecodingTests {
             """), environment: [:])
         let rules = try #require(plan.scenarios.first?.expect.edges)
         #expect(rules.count == 2)
-        #expect(plan.clients.map { rules[0].selects($0) } == [true, false])
-        #expect(plan.clients.map { rules[1].selects($0) } == [false, true])
+        #expect(plan.clients.map { rules[0].selects($0.identity) } == [true, false])
+        #expect(plan.clients.map { rules[1].selects($0.identity) } == [false, true])
         let address = try #require(IPAddress("101.80.0.7"))
-        #expect(rules[0].location.line == 12 && rules[1].within == [.map("sh-edges"), .address(address)])
+        #expect(rules[0].location.line == 14 && rules[1].within == [.map("sh-edges"), .address(address)])
+    }
+
+    @Test func edgesThatWouldCheckNobodyAreErrors() throws {
+        let errors = try Self.errors("""
+            version: 1
+            clients:
+              gd-mobile: {ip: 120.196.0.1, labels: {isp: china-mobile}}
+              sh-telecom: {ip: 101.80.0.1, labels: {isp: china-telecom}}
+            domains:
+              ali: {httpdns: {format: alibaba, url: "http://192.0.2.1/d?host={host}&ip={client}", clients: [gd-mobile]}}
+              list: {static: {api.example.com: [192.0.2.9]}}
+            scenarios:
+              - name: other map
+                domains: list
+                request: {url: "https://api.example.com/"}
+                expect: {edges: [{clients: [gd-mobile], within: [list]}]}
+              - name: nobody asked
+                domains: ali
+                request: {url: "https://api.example.com/"}
+                expect:
+                  edges:
+                    - {clients: [gd-mobile], within: [list]}
+                    - {clients: {isp: china-telecom}, within: [list]}
+            """)
+        #expect(errors == [
+            "12:5 'expect.edges' checks where client populations are sent, but scenario 'other map' looks its host up through "
+                + "domain map 'list', which is not asked as clients: add 'clients' to an httpdns map and use it",
+            "19:11 this rule of 'expect.edges' (scenario 'nobody asked') selects none of the clients domain map 'ali' is asked as "
+                + "(gd-mobile): it would check nobody",
+        ], "\(errors)")
     }
 
     @Test func edgeRuleMistakesAreErrorsAtTheirPlace() throws {

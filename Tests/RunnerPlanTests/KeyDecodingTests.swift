@@ -38,6 +38,12 @@ struct KeyDecodingTests {
 
     static let staticMap = "domains: {m: {static: {api.example.com: [192.0.2.9]}}}"
 
+    /// `domains:` with `ali`, an HTTPDNS map asked as every client (what `expect.edges` checks), and `extra` maps.
+    static func clientsMap(extra: String = "") -> String {
+        "domains: {ali: {httpdns: {format: alibaba, url: 'http://192.0.2.1/d?host={host}&ip={client}', clients: all}}"
+            + (extra.isEmpty ? "" : ", " + extra) + "}"
+    }
+
     /// One setting: how it is written and what it must set; used for `defaults` and `scenario`.
     static let settings: [(key: String, value: String, check: @Sendable (Scenario) -> Bool)] = [
         ("timeout", "7s", { $0.settings.timeout == .seconds(7) }),
@@ -249,13 +255,17 @@ struct KeyDecodingTests {
                 }),
             Row(section: .httpdns, key: "timeout", yaml: plan(top: httpdnsMap.replacingOccurrences(of: "%@", with: "timeout: 5s")),
                 check: httpdns { $0.timeout == .seconds(5) }),
-            Row(section: .expect, key: "edges", yaml: plan(top: "clients: {gd: {ip: 120.196.0.1}}", expect: "edges: [{clients: [gd], within: [120.196.0.0/16]}]"),
+            Row(section: .expect, key: "edges", yaml: plan(
+                top: "clients: {gd: {ip: 120.196.0.1}}\n" + clientsMap(), scenario: "domains: ali",
+                expect: "edges: [{clients: [gd], within: [120.196.0.0/16]}]"),
                 check: { $0.scenarios.first?.expect.edges.count == 1 }),
             Row(section: .edgeRule, key: "clients", yaml: plan(
-                top: "clients: {gd: {ip: 120.196.0.1, labels: {isp: cm}}}", expect: "edges: [{clients: {isp: cm}, within: [192.0.2.1]}]"),
+                top: "clients: {gd: {ip: 120.196.0.1, labels: {isp: cm}}}\n" + clientsMap(), scenario: "domains: ali",
+                expect: "edges: [{clients: {isp: cm}, within: [192.0.2.1]}]"),
                 check: { $0.scenarios.first?.expect.edges.first?.clients == .labels([ClientPopulation.Label(name: "isp", value: "cm")]) }),
             Row(section: .edgeRule, key: "within", yaml: plan(
-                top: "clients: {gd: {ip: 120.196.0.1}}\n" + staticMap, expect: "edges: [{clients: [gd], within: [120.196.0.0/16, 192.0.2.7, m]}]"),
+                top: "clients: {gd: {ip: 120.196.0.1}}\n" + clientsMap(extra: "m: {static: {api.example.com: [192.0.2.9]}}"),
+                scenario: "domains: ali", expect: "edges: [{clients: [gd], within: [120.196.0.0/16, 192.0.2.7, m]}]"),
                 check: { plan in
                     guard let subnet = try? IPSubnet.parse("120.196.0.0/16").get(), let address = IPAddress("192.0.2.7") else { return false }
                     return plan.scenarios.first?.expect.edges.first?.within == [.subnet(subnet), .address(address), .map("m")]

@@ -44,6 +44,11 @@ struct EvidenceRoundTripTests {
             strategy: .sniResolve, ipSource: "static map 'builtin'", insecure: true, hops: [hop], notes: ["a note"])
         evidence.resolutionFallbackFrom = "httpdns"
         evidence.captured = [CaptureRecord(name: "token", value: "abc")]
+        evidence.clients = [
+            ClientIdentity(
+                name: "gd-mobile",
+                labels: [ClientIdentity.Label(name: "isp", value: "china-mobile"), ClientIdentity.Label(name: "region", value: "guangdong")])
+        ]
         var lookup = DNSLookupEvidence(
             resolver: "127.0.0.8:53", host: "api.example.com",
             questions: [

@@ -67,7 +67,7 @@ import RunnerResults
         for result in all {
             #expect(Set(result.keys) == expected)
             let evidence = try #require(result["evidence"] as? [String: Any])
-            #expect(Set(evidence.keys) == ["ip_source", "notes", "hops", "captured", "dns", "dns_not_checked"])
+            #expect(Set(evidence.keys) == ["ip_source", "notes", "hops", "captured", "clients", "dns", "dns_not_checked"])
         }
         #expect(all.map { $0["outcome"] as? String } == ["passed", "failed", "error", "skipped", "passed", "failed"])
     }
@@ -86,9 +86,9 @@ import RunnerResults
 
         let problems = try #require(all[1]["problems"] as? [[String: String]])
         #expect(problems == [
-            ["subject": "status", "expected": "200", "actual": "404"],
-            ["subject": "header Content-Type", "expected": "contains \"json\"", "actual": "text/html"],
-            ["subject": "header X-Echo-Authorization", "expected": "absent", "actual": "Bearer ***"],
+            ["subject": "status", "expected": "200", "actual": "404", "kind": "expectation"],
+            ["subject": "header Content-Type", "expected": "contains \"json\"", "actual": "text/html", "kind": "expectation"],
+            ["subject": "header X-Echo-Authorization", "expected": "absent", "actual": "Bearer ***", "kind": "expectation"],
         ])
 
         let error = try #require(all[2]["error"] as? [String: String])

@@ -72,7 +72,7 @@ import RunnerVocabulary
         #expect(attempts.map { $0["outcome"] as? String } == ["failed", "error"])
         #expect(attempts.map { $0["duration_ms"] as? Double } == [200, 1000])
         let problems = try #require(attempts[0]["problems"] as? [[String: String]])
-        #expect(problems == [["subject": "status", "expected": "2xx", "actual": "503 (***)"]])
+        #expect(problems == [["subject": "status", "expected": "2xx", "actual": "503 (***)", "kind": "expectation"]])
         let error = try #require(attempts[1]["error"] as? [String: Any])
         #expect(error["type"] as? String == "timeout")
         #expect(attempts[0]["error"] is NSNull)

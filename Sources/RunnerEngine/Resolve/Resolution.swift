@@ -1,5 +1,6 @@
 import RunnerPlan
 import RunnerResults
+import RunnerVocabulary
 
 /// A domain map's answer for one host.
 struct Resolution: Sendable, Equatable {
@@ -17,6 +18,9 @@ struct Resolution: Sendable, Equatable {
     /// The questions, when the addresses came from a resolver the runner asked itself (the
     /// machine's or a DNS server: `resolver:`), and under `expect.dns` the check's verdict.
     var dns: DNSLookupEvidence? = nil
+    /// For a map asked as user populations (`clients:`): what it answered each one, in the
+    /// plan's order; `addresses` is then their union. Empty for a map asked as this machine.
+    var byClient: [ClientResolution] = []
 
     /// The addresses a scenario will use, in order: IPv4 first under `any`, as the mobile SDKs do.
     func ordered(for preference: IPVersionPreference) -> [IPAddress] {
@@ -25,5 +29,30 @@ struct Resolution: Sendable, Equatable {
         case .v6: addresses.filter { $0.family == .v6 }
         case .any: addresses.filter { $0.family == .v4 } + addresses.filter { $0.family == .v6 }
         }
+    }
+}
+
+/// What a map asked as user populations answered one of them.
+struct ClientResolution: Sendable, Equatable {
+    var client: ClientPopulation
+    var answer: Result<Resolution, TransferError>
+}
+
+extension Resolution {
+    /// A map's answer for several populations together: every address any of them was given
+    /// (in the order of the clients, then of each answer), taking as long as the slowest
+    /// lookup, lasting as long as the shortest TTL.
+    init(clients answers: [ClientResolution]) {
+        let resolutions = answers.compactMap { try? $0.answer.get() }
+        var addresses: [IPAddress] = []
+        var seen: Set<IPAddress> = []
+        for resolution in resolutions {
+            for address in resolution.addresses where seen.insert(address).inserted { addresses.append(address) }
+        }
+        let named = answers.map(\.client.name).joined(separator: ", ")
+        self.init(
+            addresses: addresses, source: "\(resolutions.first?.source ?? "no answer") as \(named)",
+            lookupTime: resolutions.map(\.lookupTime).max() ?? .zero, ttl: resolutions.compactMap(\.ttl).min())
+        byClient = answers
     }
 }

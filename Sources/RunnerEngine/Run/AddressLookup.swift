@@ -4,7 +4,8 @@ import RunnerVocabulary
 /// The addresses a host needs before a scenario's results can be planned or a redirect followed:
 /// its domain map's answer, its resolver's (as if through the `system` map), or both at once;
 /// under `expect.dns`, a resolver's answer checked against each named map's answer for the same
-/// host before it counts. A value: `start()` and each `answered` return what to ask next, and
+/// host before it counts. A map asked as user populations (`clients:`) is asked once per client,
+/// and its answer is theirs together (`Resolution.byClient`). A value: `start()` and each `answered` return what to ask next, and
 /// the pair of answers once every one is in. `SuiteRun` asks `DomainResolver`;
 /// `AddressLookupTests` drive it with made-up answers.
 struct AddressLookup {
@@ -17,11 +18,13 @@ struct AddressLookup {
         case check(AddressSource, slot: Int)
     }
 
-    /// One lookup to make: `host` through the domain map named `map`.
+    /// One lookup to make: `host` through the domain map named `map`, as `client` (nil: as
+    /// this machine).
     struct Question: Equatable {
         var purpose: Purpose
         var host: String
         var map: String
+        var client: ClientPopulation? = nil
     }
 
     enum Next {
@@ -44,23 +47,45 @@ struct AddressLookup {
     private var resolverAnswer: Answer?
     /// A resolver's answer under check, and the named maps' answers so far (by slot).
     private var checking: [AddressSource: (resolution: Resolution, answers: [Answer?])] = [:]
+    /// The populations the domain map is asked as (empty: as this machine), and each one's
+    /// answer so far, in the same order.
+    private let clients: [ClientPopulation]
+    private var clientAnswers: [Answer?]
 
-    /// `host` as `scenario` looks it up, through its domain map, its resolver, or both.
-    init(host: String, for scenario: Scenario, map: Bool, resolver: Bool) {
+    /// `host` as `scenario` looks it up, through its domain map (as each of `clients`, when the
+    /// map asks as user populations), its resolver, or both.
+    init(host: String, for scenario: Scenario, map: Bool, resolver: Bool, clients: [ClientPopulation] = []) {
         self.host = host
         domainMap = scenario.domainMap
         sources = (map ? [.domainMap] : []) + (resolver ? [.resolver] : [])
         within = scenario.expect.dns?.within
+        self.clients = map ? clients : []
+        clientAnswers = Array(repeating: nil, count: self.clients.count)
     }
 
-    /// The first questions (both sources at once), or `done` when neither is needed.
+    /// The first questions (both sources at once, the map as each client), or `done` when
+    /// neither is needed.
     func start() -> Next {
         guard !sources.isEmpty else { return .done(map: nil, resolver: nil) }
-        return .ask(sources.map { Question(purpose: .answer($0), host: host, map: mapName(for: $0)) })
+        return .ask(sources.flatMap { source -> [Question] in
+            let question = Question(purpose: .answer(source), host: host, map: mapName(for: source))
+            guard source == .domainMap, !clients.isEmpty else { return [question] }
+            return clients.map { client in
+                var asked = question
+                asked.client = client
+                return asked
+            }
+        })
     }
 
     mutating func answered(_ question: Question, _ answer: Answer) -> Next {
         switch question.purpose {
+        case .answer(.domainMap) where !clients.isEmpty:
+            guard let index = clients.firstIndex(where: { $0.name == question.client?.name }) else { return .wait }
+            clientAnswers[index] = answer
+            let answers = clientAnswers.compactMap { $0 }
+            guard answers.count == clients.count else { return .wait }
+            return settle(.domainMap, .success(Resolution(clients: zip(clients, answers).map(ClientResolution.init))))
         case .answer(let source):
             // An answer from a resolver the runner asked carries its DNS evidence: under
             // `expect.dns` it is checked against the named maps, for the host the resolver was asked.

@@ -159,7 +159,8 @@ final class SuiteRun {
         for action in actions {
             switch action {
             case .lookUp(let host, let scenario, let map, let asksResolver, let purpose):
-                lookUp(AddressLookup(host: host, for: scenario, map: map, resolver: asksResolver), for: scenario) {
+                let clients = plan.clients(askedBy: scenario.domainMap)
+                lookUp(AddressLookup(host: host, for: scenario, map: map, resolver: asksResolver, clients: clients), for: scenario) {
                     [self] mapAnswer, resolverAnswer in
                     perform(progress.lookedUp(for: purpose, map: mapAnswer, resolver: resolverAnswer), scheduler: scheduler)
                 }
@@ -202,7 +203,7 @@ final class SuiteRun {
                     resolver.resolve(
                         host: question.host, map: question.map, ipVersion: scenario.ipVersion,
                         caFile: scenario.settings.caFile, resolver: scenario.settings.resolver,
-                        systemTimeout: scenario.settings.connectTimeout
+                        systemTimeout: scenario.settings.connectTimeout, client: question.client
                     ) { answer in
                         carry(box.lookup.answered(question, answer))
                     }
@@ -219,7 +220,10 @@ final class SuiteRun {
     ) {
         let scenario = plannedResult.scenario
         let redirectResolve: ResultJob.Resolve = { [self] host, source, done in
-            let lookup = AddressLookup(host: host, for: scenario, map: source == .domainMap, resolver: source == .resolver)
+            // A redirect is followed as the result's first population (as this machine without one).
+            let lookup = AddressLookup(
+                host: host, for: scenario, map: source == .domainMap, resolver: source == .resolver,
+                clients: Array(plannedResult.clients.prefix(1)))
             lookUp(lookup, for: scenario) { map, resolver in
                 // One source was asked: its answer is there.
                 if let answer = map ?? resolver { done(answer) }

@@ -330,10 +330,13 @@ struct ResultStateMachine {
             return begin(now: now)
         }
         state = .finished
+        // After the retries: a population sent to the wrong edge is sent there again on a retry.
+        outcome = SchedulingVerdict.apply(to: outcome, misses: planned.schedulingMisses)
         if case .passed = outcome { passed = true }
         var evidence = Evidence(
             strategy: planned.strategy, ipSource: ipSource, insecure: scenario.settings.insecure, hops: hops, notes: notes)
         evidence.resolutionFallbackFrom = planned.resolution?.fallbackFrom
+        evidence.clients = planned.clients.map(\.identity)
         evidence.pinMatch = pinMatch
         evidence.connection = ConnectionSettings(
             http: scenario.settings.http, timeout: scenario.settings.timeout, connectTimeout: scenario.settings.connectTimeout)

@@ -49,6 +49,8 @@ struct SuiteProgress {
     /// The plan's place on the command line (`ResultPosition.suite`).
     private let suite: Int
     private let strategyOverride: StrategyKind?
+    /// The plan's domain maps, for `expect.edges` bounds that name a static map.
+    private let domainMaps: [DomainMapSpec]
     /// Per scenario: its planned results once expanded, and whether each one has finished.
     private(set) var planned: [[PlannedResult]?]
     private(set) var finished: [[Bool]]
@@ -58,6 +60,7 @@ struct SuiteProgress {
 
     init(plan: Plan, suite: Int, options: RunOptions) {
         self.suite = suite
+        domainMaps = plan.domainMaps
         strategyOverride = options.strategyOverride
         // Shared with the plan when every scenario runs (a filter copies each one).
         if options.selectsAll {
@@ -101,7 +104,8 @@ struct SuiteProgress {
         switch purpose {
         case .scenario(let index):
             let expansion = ResultExpansion.expand(
-                scenarios[index], strategyOverride: strategyOverride, resolution: map, resolverAnswer: resolver)
+                scenarios[index], strategyOverride: strategyOverride, resolution: map, resolverAnswer: resolver,
+                maps: domainMaps)
             planned[index] = expansion
             finished[index] = Array(repeating: false, count: expansion.count)
             var actions: [Action] = [.expanded(into: expansion.count), .planned(.expanded(results: expansion.count))]

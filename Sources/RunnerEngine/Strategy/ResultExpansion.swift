@@ -12,6 +12,11 @@ struct PlannedResult: Sendable {
     var resolveError: TransferError?
     /// A flow step's lane: what the passing result it runs after left it (`after:`).
     var lane: FlowLane? = nil
+    /// On a map asked as user populations: those whose answer held `ip` (for an errored
+    /// result, those whose lookup failed), in the plan's order; empty otherwise.
+    var clients: [ClientPopulation] = []
+    /// Where `expect.edges` found this result's populations sent outside their bounds.
+    var schedulingMisses: [Problem] = []
 }
 
 /// Where a result's addresses come from (`ResultExpansion.addressSource`).
@@ -52,10 +57,10 @@ enum ResultExpansion {
     }
 
     /// The results of `scenario`, given its domain map's answer (nil when nothing pins) and its
-    /// resolver's (nil when no strategy asks it).
+    /// resolver's (nil when no strategy asks it). `maps`: the plan's, for `expect.edges`.
     static func expand(
         _ scenario: Scenario, strategyOverride: StrategyKind?, resolution mapAnswer: Result<Resolution, TransferError>?,
-        resolverAnswer: Result<Resolution, TransferError>? = nil
+        resolverAnswer: Result<Resolution, TransferError>? = nil, maps: [DomainMapSpec] = []
     ) -> [PlannedResult] {
         var planned: [PlannedResult] = []
         for strategy in strategies(of: scenario, override: strategyOverride) {
@@ -69,6 +74,10 @@ enum ResultExpansion {
                 continue
             }
             let host = scenario.request.url.host
+            if case .success(let combined) = resolution, !combined.byClient.isEmpty {
+                planned += expand(scenario, strategy: strategy, byClient: combined.byClient, maps: maps)
+                continue
+            }
             switch resolution {
             case .failure(let error):
                 planned.append(PlannedResult(scenario: scenario, strategy: strategy, resolveError: error))
@@ -91,6 +100,80 @@ enum ResultExpansion {
             }
         }
         return planned
+    }
+}
+
+extension ResultExpansion {
+    /// A strategy's results on a map asked as user populations: one per distinct address
+    /// across their answers (`ips: first`: each population's first), naming the populations
+    /// whose answer held it; one errored result for the populations with no usable answer.
+    private static func expand(
+        _ scenario: Scenario, strategy: StrategyKind, byClient answers: [ClientResolution], maps: [DomainMapSpec]
+    ) -> [PlannedResult] {
+        let host = scenario.request.url.host
+        var addresses: [IPAddress] = []
+        var holders: [IPAddress: [Int]] = [:]
+        var firstAddress: [Int: IPAddress] = [:]
+        var unanswered: [(client: ClientPopulation, message: String)] = []
+        for (index, answer) in answers.enumerated() {
+            switch answer.answer {
+            case .failure(let error):
+                unanswered.append((answer.client, error.message))
+            case .success(let resolution):
+                let candidates = resolution.ordered(for: scenario.ipVersion)
+                guard let first = candidates.first else {
+                    let family = scenario.ipVersion == .v6 ? "IPv6" : "IPv4"
+                    let known = resolution.addresses.isEmpty ? "none" : resolution.addresses.map(\.text).joined(separator: ", ")
+                    unanswered.append((answer.client, "\(resolution.source) has no \(family) address for '\(host)' (it has \(known))"))
+                    continue
+                }
+                firstAddress[index] = first
+                for address in scenario.ips == .all ? candidates : [first] where holders[address] == nil {
+                    addresses.append(address)
+                    holders[address] = []
+                }
+                for address in candidates { holders[address]?.append(index) }
+            }
+        }
+        // A miss on an address that is no result of its own (`ips: first`) fails the
+        // population's first address's result.
+        var misses: [IPAddress: [Problem]] = [:]
+        let found = SchedulingVerdict.misses(
+            scenario.expect.edges, answers: answers, host: host, ipVersion: scenario.ipVersion, maps: maps)
+        for miss in found {
+            let index = answers.firstIndex { $0.client.name == miss.client.name }
+            let target = holders[miss.address] != nil ? miss.address : index.flatMap { firstAddress[$0] }
+            if let target { misses[target, default: []].append(miss.problem) }
+        }
+        var planned: [PlannedResult] = addresses.map { address in
+            let holding = holders[address] ?? []
+            var result = PlannedResult(
+                scenario: scenario, strategy: strategy, ip: address,
+                resolution: resolution(for: holding.map { answers[$0] }), resolveError: nil)
+            result.clients = holding.map { answers[$0].client }
+            result.schedulingMisses = misses[address] ?? []
+            return result
+        }
+        if !unanswered.isEmpty {
+            let message = unanswered.map { "as \($0.client.name): \($0.message)" }.joined(separator: "; ")
+            var result = PlannedResult(
+                scenario: scenario, strategy: strategy, resolveError: TransferError(kind: .resolve, message: message))
+            result.clients = unanswered.map(\.client)
+            planned.append(result)
+        }
+        return planned
+    }
+
+    /// What a result's populations were answered, as one: the first one's answer, taking as
+    /// long as the slowest, with every one's notes saying for whom.
+    private static func resolution(for answers: [ClientResolution]) -> Resolution? {
+        let resolutions = answers.compactMap { answer in (try? answer.answer.get()).map { (answer.client, $0) } }
+        guard var resolution = resolutions.first?.1 else { return nil }
+        resolution.lookupTime = resolutions.map(\.1.lookupTime).max() ?? .zero
+        resolution.notes = resolutions.flatMap { client, answer in answer.notes.map { "as \(client.name): \($0)" } }
+        resolution.fallbackFrom = resolutions.lazy.compactMap(\.1.fallbackFrom).first
+        resolution.byClient = []
+        return resolution
     }
 }
 

@@ -222,7 +222,7 @@ extension PlanDecoder {
             }
             let selector = EdgeRule.Selector.labels(labels)
             let probe = EdgeRule(clients: selector, within: [], location: location(entry.value.mark))
-            guard clientPopulations.contains(where: probe.selects) else {
+            guard clientPopulations.contains(where: { probe.selects($0.identity) }) else {
                 let shown = labels.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
                 report(at: entry.value.mark, "no client has \(shown) (\(site())): the rule would check nobody")
                 return nil

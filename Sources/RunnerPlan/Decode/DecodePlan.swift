@@ -61,6 +61,8 @@ extension PlanDecoder {
             if case .staticList = map.source { return map.name }
             return nil
         })
+        let decoded = Plan(path: file, name: name, domainMaps: domainMaps, scenarios: [], secrets: [], clients: clients)
+        for map in decoded.mapsAskingAsClients { clientsAskedBy[map.name] = decoded.clients(askedBy: map.name) }
 
         var defaults = fields[.defaults].flatMap { entry -> SettingsLayer? in
             let context = Context(.defaults)

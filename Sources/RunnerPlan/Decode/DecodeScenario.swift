@@ -312,6 +312,10 @@ extension PlanDecoder {
             }
         }
 
+        if !expect.edges.isEmpty, let mark = fields[.expect]?.keyMark {
+            checkEdges(expect.edges, map: layer.domainMap ?? defaults.domainMap ?? systemDomainMapName, at: mark, scenario: label())
+        }
+
         guard errors.count == errorsBefore else { return nil }
         var settings = TransferSettings()
         defaults.apply(to: &settings)
@@ -330,6 +334,24 @@ extension PlanDecoder {
         scenario.captures = captures
         scenario.captureUses = request.captureUses
         return scenario
+    }
+
+    /// `expect.edges` checks the answers of a map asked as clients: on another map, or with a
+    /// rule for none of the clients the map is asked as, it would check nobody.
+    private func checkEdges(_ rules: [EdgeRule], map: String, at mark: YAMLMark, scenario: String) {
+        guard let asked = clientsAskedBy[map] else {
+            report(
+                at: mark,
+                "'expect.edges' checks where client populations are sent, but \(scenario) looks its host up through "
+                    + "domain map '\(map)', which is not asked as clients: add 'clients' to an httpdns map and use it")
+            return
+        }
+        for rule in rules where !asked.contains(where: { rule.selects($0.identity) }) {
+            report(
+                at: rule.location,
+                "this rule of 'expect.edges' (\(scenario)) selects none of the clients domain map '\(map)' is asked as "
+                    + "(\(asked.map(\.name).joined(separator: ", "))): it would check nobody")
+        }
     }
 
     /// `header-only` sends the IP in plain HTTP; `trust-override` only makes sense with TLS.

@@ -25,6 +25,9 @@ final class PlanDecoder {
     var clientNames: [String] { clientPopulations.map(\.name) }
     /// The maps that are static lists: `expect.edges` may bound addresses by them.
     var staticMapNames: Set<String> = []
+    /// The populations each map asking as clients is asked as, by map name: what a scenario's
+    /// `expect.edges` can check.
+    var clientsAskedBy: [String: [ClientPopulation]] = [:]
     /// Declared domain map names (plus `system`), for lookups and suggestions.
     var domainMapNames: [String] = []
     var domainMapNameSet: Set<String> = [systemDomainMapName]
@@ -69,6 +72,7 @@ final class PlanDecoder {
         piece.mapsReachingSystemResolver = mapsReachingSystemResolver
         piece.clientPopulations = clientPopulations
         piece.staticMapNames = staticMapNames
+        piece.clientsAskedBy = clientsAskedBy
         piece.regexVerdicts = regexVerdicts
         piece.fileVerdicts = fileVerdicts
         piece.workingDirectory = workingDirectory

@@ -1,30 +1,26 @@
+import RunnerVocabulary
+
 /// A named group of users (the top-level `clients:`): what an HTTPDNS service is asked to
 /// answer for when a map asks as its users, and the labels that reports and rules select it by.
 public struct ClientPopulation: Sendable, Equatable {
     /// One label: `isp: china-mobile`.
-    public struct Label: Sendable, Equatable {
-        public var name: String
-        public var value: String
+    public typealias Label = ClientIdentity.Label
 
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
-    }
-
-    public var name: String
+    /// Its name and labels, as rules select it and reports name it.
+    public var identity: ClientIdentity
     /// The address that stands for the population: its `ip`, or the first address of its `subnet`.
     public var address: IPAddress
     /// The subnet that stands for it: its `subnet`, or the /24 (IPv4) or /56 (IPv6) of its `ip`.
     public var subnet: IPSubnet
+
+    public var name: String { identity.name }
     /// Sorted by name; every client of a plan has the same label names.
-    public var labels: [Label]
+    public var labels: [Label] { identity.labels }
 
     public init(name: String, address: IPAddress, subnet: IPSubnet, labels: [Label]) {
-        self.name = name
+        self.identity = ClientIdentity(name: name, labels: labels)
         self.address = address
         self.subnet = subnet
-        self.labels = labels
     }
 
     /// The prefix an `ip` stands for where a subnet is needed (EDNS Client Subnet, `{client_subnet}`).

@@ -1,3 +1,5 @@
+import RunnerVocabulary
+
 /// One rule of `expect.edges` (scheduling): the clients it is for, and where their answers may
 /// send them. Every address a selected client was given must lie within one of the bounds.
 public struct EdgeRule: Sendable, Equatable {
@@ -29,7 +31,7 @@ public struct EdgeRule: Sendable, Equatable {
     }
 
     /// Whether the rule is for `client`.
-    public func selects(_ client: ClientPopulation) -> Bool {
+    public func selects(_ client: ClientIdentity) -> Bool {
         switch clients {
         case .names(let names): names.contains(client.name)
         case .labels(let labels): labels.allSatisfy(client.labels.contains)

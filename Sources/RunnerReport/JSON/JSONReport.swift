@@ -350,7 +350,7 @@ enum OutcomeFields {
         case .failed(let list):
             let problems = list.map {
                 ProblemRecord(
-                    actual: redactor.redact($0.actual), expected: redactor.redact($0.expected),
+                    actual: redactor.redact($0.actual), expected: redactor.redact($0.expected), kind: $0.kind.rawValue,
                     subject: redactor.redact($0.subject))
             }
             return ("failed", problems, nil, nil)
@@ -387,7 +387,25 @@ struct AttemptRecord: Codable, Equatable {
 struct ProblemRecord: Codable, Equatable {
     var actual: String
     var expected: String
+    /// `expectation` or `scheduling` (`Problem.Kind`).
+    var kind: String
     var subject: String
+
+    init(actual: String, expected: String, kind: String, subject: String) {
+        self.actual = actual
+        self.expected = expected
+        self.kind = kind
+        self.subject = subject
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        actual = try container.decode(String.self, forKey: .actual)
+        expected = try container.decode(String.self, forKey: .expected)
+        // Missing only in reports written before scheduling checks: an expectation.
+        kind = try container.decodeIfPresent(String.self, forKey: .kind) ?? Problem.Kind.expectation.rawValue
+        subject = try container.decode(String.self, forKey: .subject)
+    }
 }
 
 struct ErrorRecord: Codable, Equatable {

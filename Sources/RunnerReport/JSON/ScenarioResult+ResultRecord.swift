@@ -43,7 +43,14 @@ extension Outcome {
         case "passed":
             self = .passed
         case "failed":
-            self = .failed(problems.map { Problem(subject: $0.subject, expected: $0.expected, actual: $0.actual) })
+            var read: [Problem] = []
+            for (number, problem) in problems.enumerated() {
+                guard let kind = Problem.Kind(rawValue: problem.kind) else {
+                    throw RecordProblem(field: "\(field).problems[\(number)].kind", message: "unknown problem kind '\(problem.kind)'")
+                }
+                read.append(Problem(subject: problem.subject, expected: problem.expected, actual: problem.actual, kind: kind))
+            }
+            self = .failed(read)
         case "error":
             guard let error else { throw RecordProblem(field: field + ".error", message: "an error result without its error") }
             guard let kind = TransferError.Kind(rawValue: error.type) else {

@@ -138,10 +138,12 @@ public final class JUnitReport: StreamedReport {
     ) {
         switch outcome {
         case .failed(let problems):
-            // One problem per line, so a multi-line expected body cannot blur the list.
+            // One problem per line, so a multi-line expected body cannot blur the list; the type is
+            // the first problem's (scheduling misses come first: `SchedulingVerdict`).
             let lines = problems.map { PlainText.singleLine(redactor.redact($0.description)) }
             xml.leaf(
-                names.failure, [("type", "expectation"), ("message", prefix + (lines.first ?? "expectations not met"))],
+                names.failure,
+                [("type", (problems.first?.kind ?? .expectation).rawValue), ("message", prefix + (lines.first ?? "expectations not met"))],
                 text: lines.joined(separator: "\n"))
         case .errored(let error):
             let message = redactor.redact(error.message)

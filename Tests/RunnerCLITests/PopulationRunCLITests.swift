@@ -1,0 +1,116 @@
+import Foundation
+import LabTestSupport
+import PlanFixtures
+import RunnerLab
+import Testing
+
+/// A run on a map asked as client populations, against the lab's DNSPod replica, which answers
+/// each population its own edges (`LabDNS.populations`): gd-mobile and gd-telecom the primary
+/// (one edge two populations share), bj-unicom a dead edge, sh-telecom the replica (another
+/// region's edge).
+@Suite("Runs per client population", .timeLimit(.minutes(3)))
+struct PopulationRunCLITests {
+    func plan(_ lab: Lab, path: String, ips: String = "all", maps: String = "", scenarios: String = "") throws -> String {
+        try LabPlans.write("""
+            version: 1
+            defaults: {ca: "{{ca}}", strategy: sni-resolve}
+            clients:
+              gd-mobile:  {ip: 120.196.0.1, labels: {isp: china-mobile, region: guangdong}}
+              gd-telecom: {ip: 113.96.0.1, labels: {isp: china-telecom, region: guangdong}}
+              bj-unicom:  {subnet: 123.112.0.0/24, labels: {isp: china-unicom, region: beijing}}
+              sh-telecom: {ip: 101.80.0.1, labels: {isp: china-telecom, region: shanghai}}
+            domains:
+              tencent:
+                httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ip={client}", clients: all}
+              south: {static: {api.lab.test: [127.0.0.2]}}
+            \(maps)
+            scenarios:
+              - name: edges
+                domains: tencent
+                ips: \(ips)
+                request: {url: "https://api.lab.test:{{https}}\(path)"}
+                expect:
+                  status: 200
+                  edges:
+                    - {clients: {region: guangdong}, within: [127.0.0.0/30]}
+                    - {clients: [sh-telecom, bj-unicom], within: [south, 127.0.0.9]}
+            \(scenarios)
+            """, lab: lab)
+    }
+
+    func results(_ json: String) throws -> [[String: Any]] {
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let suites = try #require(report["suites"] as? [[String: Any]])
+        return try #require(suites.first?["results"] as? [[String: Any]])
+    }
+
+    func clients(of result: [String: Any]) -> [String] {
+        ((result["evidence"] as? [String: Any])?["clients"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+    }
+
+    @Test func oneResultPerDistinctAddressNamingItsPopulationsAndAMissFailsAsScheduling() async throws {
+        let lab = try await SharedLab.get()
+        let path = "/echo?run=\(UUID().uuidString)"
+        let file = try plan(lab, path: path)
+        let directory = try LabPlans.temporaryDirectory()
+        let json = directory.appendingPathComponent("report.json").path
+        let junit = directory.appendingPathComponent("junit.xml").path
+        let output = try await PackageExecutable.run("runner", [file, "-v", "--json", json, "--junit", junit, "--color", "never"])
+        #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
+
+        let results = try results(json)
+        #expect(results.map { $0["ip"] as? String } == ["127.0.0.2", "127.0.0.9", "127.0.0.5"], "one per distinct address: \(results)")
+        #expect(results.map(clients) == [["gd-mobile", "gd-telecom"], ["bj-unicom"], ["sh-telecom"]])
+        #expect(results.map { $0["outcome"] as? String } == ["passed", "error", "failed"])
+        #expect(lab.requestsArrived(target: path).map(\.address).sorted() == ["127.0.0.2", "127.0.0.5"], "the edge gd-mobile and gd-telecom share is requested once")
+        let labels = ((results[0]["evidence"] as? [String: Any])?["clients"] as? [[String: Any]])?.first?["labels"] as? [String: String]
+        #expect(labels == ["isp": "china-mobile", "region": "guangdong"])
+        let problems = results[2]["problems"] as? [[String: Any]] ?? []
+        #expect(problems.first?["kind"] as? String == "scheduling", "\(problems)")
+        #expect(problems.first?["actual"] as? String == "sh-telecom (isp=china-telecom, region=shanghai) was sent 127.0.0.5")
+        #expect(problems.first?["expected"] as? String == "south (127.0.0.2), 127.0.0.9")
+
+        // The request to the replica passed: the result fails on where sh-telecom was sent.
+        #expect(output.stdout.contains("edges [sni-resolve 127.0.0.5]"), "\(output.stdout)")
+        #expect(output.stdout.contains("sh-telecom (isp=china-telecom, region=shanghai) was sent 127.0.0.5, outside south (127.0.0.2), 127.0.0.9"), "\(output.stdout)")
+        #expect(output.stdout.contains("clients: gd-mobile (isp=china-mobile, region=guangdong), gd-telecom (isp=china-telecom, region=guangdong)"), "\(output.stdout)")
+
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<failure type=\"scheduling\" message=\"sh-telecom (isp=china-telecom, region=shanghai) was sent 127.0.0.5, outside south (127.0.0.2), 127.0.0.9\""), "\(xml)")
+        let validation = try await PackageExecutable.runTool("/usr/bin/xmllint", ["--noout", "--schema", Repository.junitSchema.path, junit])
+        #expect(validation.status == 0, "\(validation.stderr)")
+
+        // The JSON report reads back: merge keeps the clients and the problem's kind.
+        let merged = directory.appendingPathComponent("merged.json").path
+        let merge = try await PackageExecutable.run("runner", ["merge", json, "--json", merged])
+        #expect(merge.status == 1 || merge.status == 0, "\(merge.stderr)")
+        let back = try self.results(merged)
+        #expect(back.map(clients) == results.map(clients))
+        #expect((back[2]["problems"] as? [[String: Any]])?.first?["kind"] as? String == "scheduling")
+    }
+
+    @Test func ipsFirstTakesEachPopulationsFirstAddressAndAFailedLookupIsThatPopulations() async throws {
+        let lab = try await SharedLab.get()
+        let path = "/echo?run=\(UUID().uuidString)"
+        // The unreachable map is asked as two clients: each lookup fails, one errored result names them.
+        let file = try plan(
+            lab, path: path, ips: "first",
+            maps: """
+              unreachable:
+                httpdns: {format: dnspod, url: "http://127.0.0.9:{{http}}/d?dn={host}&ip={client}", timeout: 1s, clients: [gd-mobile, sh-telecom]}
+            """,
+            scenarios: """
+              - {name: down, domains: unreachable, request: {url: "https://api.lab.test:{{https}}\(path)"}}
+            """)
+        let json = try LabPlans.temporaryDirectory().appendingPathComponent("first.json").path
+        let output = try await PackageExecutable.run("runner", [file, "--json", json])
+        #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
+        let results = try results(json)
+        #expect(results.map { "\($0["scenario"] as? String ?? "?") \($0["ip"] as? String ?? "-")" }
+            == ["edges 127.0.0.2", "edges 127.0.0.9", "edges 127.0.0.5", "down -"], "\(results)")
+        let down = results[3]
+        #expect(down["outcome"] as? String == "error" && clients(of: down) == ["gd-mobile", "sh-telecom"])
+        let message = (down["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(message.hasPrefix("as gd-mobile: ") && message.contains("; as sh-telecom: "), "\(message)")
+    }
+}
