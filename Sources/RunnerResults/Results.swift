@@ -233,7 +233,8 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
         case scheduling
     }
 
-    /// Which expectation, e.g. `status`, `header Content-Type`, `body json $.user.id`.
+    /// Which expectation, e.g. `status`, `header Content-Type`, `body json $.user.id`;
+    /// `edges gd-mobile` for a scheduling miss of client `gd-mobile`.
     public var subject: String
     public var expected: String
     public var actual: String
@@ -248,6 +249,9 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
 
     /// `status: expected 200, got 503`; a scheduling miss reads as a sentence of its own:
     /// `gd-mobile (isp=china-mobile) was sent 111.13.0.5, outside 120.196.0.0/16`.
+    /// The subject of client `name`'s scheduling misses.
+    public static func edgesSubject(of name: String) -> String { "edges " + name }
+
     public var description: String {
         switch kind {
         case .expectation: "\(subject): expected \(expected), got \(actual)"

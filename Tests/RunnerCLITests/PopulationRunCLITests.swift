@@ -89,6 +89,38 @@ struct PopulationRunCLITests {
         #expect((back[2]["problems"] as? [[String: Any]])?.first?["kind"] as? String == "scheduling")
     }
 
+    /// The summary by client, and the client series (promtool-clean, the client's labels on them).
+    @Test func theSummaryAndTheMetricsCountEachPopulationsEdges() async throws {
+        let lab = try await SharedLab.get()
+        let file = try plan(lab, path: "/echo?run=\(UUID().uuidString)")
+        let metrics = try LabPlans.temporaryDirectory().appendingPathComponent("populations.prom").path
+        let output = try await PackageExecutable.run("runner", [file, "--metrics", metrics, "--color", "never"])
+        #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("""
+            Clients:
+              plan: edges
+                gd-mobile: 1/1 edges pass
+                gd-telecom: 1/1 edges pass
+                bj-unicom: 0/1 edges pass; failing: 127.0.0.9 connect
+                sh-telecom: 0/1 edges pass; failing: 127.0.0.5 scheduling; 1 scheduling miss
+
+            """), "\(output.stdout)")
+        #expect(output.stdout.contains("failing: 127.0.0.9 connect, 127.0.0.5 scheduling\n"), "the group line: \(output.stdout)")
+
+        let text = try String(contentsOfFile: metrics, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        func sample(_ family: String, _ client: String) -> String? {
+            lines.first { $0.hasPrefix(family + "{") && $0.contains("client=\"\(client)\"") }?.split(separator: " ").last.map(String.init)
+        }
+        #expect(["gd-mobile", "gd-telecom", "bj-unicom", "sh-telecom"].map { sample("runner_client_edges", $0) } == ["1", "1", "1", "1"])
+        #expect(["gd-mobile", "gd-telecom", "bj-unicom", "sh-telecom"].map { sample("runner_client_edges_passing", $0) } == ["1", "1", "0", "0"])
+        #expect(["gd-mobile", "gd-telecom", "bj-unicom", "sh-telecom"].map { sample("runner_scheduling_misses", $0) } == ["0", "0", "0", "1"])
+        #expect(lines.contains("runner_client_edges_passing{plan=\"plan\",scenario=\"edges\",client=\"bj-unicom\",isp=\"china-unicom\",region=\"beijing\"} 0"), "\(text)")
+        let promtool = try await Exposition.promtool(text)
+        #expect(promtool.status == 0, "\(promtool.output)")
+        #expect(Exposition.problems(text) == [])
+    }
+
     @Test func ipsFirstTakesEachPopulationsFirstAddressAndAFailedLookupIsThatPopulations() async throws {
         let lab = try await SharedLab.get()
         let path = "/echo?run=\(UUID().uuidString)"

@@ -4,6 +4,7 @@ import Testing
 
 @testable import RunnerReport
 import RunnerResults
+import RunnerVocabulary
 
 @Suite struct MetricsReportTests {
     /// Every family, every value worked out by hand (MetricsFixture says how), the hostile
@@ -143,6 +144,49 @@ import RunnerResults
         ).render(), as: UTF8.self)
         let names = Exposition.samples(text).filter { $0.name == "probe_success" }.map { $0.labels[1].value }
         #expect(names == ["login over SNI", "login over SNI #2", "login over SNI #3"])
+        try await Self.expectValid(text)
+    }
+
+    /// The client families: per population, its distinct addresses under every strategy, those
+    /// on which every result passed, its misses; its own labels after `client`, but for one a
+    /// constant label also takes (the constant one stays, once).
+    @Test func populationsCountTheirEdgesAcrossStrategies() async throws {
+        let mobile = ClientIdentity(name: "gd-mobile", labels: [.init(name: "isp", value: "cm"), .init(name: "vantage", value: "x")])
+        let unicom = ClientIdentity(name: "bj-unicom", labels: [.init(name: "isp", value: "cu"), .init(name: "vantage", value: "x")])
+        func result(_ strategy: StrategyKind, _ ip: String?, _ outcome: Outcome, _ clients: [ClientIdentity]) -> ScenarioResult {
+            var result = Fixture.passed
+            result.scenario = "api"
+            result.strategy = strategy
+            result.ip = ip
+            result.outcome = outcome
+            result.evidence.clients = clients
+            return result
+        }
+        let miss = Problem(subject: Problem.edgesSubject(of: "gd-mobile"), expected: "10.0.0.0/8", actual: "gd-mobile was sent 192.0.2.2", kind: .scheduling)
+        let results = [
+            result(.sniResolve, "192.0.2.1", .passed, [mobile]),
+            result(.sniResolve, "192.0.2.2", .failed([miss]), [mobile]),
+            result(.sniResolve, nil, .errored(TransferError(kind: .resolve, message: "as bj-unicom: timed out")), [unicom]),
+            result(.trustOverride, "192.0.2.1", .errored(TransferError(kind: .tls, message: "no SNI")), [mobile]),
+            result(.trustOverride, "192.0.2.2", .failed([miss]), [mobile]),
+        ]
+        let run = RecordedRun(
+            suites: [RecordedSuite(
+                name: "p", file: "p.yaml", startedAt: Fixture.start, duration: .seconds(1), hostname: "h", properties: [],
+                results: results)],
+            startedAt: Fixture.start, duration: .seconds(1))
+        let collector = MetricsCollector(plans: run.plans, redactor: Fixture.redactor)
+        run.play(into: collector)
+        let text = String(decoding: MetricsExposition(
+            cycle: collector.samples(of: run.result), cyclesTotal: 1, configLastReloadSuccessful: true, version: "1",
+            constantLabels: try MetricLabel.parse(["vantage=sh"])
+        ).render(), as: UTF8.self)
+        let m = #"{plan="p",scenario="api",client="gd-mobile",isp="cm",vantage="sh"}"#
+        let u = #"{plan="p",scenario="api",client="bj-unicom",isp="cu",vantage="sh"}"#
+        #expect(text.contains("runner_client_edges\(m) 2\nrunner_client_edges\(u) 0\n"), "\(text)")
+        // 192.0.2.1 errored under trust-override: no address passed under every strategy.
+        #expect(text.contains("runner_client_edges_passing\(m) 0\nrunner_client_edges_passing\(u) 0\n"))
+        #expect(text.contains("runner_scheduling_misses\(m) 2\nrunner_scheduling_misses\(u) 0\n"), "one per strategy's result")
         try await Self.expectValid(text)
     }
 

@@ -4,7 +4,8 @@ import RunnerVocabulary
 
 /// `expect.edges`: every address a selected population was given must lie within its rule's
 /// bounds; a miss fails the result that checks the address (kind `scheduling`), whatever its
-/// request did.
+/// request did. A miss's subject names its client (`edges gd-mobile`), as `header NAME` names
+/// a header: the metrics count each client's misses by it.
 enum SchedulingVerdict {
     /// One population sent outside a rule's bounds.
     struct Miss: Equatable {
@@ -28,7 +29,7 @@ enum SchedulingVerdict {
                     misses.append(Miss(
                         client: answer.client, address: address,
                         problem: Problem(
-                            subject: "edges", expected: bounds.map(\.text).joined(separator: ", "),
+                            subject: Problem.edgesSubject(of: answer.client.name), expected: bounds.map(\.text).joined(separator: ", "),
                             actual: "\(answer.client.identity.described) was sent \(address.text)", kind: .scheduling)))
                 }
             }

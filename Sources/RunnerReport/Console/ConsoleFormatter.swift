@@ -64,7 +64,8 @@ public struct ConsoleFormatter: Sendable {
         case .failed(let problems):
             label = .fail
             why = firstProblem(problems)
-            reason = problems.first.map { text($0.subject) } ?? "expectations"
+            // A scheduling miss's subject names its client; the group line says what kind.
+            reason = problems.first.map { $0.kind == .scheduling ? $0.kind.rawValue : text($0.subject) } ?? "expectations"
         case .errored(let error):
             label = .error
             why = "\(error.kind.rawValue): \(text(error.message))"
@@ -99,6 +100,28 @@ public struct ConsoleFormatter: Sendable {
             + named.joined(separator: ", ") + more
     }
 
+    /// The summary by client: under each scenario on a map asked as clients, a line per
+    /// population, `    gd-mobile: 3/3 edges pass`, with the failing edges and misses after it.
+    private func populationLines(_ populations: ClientEdgeTally, plans: [String]) -> [String] {
+        var lines = ["Clients:"]
+        var scenario: (suite: Int, scenario: String)?
+        for (key, edges) in populations.inPlanOrder() {
+            if scenario.map({ $0 != (key.suite, key.scenario) }) ?? true {
+                let plan = plans.indices.contains(key.suite) ? plans[key.suite] : "?"
+                lines.append("  \(text(plan)): \(text(key.scenario))")
+                scenario = (key.suite, key.scenario)
+            }
+            var line = "    \(text(key.client)): \(edges.passing)/\(edges.addresses.count) edges pass"
+            if !edges.failing.isEmpty {
+                line += "; failing: " + edges.failing.map { "\(text($0.address)) \($0.reason)" }.joined(separator: ", ")
+            }
+            if let why = edges.noAddress { line += "; no address: \(why)" }
+            if edges.misses > 0 { line += "; " + Format.count(edges.misses, "scheduling miss", "scheduling misses") }
+            lines.append(edges.passing == 0 ? paint(line, .red) : line)
+        }
+        return lines
+    }
+
     /// The end-of-run summary; its last line is exactly `run.counts.summaryLine`, uncoloured,
     /// so scripts can read it.
     func summary(for run: RunResult, tally: ConsoleTally) -> String {
@@ -113,6 +136,7 @@ public struct ConsoleFormatter: Sendable {
                 lines.append(groupLine(plan: first.plan, scenario: first.scenario, size: size, members: members))
             }
         }
+        if !tally.populations.isEmpty { lines += populationLines(tally.populations, plans: run.suites.map(\.plan.name)) }
         let (insecure, fallbacks, flaky) = (tally.insecure, tally.fallbacks, tally.flaky)
         if insecure > 0 {
             lines.append(paint(

@@ -52,6 +52,8 @@ struct ConsoleTally {
     var flaky = 0
     /// Per plan, per scenario (its place in the plan): grown as results arrive.
     private var sizes: [[ScenarioSize]] = []
+    /// Each scenario's populations on a map asked as clients: their edges and how they did.
+    var populations = ClientEdgeTally()
 
     mutating func count(_ result: ScenarioResult, at position: ResultPosition, notPassing entry: NotPassing?) {
         if let entry { notPassing.append(entry) }
@@ -66,6 +68,20 @@ struct ConsoleTally {
         if case .passed = result.outcome { sizes[position.suite][position.scenario].passed += 1 }
         sizes[position.suite][position.scenario].strategies |= ScenarioSize.bit(of: result.strategy)
         if !result.after.isEmpty { sizes[position.suite][position.scenario].hasLanes = true }
+        if !result.evidence.clients.isEmpty { countPopulations(of: result, at: position, reason: entry?.reason ?? "") }
+    }
+
+    private mutating func countPopulations(of result: ScenarioResult, at position: ResultPosition, reason: String) {
+        var subjects: [String] = []
+        if case .failed(let problems) = result.outcome { subjects = problems.filter { $0.kind == .scheduling }.map(\.subject) }
+        let passed = result.outcome.isPassed
+        for (index, client) in result.evidence.clients.enumerated() {
+            let subject = Problem.edgesSubject(of: client.name)
+            populations.add(
+                client: client.name, labels: client.labels, index: index, scenario: result.scenario, at: position,
+                address: result.ip, passed: passed, reason: passed ? "" : reason,
+                misses: subjects.lazy.filter { $0 == subject }.count)
+        }
     }
 
     /// The size of the scenario at `position`.

@@ -95,6 +95,22 @@ struct MetricFamily: Sendable {
         help: "Seconds the resolver took to answer the host's questions (the latest lookup).", type: .gauge,
         labels: ["resolver", "host"])
 
+    // Per user population of a scenario on a map asked as clients (`clients:`); the client's
+    // own labels follow these.
+
+    static let clientEdges = MetricFamily(
+        name: "runner_client_edges",
+        help: "Distinct addresses the client population was given for the scenario (0 when its lookup failed).",
+        type: .gauge, labels: ["plan", "scenario", "client"])
+    static let clientEdgesPassing = MetricFamily(
+        name: "runner_client_edges_passing",
+        help: "How many of the client population's addresses passed under every strategy the scenario ran.",
+        type: .gauge, labels: ["plan", "scenario", "client"])
+    static let schedulingMisses = MetricFamily(
+        name: "runner_scheduling_misses",
+        help: "Addresses the client population was given outside its expect.edges rules.", type: .gauge,
+        labels: ["plan", "scenario", "client"])
+
     // The cycle (a run; `runner serve` runs one per --every) and the runner itself.
 
     static let cycleDuration = MetricFamily(
@@ -117,7 +133,7 @@ struct MetricFamily: Sendable {
         probeSuccess, probeDuration, probeHTTPDuration, probeHTTPStatusCode, probeHTTPVersion, probeHTTPRedirects,
         probeSSLEarliestCertExpiry, probeTLSVersionInfo, result, resultFlaky, resolutionFallback, certificatePinMatch,
         httpdnsLookupSuccess, httpdnsLookupDuration, httpdnsAnswerAddresses, dnsForeignAddresses, dnsLookupDuration,
-        cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful, buildInfo,
+        clientEdges, clientEdgesPassing, schedulingMisses, cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful, buildInfo,
     ]
 
     /// Every label name some family sets itself; a constant label may not take one.

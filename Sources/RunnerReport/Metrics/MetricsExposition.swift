@@ -1,5 +1,6 @@
 import Foundation
 import RunnerResults
+import RunnerVocabulary
 
 /// A cycle's samples and the runner's own state as Prometheus text exposition (format 0.0.4):
 /// `# HELP` and `# TYPE` for every family written, each family's samples together, the
@@ -94,6 +95,8 @@ public struct MetricsExposition: Sendable {
         writeLookups(into: &writer)
         spill(&writer)
         writeResolverChecks(into: &writer)
+        spill(&writer)
+        writeClientEdges(into: &writer)
         spill(&writer)
 
         writer.header(.cycleDuration)
@@ -228,6 +231,46 @@ public struct MetricsExposition: Sendable {
                     PrometheusTextWriter.label(name, value, into: &labels, start: 0)
                 }
                 labels.withUnsafeBytes { writer.sample(family, labels: $0, value: values[key] ?? 0) }
+            }
+        }
+    }
+
+    /// The client families: per plan, scenario and population, the addresses it was given, how
+    /// many passed (every result on the address passed), and its scheduling misses. Its own
+    /// labels follow, but for a name a constant label takes (the constant one stays).
+    private func writeClientEdges(into writer: inout PrometheusTextWriter) {
+        var tally = ClientEdgeTally()
+        for result in cycle.results {
+            for (index, client) in result.clients.enumerated() {
+                tally.add(
+                    client: client.name, labels: client.labels, index: index, scenario: result.scenario, at: result.position,
+                    address: result.ip.isEmpty ? nil : result.ip, passed: result.status == .pass, reason: "",
+                    misses: client.misses)
+            }
+        }
+        guard !tally.isEmpty else { return }
+        let populations = tally.inPlanOrder()
+        let constant = Set(constantLabels.map(\.name))
+        var labels = LabelBlocks(count: populations.count)
+        for (key, edges) in populations {
+            labels.add { bytes, start in
+                PrometheusTextWriter.label("plan", cycle.plans[key.suite], into: &bytes, start: start)
+                PrometheusTextWriter.label("scenario", key.scenario, into: &bytes, start: start)
+                PrometheusTextWriter.label("client", key.client, into: &bytes, start: start)
+                for label in edges.labels where !constant.contains(label.name) {
+                    PrometheusTextWriter.label(label.name, label.value, into: &bytes, start: start)
+                }
+            }
+        }
+        let families: [(MetricFamily, (ClientEdgeTally.Edges) -> Double)] = [
+            (.clientEdges, { Double($0.addresses.count) }),
+            (.clientEdgesPassing, { Double($0.passing) }),
+            (.schedulingMisses, { Double($0.misses) }),
+        ]
+        for (family, value) in families {
+            writer.header(family)
+            for (index, population) in populations.enumerated() {
+                labels.withLabels(of: index) { writer.sample(family, labels: $0, value: value(population.edges)) }
             }
         }
     }

@@ -10,6 +10,7 @@ extension ResultSamples {
         strategy = redactor.redact(result.strategy.rawValue)
         ip = result.ip.map(redactor.redact) ?? ""
         if !result.after.isEmpty { after = redactor.redact(result.after.map(\.description).joined(separator: " after ")) }
+        if !result.evidence.clients.isEmpty { clients = Self.clients(of: result, redactor: redactor) }
         switch result.outcome {
         case .passed: status = .pass
         case .failed: status = .fail
@@ -33,6 +34,21 @@ extension ResultSamples {
             earliestCertificateExpiry: final?.certificate?.notAfter.map(\.timeIntervalSince1970),
             flaky: result.isFlaky, resolutionFallback: result.evidence.resolutionFallbackFrom != nil,
             tlsVersion: final?.tls.map { Self.versionLabel($0.version) }, pinMatch: result.evidence.pinMatch)
+    }
+
+    /// The result's populations, with the misses `expect.edges` found for each.
+    static func clients(of result: borrowing ScenarioResult, redactor: Redactor) -> [ClientSample] {
+        var subjects: [String] = []
+        if case .failed(let problems) = result.outcome {
+            subjects = problems.filter { $0.kind == .scheduling }.map(\.subject)
+        }
+        return result.evidence.clients.map { client in
+            let subject = Problem.edgesSubject(of: client.name)
+            return ClientSample(
+                name: redactor.redact(client.name),
+                labels: client.labels.map { ClientIdentity.Label(name: $0.name, value: redactor.redact($0.value)) },
+                misses: subjects.lazy.filter { $0 == subject }.count)
+        }
     }
 
     /// Each phase summed over the hops. Timings hold each phase's own duration and the first

@@ -1,4 +1,5 @@
 import RunnerResults
+import RunnerVocabulary
 
 /// What the exposition shows of one result: the labels that name it (redacted, unescaped) and
 /// its values, taken from the result as it finished.
@@ -47,6 +48,18 @@ struct ResultSamples: Sendable {
     var probe: Probe?
     /// What the scenario's resolver answered during the result, per host asked (`resolver:`).
     var dns: [DNSSample] = []
+    /// The user populations whose answer held the result's address (`clients:`), in the
+    /// plan's order; empty when its map asks as this machine.
+    var clients: [ClientSample] = []
+
+    /// A population the result's address was given to (or, for a result without an address,
+    /// whose lookup failed), its name and label values redacted.
+    struct ClientSample: Sendable, Equatable {
+        var name: String
+        var labels: [ClientIdentity.Label]
+        /// Its `expect.edges` misses on this result.
+        var misses: Int
+    }
 
     /// One host a resolver was asked for during the result.
     struct DNSSample: Sendable, Equatable {
