@@ -28,6 +28,16 @@ enum PlanFiles {
         return plans
     }
 
+    /// Each `--client` name that no plan's `clients:` has, with the closest one.
+    static func clientProblems(_ names: [String], in plans: [Plan]) -> [String] {
+        let named = Set(plans.flatMap { $0.clients.map(\.name) })
+        return names.filter { !named.contains($0) }.map { name in
+            let hint = Suggestion.closest(to: name, among: named.sorted()).map { "; did you mean '\($0)'?" }
+                ?? (named.isEmpty ? "; the plans name no clients" : "; the plans' clients are \(named.sorted().joined(separator: ", "))")
+            return "--client '\(name)' is no client of the plans\(hint)"
+        }
+    }
+
     /// What this runner cannot do yet with client populations (issue 33 in progress): a `doh`
     /// map's EDNS Client Subnet option is not built yet, so such a map would be asked as this
     /// machine for every population. One message per map; run, `serve` and `resolve` refuse it.

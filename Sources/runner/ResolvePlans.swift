@@ -37,11 +37,9 @@ struct ResolvePlans: ParsableCommand {
             problems.forEach { Console.error("error: \($0)") }
             throw ExitCode(ExitStatus.invalidInput)
         }
-        let named = Set(plans.flatMap { $0.clients.map(\.name) })
-        for name in clients where !named.contains(name) {
-            let hint = Suggestion.closest(to: name, among: named.sorted()).map { "; did you mean '\($0)'?" }
-                ?? (named.isEmpty ? "; the plans name no clients" : "; the plans' clients are \(named.sorted().joined(separator: ", "))")
-            Console.error("error: --client '\(name)' is no client of the plans\(hint)")
+        let unknown = PlanFiles.clientProblems(clients, in: plans)
+        guard unknown.isEmpty else {
+            unknown.forEach { Console.error("error: \($0)") }
             throw ExitCode(ExitStatus.invalidInput)
         }
         let redactor = Redactor(named: plans.flatMap(\.secrets))

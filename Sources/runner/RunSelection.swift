@@ -25,6 +25,11 @@ struct RunSelection: ParsableArguments {
     @Option(help: ArgumentHelp("Only scenarios whose name contains TEXT.", valueName: "TEXT"))
     var filter: String?
 
+    @Option(name: .customLong("client"), help: ArgumentHelp(
+        "Ask maps that ask as client populations as this one only (repeatable; names from the plans' clients:); scenarios on those maps run only for the clients named.",
+        valueName: "NAME"))
+    var clients: [String] = []
+
     @Option(help: ArgumentHelp("Run every scenario with strategy S.", valueName: "S"))
     var strategy: String?
 
@@ -85,21 +90,23 @@ struct RunSelection: ParsableArguments {
         options.strategyOverride = strategy.flatMap(StrategyKind.init(rawValue:))
         options.retriesOverride = retries
         options.shard = shard
+        options.onlyClients = clients.isEmpty ? nil : Set(clients)
         return options
     }
 
     /// Why `plans` cannot run with these choices (a `--strategy` that cannot carry a scenario's
-    /// scheme, a `--tag`/`--filter` that selects nothing), as error lines; empty when they can.
+    /// scheme, a `--tag`/`--filter`/`--client` that selects nothing, a `--client` no plan names),
+    /// as error lines; empty when they can.
     func problems(with plans: [Plan]) -> [String] {
         let options = runOptions
-        let populations = PlanFiles.populationProblems(plans)
+        let populations = PlanFiles.populationProblems(plans) + PlanFiles.clientProblems(clients, in: plans)
         guard populations.isEmpty else { return populations }
         let conflicts = options.strategyConflicts(in: plans)
         guard conflicts.isEmpty else { return conflicts }
         // Judged before `--shard`: a shard that happens to hold none of a small plan's scenarios
         // runs nothing and passes; a `--tag` that matches nothing is a mistake.
-        guard plans.contains(where: { $0.scenarios.contains(where: options.matchesTagsAndFilter) }) else {
-            return ["no scenario matches the --tag/--filter given"]
+        guard plans.contains(where: { plan in plan.scenarios.contains { options.matches($0, of: plan) } }) else {
+            return [clients.isEmpty ? "no scenario matches the --tag/--filter given" : "no scenario matches the --tag/--filter/--client given"]
         }
         return []
     }

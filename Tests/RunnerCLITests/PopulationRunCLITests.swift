@@ -121,6 +121,28 @@ struct PopulationRunCLITests {
         #expect(Exposition.problems(text) == [])
     }
 
+    /// `--client` narrows a run to those populations: only their lookups and edges; a scenario
+    /// on a map that asks as this machine still runs; a name no plan has is an error.
+    @Test func clientNarrowsARunToThosePopulations() async throws {
+        let lab = try await SharedLab.get()
+        let path = "/echo?run=\(UUID().uuidString)"
+        let file = try plan(lab, path: path, scenarios: """
+              - {name: as this machine, domains: south, request: {url: "https://api.lab.test:{{https}}\(path)"}}
+            """)
+        let json = try LabPlans.temporaryDirectory().appendingPathComponent("narrowed.json").path
+        let output = try await PackageExecutable.run("runner", [file, "--client", "sh-telecom", "--client", "gd-telecom", "--json", json])
+        #expect(output.status == 1, "sh-telecom's miss: \(output.stdout)\(output.stderr)")
+        let results = try results(json)
+        #expect(results.map { "\($0["scenario"] as? String ?? "?") \($0["ip"] as? String ?? "-") \(clients(of: $0))" }
+            == ["edges 127.0.0.2 [\"gd-telecom\"]", "edges 127.0.0.5 [\"sh-telecom\"]", "as this machine 127.0.0.2 []"], "\(results)")
+        #expect(output.stdout.contains("    gd-telecom: 1/1 edges pass\n    sh-telecom: 0/1"), "\(output.stdout)")
+        #expect(!output.stdout.contains("bj-unicom"), "\(output.stdout)")
+
+        let typo = try await PackageExecutable.run("runner", [file, "--client", "sh-telcom"])
+        #expect(typo.status == 2 && typo.stdout.isEmpty)
+        #expect(typo.stderr == "error: --client 'sh-telcom' is no client of the plans; did you mean 'sh-telecom'?\n", "\(typo.stderr)")
+    }
+
     @Test func ipsFirstTakesEachPopulationsFirstAddressAndAFailedLookupIsThatPopulations() async throws {
         let lab = try await SharedLab.get()
         let path = "/echo?run=\(UUID().uuidString)"

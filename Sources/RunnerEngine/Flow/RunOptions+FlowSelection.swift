@@ -9,7 +9,7 @@ struct ScenarioSelection {
 }
 
 extension RunOptions {
-    /// The scenarios of `plan` this run takes: those `--tag` and `--filter` match, with every
+    /// The scenarios of `plan` this run takes: those `--tag`, `--filter` and `--client` match, with every
     /// scenario they run after (`after:`, transitively), in the shard (`--shard`) of their
     /// flow's first scenario, so that a flow stays whole in one shard.
     func selection(of plan: Plan) -> ScenarioSelection {
@@ -21,9 +21,9 @@ extension RunOptions {
         }
         let predecessors: [[Int]] = hasFlows ? scenarios.map { $0.after.compactMap { index[$0.name] } } : []
 
-        var selected = scenarios.indices.map { matchesTagsAndFilter(scenarios[$0]) }
+        var selected = scenarios.indices.map { matches(scenarios[$0], of: plan) }
         var predecessorsOnly = Set<Int>()
-        if hasFlows, !(tags.isEmpty && filter == nil) {
+        if hasFlows, !(tags.isEmpty && filter == nil && onlyClients == nil) {
             var stack = scenarios.indices.filter { selected[$0] }
             while let next = stack.popLast() {
                 for predecessor in predecessors[next] where !selected[predecessor] {

@@ -159,7 +159,7 @@ final class SuiteRun {
         for action in actions {
             switch action {
             case .lookUp(let host, let scenario, let map, let asksResolver, let purpose):
-                let clients = plan.clients(askedBy: scenario.domainMap)
+                let clients = options.clients(askedBy: scenario.domainMap, in: plan)
                 lookUp(AddressLookup(host: host, for: scenario, map: map, resolver: asksResolver, clients: clients), for: scenario) {
                     [self] mapAnswer, resolverAnswer in
                     perform(progress.lookedUp(for: purpose, map: mapAnswer, resolver: resolverAnswer), scheduler: scheduler)

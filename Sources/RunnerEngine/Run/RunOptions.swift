@@ -15,6 +15,8 @@ public struct RunOptions: Sendable {
     public var tags: [String] = []
     /// Only scenarios whose name contains this text.
     public var filter: String? = nil
+    /// Ask maps that ask as client populations as these only (`--client`); nil: as all.
+    public var onlyClients: Set<String>? = nil
     /// Only the scenarios of this part of the run (`--shard K/N`).
     public var shard: Shard? = nil
     /// Run every scenario with this strategy instead of its own.
@@ -40,13 +42,30 @@ public struct RunOptions: Sendable {
     }
 
     /// Whether every scenario is selected (no `--tag`, `--filter` or `--shard`).
-    public var selectsAll: Bool { tags.isEmpty && filter == nil && shard == nil }
+    public var selectsAll: Bool { tags.isEmpty && filter == nil && shard == nil && onlyClients == nil }
 
     /// Whether `scenario` is selected by `--tag` and `--filter` (whatever its shard).
     public func matchesTagsAndFilter(_ scenario: Scenario) -> Bool {
         if !tags.isEmpty, !scenario.tags.contains(where: tags.contains) { return false }
         if let filter, !scenario.name.contains(filter) { return false }
         return true
+    }
+
+    /// Whether `scenario` of `plan` is selected by `--tag`, `--filter` and `--client` (whatever
+    /// its shard): `--client` drops a scenario whose map asks as none of those clients, and
+    /// keeps one whose map asks as this machine.
+    public func matches(_ scenario: Scenario, of plan: Plan) -> Bool {
+        guard matchesTagsAndFilter(scenario) else { return false }
+        guard onlyClients != nil else { return true }
+        let asked = plan.clients(askedBy: scenario.domainMap)
+        return asked.isEmpty || !clients(askedBy: scenario.domainMap, in: plan).isEmpty
+    }
+
+    /// The populations map `map` of `plan` is asked as in this run: the map's, narrowed by `--client`.
+    public func clients(askedBy map: String, in plan: Plan) -> [ClientPopulation] {
+        let clients = plan.clients(askedBy: map)
+        guard let onlyClients else { return clients }
+        return clients.filter { onlyClients.contains($0.name) }
     }
 
     /// Every scenario that `--strategy` cannot run (its URL's scheme does not fit), as messages
