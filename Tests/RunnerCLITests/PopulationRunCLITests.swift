@@ -55,7 +55,9 @@ struct PopulationRunCLITests {
         let directory = try LabPlans.temporaryDirectory()
         let json = directory.appendingPathComponent("report.json").path
         let junit = directory.appendingPathComponent("junit.xml").path
-        let output = try await PackageExecutable.run("runner", [file, "-v", "--json", json, "--junit", junit, "--color", "never"])
+        let html = directory.appendingPathComponent("report.html").path
+        let output = try await PackageExecutable.run(
+            "runner", [file, "-v", "--json", json, "--junit", junit, "--html", html, "--color", "never"])
         #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
 
         let results = try results(json)
@@ -79,6 +81,22 @@ struct PopulationRunCLITests {
         #expect(xml.contains("<failure type=\"scheduling\" message=\"sh-telecom (isp=china-telecom, region=shanghai) was sent 127.0.0.5, outside south (127.0.0.2), 127.0.0.9\""), "\(xml)")
         let validation = try await PackageExecutable.runTool("/usr/bin/xmllint", ["--noout", "--schema", Repository.junitSchema.path, junit])
         #expect(validation.status == 0, "\(validation.stderr)")
+
+        // The HTML report's clients × addresses matrix: a row per client, a cell where it was sent,
+        // coloured by the address's result and linking to it.
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        let table = try #require(page.range(of: "<table class=\"matrix clients\">").map { page[$0.lowerBound...] }
+            .flatMap { rest in rest.range(of: "</table>").map { String(rest[..<$0.upperBound]) } })
+        #expect(table.contains("<th scope=\"col\">127.0.0.2</th><th scope=\"col\">127.0.0.9</th><th scope=\"col\">127.0.0.5</th>"), "\(table)")
+        let rows = table.components(separatedBy: "<tr><th scope=\"row\">").dropFirst().map { row in
+            (row.components(separatedBy: "</th>").first ?? "", row.components(separatedBy: "data-status=\"").dropFirst().map { $0.prefix { $0 != "\"" } })
+        }
+        #expect(rows.map(\.0) == [
+            "gd-mobile (isp=china-mobile, region=guangdong)", "gd-telecom (isp=china-telecom, region=guangdong)",
+            "bj-unicom (isp=china-unicom, region=beijing)", "sh-telecom (isp=china-telecom, region=shanghai)",
+        ])
+        #expect(rows.map { $0.1.map(String.init) } == [["passed"], ["passed"], ["error"], ["failed"]], "\(table)")
+        #expect(table.components(separatedBy: "class=\"none\" title=\"not sent there\"").count - 1 == 8)
 
         // The JSON report reads back: merge keeps the clients and the problem's kind.
         let merged = directory.appendingPathComponent("merged.json").path

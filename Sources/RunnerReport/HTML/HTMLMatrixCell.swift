@@ -13,6 +13,9 @@ struct HTMLMatrixCell: Equatable {
     var ip: String?
     /// Where the result sits (set when read back: the spool keeps it beside the record).
     var position: ResultPosition
+    /// The populations whose answer held the IP (`gd-mobile (isp=china-mobile)`), for the
+    /// clients × addresses matrix; empty on a map asked as this machine.
+    var clients: [String] = []
 
     init(_ result: borrowing ScenarioResult, at position: ResultPosition, redactor: Redactor) {
         status = HTMLStatus(result.outcome)
@@ -21,25 +24,33 @@ struct HTMLMatrixCell: Equatable {
         strategy = PlainText.singleLine(redactor.redact(result.strategy.rawValue))
         ip = result.ip.map { PlainText.singleLine(redactor.redact($0)) }
         self.position = position
+        clients = result.evidence.clients.map { PlainText.singleLine(redactor.redact($0.described)) }
     }
 
-    init(status: HTMLStatus, flaky: Bool, scenario: String, strategy: String, ip: String?, position: ResultPosition) {
+    init(
+        status: HTMLStatus, flaky: Bool, scenario: String, strategy: String, ip: String?, position: ResultPosition,
+        clients: [String] = []
+    ) {
         self.status = status
         self.flaky = flaky
         self.scenario = scenario
         self.strategy = strategy
         self.ip = ip
         self.position = position
+        self.clients = clients
     }
 
     /// The record: status, flaky, then scenario, strategy and IP, each its length (4 bytes,
-    /// little-endian) and its UTF-8; an IP of length 0xFFFFFFFF is none.
+    /// little-endian) and its UTF-8 (an IP of length 0xFFFFFFFF is none), then the number of
+    /// clients (4 bytes) and each one the same way.
     func encode(into bytes: inout ByteBuffer) {
         bytes.append(status.rawValue)
         bytes.append(flaky ? 1 : 0)
         Self.append(scenario, to: &bytes)
         Self.append(strategy, to: &bytes)
         if let ip { Self.append(ip, to: &bytes) } else { Self.appendLength(UInt32.max, to: &bytes) }
+        Self.appendLength(UInt32(truncatingIfNeeded: clients.count), to: &bytes)
+        for client in clients { Self.append(client, to: &bytes) }
     }
 
     /// A record `encode` wrote, or nil when the bytes are not one (a spool read back wrong).
@@ -47,9 +58,16 @@ struct HTMLMatrixCell: Equatable {
         var reader = Reader(bytes: record)
         guard let statusByte = reader.byte(), let status = HTMLStatus(rawValue: statusByte), let flaky = reader.byte(),
             let scenario = reader.string(), let strategy = reader.string(), let ip = reader.optionalString(),
-            reader.atEnd
+            let count = reader.length()
         else { return nil }
-        self.init(status: status, flaky: flaky != 0, scenario: scenario, strategy: strategy, ip: ip, position: position)
+        var clients: [String] = []
+        for _ in 0..<count {
+            guard let client = reader.string() else { return nil }
+            clients.append(client)
+        }
+        guard reader.atEnd else { return nil }
+        self.init(
+            status: status, flaky: flaky != 0, scenario: scenario, strategy: strategy, ip: ip, position: position, clients: clients)
     }
 
     private static func append(_ text: String, to bytes: inout ByteBuffer) {

@@ -46,6 +46,60 @@ extension HTMLReport {
         html.raw("</tbody>\n</table>\n")
     }
 
+    /// A scenario's clients × addresses matrix, when its map is asked as user populations: a
+    /// row per client, a column per address (in the order their results came; `no address`
+    /// for the clients whose lookup failed), a cell where the client was sent, coloured by the
+    /// address's result — the worst of its strategies' — and linking to that result.
+    static func writeClientMatrix(_ cells: [HTMLMatrixCell], into html: inout HTMLWriter) {
+        var clients: [String] = []
+        var addresses: [String?] = []
+        // Per address, the result that colours it: the first with the worst outcome.
+        var shown: [String?: HTMLMatrixCell] = [:]
+        var sent: Set<[String?]> = []
+        for cell in cells where !cell.clients.isEmpty {
+            if !addresses.contains(cell.ip) { addresses.append(cell.ip) }
+            if let current = shown[cell.ip], severity(current.status) >= severity(cell.status) {} else { shown[cell.ip] = cell }
+            for client in cell.clients {
+                if !clients.contains(client) { clients.append(client) }
+                sent.insert([client, cell.ip])
+            }
+        }
+        guard !clients.isEmpty else { return }
+        html.raw("<table class=\"matrix clients\">\n<thead><tr><th scope=\"col\">client</th>")
+        for address in addresses {
+            html.raw("<th scope=\"col\">")
+            if let address { html.text(address) } else { html.raw("no address") }
+            html.raw("</th>")
+        }
+        html.raw("</tr></thead>\n<tbody>\n")
+        for client in clients {
+            html.raw("<tr><th scope=\"row\">")
+            html.text(client)
+            html.raw("</th>")
+            for address in addresses {
+                guard sent.contains([client, address]), let cell = shown[address] else {
+                    html.raw("<td class=\"none\" title=\"not sent there\"></td>")
+                    continue
+                }
+                html.raw("<td>")
+                writeCell(cell, into: &html)
+                html.raw("</td>")
+            }
+            html.raw("</tr>\n")
+        }
+        html.raw("</tbody>\n</table>\n")
+    }
+
+    /// How bad an outcome is, for the cell an address shows: an error, a failure, a skip, a pass.
+    private static func severity(_ status: HTMLStatus) -> Int {
+        switch status {
+        case .passed: 0
+        case .skipped: 1
+        case .failed: 2
+        case .error: 3
+        }
+    }
+
     /// `<a class="cell failed" href="#r0-3-1" data-result="r0-3-1" data-status="failed">FAIL</a>`.
     private static func writeCell(_ cell: HTMLMatrixCell, into html: inout HTMLWriter) {
         html.raw("<a class=\"cell ")

@@ -117,6 +117,7 @@ public final class HTMLReport: StreamedReport {
         html.text(first.scenario)
         html.raw("</h3>\n")
         Self.writeMatrix(cells, into: &html)
+        Self.writeClientMatrix(cells, into: &html)
         html.raw("<div class=\"results\">\n")
         html.drain(into: &output)
         let scenario = first.position.scenario
