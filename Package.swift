@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "CDNSShim", linkerSettings: [.linkedLibrary("resolv")]),
         // The HTTPDNS wire formats: query URLs, auth schemes and strict answer parsers, pure
         // functions of bytes (the fuzz targets build them alone).
-        .target(name: "RunnerHTTPDNS", dependencies: ["RunnerVocabulary", "RunnerPlan", "CCryptoShim", "CDNSShim"], swiftSettings: crossModule),
+        .target(name: "RunnerHTTPDNS", dependencies: ["RunnerVocabulary", "RunnerPlan", "CCryptoShim", "CDNSShim", "CLDNS"], swiftSettings: crossModule),
         .target(name: "RunnerEngine", dependencies: ["RunnerVocabulary", "RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults"], swiftSettings: crossModule),
         .target(name: "RunnerReport", dependencies: ["RunnerVocabulary", "RunnerResults"], swiftSettings: crossModule),
         // `serve`: the cycle loop and the SwiftNIO HTTP server around its latest cycle, a library

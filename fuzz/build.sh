@@ -32,7 +32,7 @@ BIN=$OUT/bin
 mkdir -p "$MODULES" "$LIBS" "$BIN"
 
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name runner "$OPT" -g
-       -I Sources/CYAML -I Sources/CCryptoShim/include -I Sources/CDNSShim/include -I "$MODULES")
+       -I Sources/CYAML -I Sources/CCryptoShim/include -I Sources/CDNSShim/include -I Sources/CLDNS -I "$MODULES")
 
 # RunnerVocabulary, the types every layer shares (the plan names strategies, headers, bodies).
 mapfile -t vocabulary_sources < <(find Sources/RunnerVocabulary -name '*.swift' | sort)
@@ -60,7 +60,8 @@ ar rcs "$LIBS/libCCryptoShim.a" "$LIBS/CCryptoShim.o"
 # The HTTPDNS wire formats: the RunnerHTTPDNS target (pure functions of bytes), built as that
 # module with testing enabled, so the targets reach its internal parsers by `@testable import`,
 # as its tests do.
-# The DoH parser reads DNS messages through libresolv, via the CDNSShim C target.
+# The DoH parser reads DNS messages through libresolv, via the CDNSShim C target; its queries
+# are written by ldns (the CLDNS module map; the targets link libldns).
 clang -fsanitize=fuzzer-no-link,address "$OPT" -g -c Sources/CDNSShim/shim.c -I Sources/CDNSShim/include \
     -o "$OUT/cdnsshim.o"
 ar rcs "$LIBS/libCDNSShim.a" "$OUT/cdnsshim.o"
@@ -89,7 +90,7 @@ for target in "${targets[@]}"; do
         build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto ;;
     *)
         build_target "$target" "fuzz/targets/$target.swift" "${support_sources[@]}" \
-            -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto -lCDNSShim -lresolv ;;
+            -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto -lCDNSShim -lresolv -lldns ;;
     esac
 done
 echo "fuzz/build.sh: built $(ls "$BIN" | tr '\n' ' ')into $BIN"

@@ -13,17 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-int cdns_make_query(const char *name, int type, unsigned char *buffer, int capacity) {
-    int length = res_mkquery(ns_o_query, name, ns_c_in, type, NULL, 0, NULL, buffer, capacity);
-    if (length < NS_HFIXEDSZ) return -1;
-    /* RFC 8484 §4.1: ID 0, so that equal queries are equal bytes (HTTP caches). */
-    buffer[0] = 0;
-    buffer[1] = 0;
-    /* RD, whatever the machine's resolver options say. */
-    buffer[2] |= 0x01;
-    return length;
-}
-
 int cdns_read_header(const unsigned char *message, int length, cdns_header *header) {
     ns_msg handle;
     if (length < 0 || ns_initparse(message, length, &handle) < 0) return -1;

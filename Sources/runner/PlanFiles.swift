@@ -37,17 +37,4 @@ enum PlanFiles {
             return "--client '\(name)' is no client of the plans\(hint)"
         }
     }
-
-    /// What this runner cannot do yet with client populations (issue 33 in progress): a `doh`
-    /// map's EDNS Client Subnet option is not built yet, so such a map would be asked as this
-    /// machine for every population. One message per map; run, `serve` and `resolve` refuse it.
-    static func populationProblems(_ plans: [Plan]) -> [String] {
-        plans.flatMap { plan in
-            plan.mapsAskingAsClients.compactMap { map -> String? in
-                guard case .httpdns(let service) = map.source, service.format.name == .doh else { return nil }
-                return "\(map.location): domain map '\(map.name)' asks as client populations through format 'doh', "
-                    + "whose EDNS Client Subnet option this runner does not send yet"
-            }
-        }
-    }
 }

@@ -32,11 +32,6 @@ struct ResolvePlans: ParsableCommand {
 
     func run() throws {
         let plans = try PlanFiles.load(planOptions)
-        let problems = PlanFiles.populationProblems(plans)
-        guard problems.isEmpty else {
-            problems.forEach { Console.error("error: \($0)") }
-            throw ExitCode(ExitStatus.invalidInput)
-        }
         let unknown = PlanFiles.clientProblems(clients, in: plans)
         guard unknown.isEmpty else {
             unknown.forEach { Console.error("error: \($0)") }

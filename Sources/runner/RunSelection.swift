@@ -99,7 +99,7 @@ struct RunSelection: ParsableArguments {
     /// as error lines; empty when they can.
     func problems(with plans: [Plan]) -> [String] {
         let options = runOptions
-        let populations = PlanFiles.populationProblems(plans) + PlanFiles.clientProblems(clients, in: plans)
+        let populations = PlanFiles.clientProblems(clients, in: plans)
         guard populations.isEmpty else { return populations }
         let conflicts = options.strategyConflicts(in: plans)
         guard conflicts.isEmpty else { return conflicts }

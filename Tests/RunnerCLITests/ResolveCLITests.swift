@@ -98,9 +98,8 @@ struct ResolveCLITests {
     }
 }
 
-/// Client populations: `runner resolve` asks a map as each of them (the lab answers each its
-/// population's edges); a run and `resolve` refuse a `doh` map asked as clients (exit 2),
-/// whose EDNS Client Subnet option is not sent yet.
+/// Client populations: `runner resolve` asks a map as each of them, through the URL or, for
+/// `format: doh`, the EDNS Client Subnet option (the lab answers each its population's edges).
 @Suite("Client populations on the command line", .timeLimit(.minutes(3)))
 struct PopulationsCLITests {
     func plan(_ lab: Lab, probe: String, extraMap: String = "") throws -> String {
@@ -191,14 +190,27 @@ struct PopulationsCLITests {
         #expect(typo.stderr == "error: --client 'sh-telcom' is no client of the plans; did you mean 'sh-telecom'?\n", "\(typo.stderr)")
     }
 
-    @Test func aDoHMapAskedAsClientsIsRefusedUntilItSendsTheSubnet() async throws {
+    /// `format: doh` carries the client as the EDNS Client Subnet option; the lab's RFC 8484
+    /// endpoint reads it with ldns and answers each population its edges.
+    @Test func aDoHMapAsksAsEachClientThroughTheSubnetOption() async throws {
         let lab = try await SharedLab.get()
-        let withDoH = try plan(lab, probe: UUID().uuidString, extraMap: "  doh: {httpdns: {format: doh, url: \"https://api.lab.test:{{https}}/dns-query\", clients: all}}")
-        for arguments in [["resolve", withDoH], [withDoH]] {
-            let refused = try await PackageExecutable.run("runner", arguments)
-            #expect(refused.status == 2 && refused.stdout.isEmpty)
-            #expect(refused.stderr == "error: \(withDoH):11:3: domain map 'doh' asks as client populations through format 'doh', "
-                + "whose EDNS Client Subnet option this runner does not send yet\n", "\(arguments): \(refused.stderr)")
-        }
+        let withDoH = try LabPlans.write("""
+            version: 1
+            defaults: {ca: "{{ca}}", strategy: sni-resolve}
+            clients:
+              gd-mobile:  {ip: 120.196.0.1}
+              bj-unicom:  {subnet: 123.112.0.0/24}
+              sh-telecom: {ip: 101.80.0.1}
+            domains:
+              doh: {httpdns: {format: doh, url: "https://127.0.0.2:{{https}}/dns-query", clients: all}}
+            scenarios:
+              - {name: d, domains: doh, request: {url: "https://api.lab.test:{{https}}/echo"}}
+            """, lab: lab)
+        let resolve = try await PackageExecutable.run("runner", ["resolve", "--json", "--client", "bj-unicom", "--client", "sh-telecom", withDoH])
+        #expect(resolve.status == 0, "\(resolve.stdout)\(resolve.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(resolve.stdout.utf8)) as? [[String: Any]])
+        let doh = rows.filter { $0["map"] as? String == "doh" }
+        #expect(doh.map { "\($0["client"] as? String ?? "-") \(($0["addresses"] as? [String] ?? []).joined(separator: " "))" }
+            == ["bj-unicom 127.0.0.9", "sh-telecom 127.0.0.5"], "\(rows)")
     }
 }

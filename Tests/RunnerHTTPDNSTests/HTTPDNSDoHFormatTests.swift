@@ -36,6 +36,29 @@ struct HTTPDNSDoHFormatTests {
         #expect(Array(try #require(queries[1].body).suffix(4)) == [0, 28, 0, 1])
     }
 
+    @Test("asked as a client population, the query carries an OPT record with the EDNS Client Subnet option (RFC 7871)")
+    func clientSubnet() throws {
+        let v4 = try #require(try? IPSubnet.parse("120.196.0.0/24").get())
+        let queries = try HTTPDNSSpec.Format.doh(method: .post).wire(askingAs: v4)
+            .queries(template: Self.url, host: "www.example.com", ipVersion: .v4)
+        let message = [UInt8](try #require(queries.first?.body))
+        // The header as without a client, but ARCOUNT 1: the OPT record follows the question.
+        let question = Array(Data(base64Encoded: "AAABAAABAAAAAAAAA3d3dwdleGFtcGxlA2NvbQAAAQAB") ?? Data())
+        #expect(Array(message.prefix(10)) == Array(question.prefix(10)))
+        #expect(Array(message[10..<12]) == [0, 1])
+        #expect(Array(message[12..<question.count]) == Array(question[12...]))
+        // Root name, type OPT (41), payload 1232, TTL 0, RDLENGTH 11; option 8 of 7 bytes:
+        // family 1, source /24, scope 0, the address's three whole bytes.
+        #expect(Array(message[question.count...]) == [
+            0, 0, 41, 0x04, 0xD0, 0, 0, 0, 0, 0, 11,
+            0, 8, 0, 7, 0, 1, 24, 0, 120, 196, 0,
+        ])
+        let v6 = try #require(try? IPSubnet.parse("2001:db8:1200::/40").get())
+        #expect(LDNSQuery.clientSubnetOption(v6) == [0, 2, 40, 0, 0x20, 0x01, 0x0d, 0xb8, 0x12])
+        let zero = try #require(try? IPSubnet.parse("0.0.0.0/0").get())
+        #expect(LDNSQuery.clientSubnetOption(zero) == [0, 1, 0, 0], "a /0 carries no address byte")
+    }
+
     @Test("a host DNS cannot carry is refused before anything is sent")
     func unaskable() {
         #expect(throws: HTTPDNSProblem.self) {

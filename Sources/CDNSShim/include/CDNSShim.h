@@ -1,6 +1,7 @@
 /*
- * CDNSShim: DNS messages (RFC 1035) built and read by glibc's libresolv, for RFC 8484
- * DNS-over-HTTPS. res_mkquery encodes the query; ns_initparse / ns_parserr /
+ * CDNSShim: DNS messages (RFC 1035) read by glibc's libresolv, for RFC 8484 DNS-over-HTTPS
+ * (whose queries ldns writes: RunnerHTTPDNS's LDNSQuery), and DNS servers asked directly
+ * (res_mkquery encodes that query). ns_initparse / ns_parserr /
  * ns_name_uncompress decode the answer, rejecting what does not fit (lengths past the end,
  * compression loops). Swift sees only the plain structs below, never libresolv's own.
  */
@@ -13,11 +14,6 @@ extern "C" {
 
 /* A name as text (RFC 1035 §3.1 bounds it to 255 octets; escaped text may be longer). */
 #define CDNS_NAME_MAX 1025
-
-/* Builds a standard query for `name`, class IN, of `type` (1 = A, 28 = AAAA), with ID 0
-   and RD set, into `buffer`. Returns the message length, or -1 when the name cannot be
-   encoded (a label over 63 bytes, a name over 255) or the buffer is too small. */
-int cdns_make_query(const char *name, int type, unsigned char *buffer, int capacity);
 
 /* The header of a response. */
 typedef struct {

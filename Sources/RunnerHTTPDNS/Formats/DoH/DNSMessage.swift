@@ -2,25 +2,14 @@ internal import CDNSShim
 import Foundation
 import RunnerPlan
 
-/// DNS messages through glibc's libresolv: the one file that calls `CDNSShim`.
+/// DNS messages through glibc's libresolv: the one file that calls `CDNSShim` (a query to a
+/// DNS server, and the reading of every reply; RFC 8484 queries are `LDNSQuery`'s).
 enum DNSMessage {
     /// The record types a lookup asks for.
     enum RecordType: Int32, Sendable {
         case a = 1
         case aaaa = 28
         case cname = 5
-    }
-
-    /// A standard query for `name` (ID 0, RD, class IN), or nil when the name cannot be encoded
-    /// (an empty label, a label over 63 bytes, a name over 255).
-    static func query(name: String, type: RecordType) -> Data? {
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let capacity = Int32(buffer.count)
-        let length = buffer.withUnsafeMutableBufferPointer { bytes in
-            cdns_make_query(name, type.rawValue, bytes.baseAddress, capacity)
-        }
-        guard length > 0 else { return nil }
-        return Data(buffer.prefix(Int(length)))
     }
 
     /// Asks the DNS server at `server`:`port` the `type` query for `name` (UDP, then TCP when

@@ -8,6 +8,8 @@ struct DoHFormat: HTTPDNSWireFormat {
     static let mediaType = "application/dns-message"
 
     var method: HTTPDNSSpec.DoHMethod
+    /// The user population asked as, sent as the EDNS Client Subnet option; nil: as this machine.
+    var clientSubnet: IPSubnet? = nil
 
     func queries(template: String, host: String, ipVersion: IPVersionPreference) throws(HTTPDNSProblem) -> [HTTPDNSQuery] {
         let types: [DNSMessage.RecordType] = switch ipVersion {
@@ -17,7 +19,7 @@ struct DoHFormat: HTTPDNSWireFormat {
         }
         var queries: [HTTPDNSQuery] = []
         for type in types {
-            guard let message = DoHQuery.message(host: host, type: type) else {
+            guard let message = DoHQuery.message(host: host, type: type, clientSubnet: clientSubnet) else {
                 throw HTTPDNSProblem(.unaskable, "\(HTTPDNSBodyQuote.quoteText(host)) cannot be put in a DNS query (an empty label, a label over 63 bytes or a name over 255)")
             }
             let accept = Header(name: "Accept", value: Self.mediaType)

@@ -1,10 +1,12 @@
 import Foundation
+import RunnerPlan
 
 /// RFC 8484 queries: the DNS message, and the GET URL that carries it.
 enum DoHQuery {
-    /// The query message for `host` (ID 0, RD), or nil when the name cannot be a DNS name.
-    static func message(host: String, type: DNSMessage.RecordType) -> Data? {
-        DNSMessage.query(name: host, type: type)
+    /// The query message for `host` (ID 0, RD; for `clientSubnet`, its EDNS Client Subnet
+    /// option), or nil when the name cannot be a DNS name.
+    static func message(host: String, type: DNSMessage.RecordType, clientSubnet: IPSubnet? = nil) -> Data? {
+        LDNSQuery.message(name: host, type: type, clientSubnet: clientSubnet)
     }
 
     /// `url` with `dns=` the message in base64url without padding (RFC 8484 §4.1), for GET.

@@ -7,7 +7,8 @@ import NIOHTTP1
 ///
 /// The reply echoes the query's ID and question, sets QR and RA and copies RD. A and AAAA come
 /// from the `LabDNS` table; an alias (`cname.lab.test`) answers its CNAME record and then the
-/// target's own records of the type asked (`api.lab.test`'s, from the table). An unknown name is
+/// target's own records of the type asked (`api.lab.test`'s, from the table). A query with the
+/// EDNS Client Subnet option is answered as that client (`LabDNS.populations`). An unknown name is
 /// NXDOMAIN, the fault `empty` NOERROR without answers, a type other than A or AAAA NOERROR
 /// without answers, a class other than IN NOTIMP; the faults garbage, serverError, slow and hang
 /// act at the HTTP level as in every format. `LabDNS.dohOnlyNames` answer SERVFAIL, REFUSED, TC
@@ -26,7 +27,7 @@ struct DoHEndpoint: Endpoint {
         } catch {
             return eventLoop.makeSucceededFuture(error.response)
         }
-        return service.answer(hosts: [query.name], to: request, on: eventLoop) { resolutions in
+        return service.answer(hosts: [query.name], to: request, on: eventLoop, client: query.clientSubnet) { resolutions in
             let (reply, age) = Self.reply(to: query, resolution: resolutions[0])
             let wire: [UInt8]
             do {

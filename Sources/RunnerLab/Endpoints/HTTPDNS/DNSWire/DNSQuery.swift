@@ -13,6 +13,9 @@ struct DNSQuery: Sendable, Equatable {
     let recursionDesired: Bool
     /// The query carried an OPT record, so the reply carries one too (RFC 6891).
     let usesEDNS: Bool
+    /// The EDNS Client Subnet option (RFC 7871), `120.196.0.0/24`: the client to answer as;
+    /// nil without one.
+    let clientSubnet: String?
     /// The message as received, for the reply to copy its question from.
     let wire: [UInt8]
 

@@ -22,7 +22,42 @@ enum LDNSCodec {
             id: ldns_pkt_id(packet), name: try text(of: ldns_rr_owner(question)),
             type: UInt16(truncatingIfNeeded: ldns_rr_get_type(question).rawValue),
             recordClass: UInt16(truncatingIfNeeded: ldns_rr_get_class(question).rawValue),
-            recursionDesired: ldns_pkt_rd(packet), usesEDNS: ldns_pkt_edns(packet), wire: wire)
+            recursionDesired: ldns_pkt_rd(packet), usesEDNS: ldns_pkt_edns(packet),
+            clientSubnet: try clientSubnet(of: packet), wire: wire)
+    }
+
+    /// The query's EDNS Client Subnet option (RFC 7871) as `ADDRESS/PREFIX`; nil without one.
+    /// ldns reads the OPT record's options; the option's own data is four fields and an address.
+    private static func clientSubnet(of packet: UnsafeMutablePointer<ldns_pkt>) throws(DNSWireError) -> String? {
+        guard let options = ldns_pkt_edns_get_option_list(packet) else { return nil }
+        for index in 0..<ldns_edns_option_list_get_count(options) {
+            guard let option = ldns_edns_option_list_get_option(options, index),
+                ldns_edns_get_code(option) == LDNS_EDNS_CLIENT_SUBNET
+            else { continue }
+            let size = ldns_edns_get_size(option)
+            guard size >= 4, let data = ldns_edns_get_data(option) else {
+                throw DNSWireError("an EDNS Client Subnet option of \(size) bytes, shorter than its 4-byte head")
+            }
+            let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+            let family = Int(bytes[0]) << 8 | Int(bytes[1])
+            let prefix = Int(bytes[2])
+            let (length, addressFamily): (Int, Int32) = switch family {
+            case 1: (4, AF_INET)
+            case 2: (16, AF_INET6)
+            default: throw DNSWireError("an EDNS Client Subnet option of family \(family), not 1 (IPv4) or 2 (IPv6)")
+            }
+            // RFC 7871 §6: exactly the prefix's whole bytes of address.
+            guard prefix <= length * 8, bytes.count - 4 == (prefix + 7) / 8 else {
+                throw DNSWireError("an EDNS Client Subnet option with \(bytes.count - 4) address bytes for a /\(prefix)")
+            }
+            var address = Array(bytes[4...]) + Array(repeating: 0, count: length - (bytes.count - 4))
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            guard inet_ntop(addressFamily, &address, &text, socklen_t(text.count)) != nil else {
+                throw DNSWireError("an EDNS Client Subnet option whose address cannot be printed")
+            }
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/\(prefix)"
+        }
+        return nil
     }
 
     /// `reply` to `query` in wire format: the query's ID and question, QR and RA set, RD copied,
