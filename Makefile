@@ -109,7 +109,9 @@ install: manual
 ## instructions per result, the runner's own and libcurl + OpenSSL's, plain and with --junit --json,
 ## against curl on the same HTTPS GETs (callgrind, marginal between 500 and 2,500 results; installs
 ## valgrind and binutils when missing), and the wall-time ratio on 20,000 of them
-## (bench/instructions.sh; issue 32's targets, printed, not failing the bench). The release build links the Swift
+## (bench/instructions.sh; issue 32's targets, printed, not failing the bench), and 100 scenarios
+## on a map asked as 30 client populations over 50 edges against the same edges in a static list
+## (bench/populations.sh: instructions, CPU and wall; <= 1.2x). The release build links the Swift
 ## runtime and Foundation statically, as a binary to deploy is built: it needs no Swift
 ## toolchain where it runs, and starts ~6 ms sooner (no symbol lookups into their libraries).
 ## Only the two executables: the static SDK has no Testing module for the test fixtures.
@@ -120,7 +122,7 @@ bench: deps
 	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
 	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin" && bench/reports.sh "$$bin" && bench/http.sh "$$bin" \
 	  && bench/serve.sh "$$bin" && bench/flows.sh "$$bin" && bench/dns.sh "$$bin" && bench/terminal.sh "$$bin" \
-	  && bench/trust.sh "$$bin" && bench/instructions.sh "$$bin"
+	  && bench/trust.sh "$$bin" && bench/instructions.sh "$$bin" && bench/populations.sh "$$bin"
 
 ## fuzz: build the libFuzzer targets (plan parser, HTTPDNS parsers), then run each for
 ## FUZZ_SECONDS after replaying fuzz/regressions (see fuzz/README.md)

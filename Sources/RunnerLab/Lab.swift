@@ -70,8 +70,11 @@ public final class Lab: Sendable {
     /// Issues the certificates, listens on every lab address and starts the lab's resolvers (a port
     /// of 0 picks one number free on all of them), then writes `ca.pem` (and the leaves `api.pem` and `stale.pem`) into `stateDirectory` (a
     /// fresh temporary directory when `nil`).
+    ///
+    /// `benchEdges`: that many more addresses, 127.0.1.1 on (`LabAddress.benchEdge`), each like
+    /// the primary edge, at most `LabAddress.maxBenchEdges`.
     public static func start(
-        httpPort: Int = 0, httpsPort: Int = 0, dnsPort: Int = 0, stateDirectory: String? = nil
+        httpPort: Int = 0, httpsPort: Int = 0, dnsPort: Int = 0, stateDirectory: String? = nil, benchEdges: Int = 0
     ) async throws -> Lab {
         let certificates = try LabCertificates.generate()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
@@ -79,7 +82,7 @@ public final class Lab: Sendable {
         let httpdnsLedger = HTTPDNSLedger()
         let sessions = SessionLedger()
         let pipeline = ConnectionPipeline(ledger: ledger, router: .standard(httpdns: httpdnsLedger, sessions: sessions))
-        let hosts = VirtualHost.labHosts(certificates)
+        let hosts = VirtualHost.labHosts(certificates, benchEdges: min(max(0, benchEdges), LabAddress.maxBenchEdges))
         var listeners: [ListenerSet] = []
         var resolverServer: LabResolverServer?
         do {

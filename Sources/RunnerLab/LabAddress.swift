@@ -35,6 +35,14 @@ public enum LabAddress {
         primary, sniOnly, expired, replica, ipv6, handshakeCloser, impostor, staleEdge, noForwardSecrecy, tls12,
     ]
 
+    /// The most `benchEdge` addresses a lab serves.
+    public static let maxBenchEdges = 250
+
+    /// The `number`th (from 1) of the edges a lab started with `benchEdges` serves: 127.0.1.N,
+    /// each like `primary` (same certificate, h2 and http/1.1), for benches that need many
+    /// addresses.
+    public static func benchEdge(_ number: Int) -> String { "127.0.1.\(number)" }
+
     /// The lying DNS server's address (UDP and TCP, `Lab.dnsPort`; no HTTP).
     public static let lyingResolver = "127.0.0.8"
     /// A DNS server's address that reads every query and never answers (UDP and TCP, `Lab.dnsPort`).

@@ -30,11 +30,28 @@ extension LabDNS {
         Population(name: "gd-telecom", subnet: "113.96.0.0/16", records: ["api.lab.test": Record(ipv4: [LabAddress.primary], ttl: 120)]),
     ]
 
+    /// The bench's populations: a client in 10.77.K.0/24 (K from 0 to 255) is sent to
+    /// `benchEdgesPerPopulation` of the first `benchEdgeCount` bench edges, starting at the
+    /// (K × 5)th, so that 30 populations share 50 edges three times over.
+    public static let benchPopulations = "10.77.0.0/16"
+    public static let benchEdgeCount = 50
+    public static let benchEdgesPerPopulation = 5
+
+    /// The bench population of `value` (an IPv4 address as a number), nil outside `benchPopulations`.
+    private static func benchPopulation(of value: UInt32) -> Population? {
+        guard value >> 16 == 10 << 8 | 77 else { return nil }
+        let number = Int((value >> 8) & 0xFF)
+        let edges = (0..<benchEdgesPerPopulation).map { LabAddress.benchEdge((number * benchEdgesPerPopulation + $0) % benchEdgeCount + 1) }
+        return Population(
+            name: "bench-\(number)", subnet: "10.77.\(number).0/24", records: ["api.lab.test": Record(ipv4: edges, ttl: 120)])
+    }
+
     /// The population a client belongs to: `client` is an address or a CIDR (its address
     /// counts); nil for none, or for text that is neither.
     static func population(of client: String) -> Population? {
         let address = client.split(separator: "/", maxSplits: 1).first.map(String.init) ?? client
         guard let value = ipv4(address) else { return nil }
+        if let bench = benchPopulation(of: value) { return bench }
         return populations.first { population in
             let parts = population.subnet.split(separator: "/")
             guard parts.count == 2, let network = ipv4(String(parts[0])), let length = UInt32(parts[1]), length <= 32 else { return false }

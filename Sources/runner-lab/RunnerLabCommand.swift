@@ -21,12 +21,23 @@ struct RunnerLabCommand: AsyncParsableCommand {
     @Option(name: .customLong("state-dir"), help: "Directory for ca.pem and the ready file.")
     var stateDir = ".lab"
 
+    @Option(help: ArgumentHelp(
+        "Also serve N edges like 127.0.0.2 on 127.0.1.1 to 127.0.1.N, for benches (at most \(LabAddress.maxBenchEdges)).",
+        valueName: "N"))
+    var benchEdges = 0
+
+    func validate() throws {
+        guard (0...LabAddress.maxBenchEdges).contains(benchEdges) else {
+            throw ValidationError("--bench-edges takes 0 to \(LabAddress.maxBenchEdges), got \(benchEdges)")
+        }
+    }
+
     func run() async throws {
         let signals = TerminationSignals()
         // Fails before touching the state directory when the ports are taken, so a second instance
         // cannot clobber the CA or ready file of one already running.
         let lab = try await Lab.start(
-            httpPort: httpPort, httpsPort: httpsPort, dnsPort: dnsPort, stateDirectory: stateDir)
+            httpPort: httpPort, httpsPort: httpsPort, dnsPort: dnsPort, stateDirectory: stateDir, benchEdges: benchEdges)
         let readyFile = URL(fileURLWithPath: stateDir).appendingPathComponent("ready").path
         do {
             Console.write(Banner.text(lab: lab, stateDir: stateDir))

@@ -25,6 +25,8 @@ struct AddressLookup {
         var host: String
         var map: String
         var client: ClientPopulation? = nil
+        /// The client's place among the lookup's clients (its answer's slot).
+        var clientIndex = 0
     }
 
     enum Next {
@@ -51,6 +53,8 @@ struct AddressLookup {
     /// answer so far, in the same order.
     private let clients: [ClientPopulation]
     private var clientAnswers: [Answer?]
+    /// Clients whose answer has not come yet.
+    private var clientsWaiting: Int
 
     /// `host` as `scenario` looks it up, through its domain map (as each of `clients`, when the
     /// map asks as user populations), its resolver, or both.
@@ -61,6 +65,7 @@ struct AddressLookup {
         within = scenario.expect.dns?.within
         self.clients = map ? clients : []
         clientAnswers = Array(repeating: nil, count: self.clients.count)
+        clientsWaiting = self.clients.count
     }
 
     /// The first questions (both sources at once, the map as each client), or `done` when
@@ -70,9 +75,10 @@ struct AddressLookup {
         return .ask(sources.flatMap { source -> [Question] in
             let question = Question(purpose: .answer(source), host: host, map: mapName(for: source))
             guard source == .domainMap, !clients.isEmpty else { return [question] }
-            return clients.map { client in
+            return clients.enumerated().map { index, client in
                 var asked = question
                 asked.client = client
+                asked.clientIndex = index
                 return asked
             }
         })
@@ -81,11 +87,17 @@ struct AddressLookup {
     mutating func answered(_ question: Question, _ answer: Answer) -> Next {
         switch question.purpose {
         case .answer(.domainMap) where !clients.isEmpty:
-            guard let index = clients.firstIndex(where: { $0.name == question.client?.name }) else { return .wait }
-            clientAnswers[index] = answer
-            let answers = clientAnswers.compactMap { $0 }
-            guard answers.count == clients.count else { return .wait }
-            return settle(.domainMap, .success(Resolution(clients: zip(clients, answers).map(ClientResolution.init))))
+            // Each answer once per slot: an answer again (a driver bug) changes nothing.
+            guard clientAnswers.indices.contains(question.clientIndex), clientAnswers[question.clientIndex] == nil else { return .wait }
+            clientAnswers[question.clientIndex] = answer
+            clientsWaiting -= 1
+            guard clientsWaiting == 0 else { return .wait }
+            var answers: [ClientResolution] = []
+            answers.reserveCapacity(clients.count)
+            for (client, answer) in zip(clients, clientAnswers) {
+                if let answer { answers.append(ClientResolution(client: client, answer: answer)) }
+            }
+            return settle(.domainMap, .success(Resolution(clients: answers)))
         case .answer(let source):
             // An answer from a resolver the runner asked carries its DNS evidence: under
             // `expect.dns` it is checked against the named maps, for the host the resolver was asked.

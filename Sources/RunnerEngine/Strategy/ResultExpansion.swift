@@ -111,68 +111,92 @@ extension ResultExpansion {
         _ scenario: Scenario, strategy: StrategyKind, byClient answers: [ClientResolution], maps: [DomainMapSpec]
     ) -> [PlannedResult] {
         let host = scenario.request.url.host
+        // The results' addresses in order, each with the clients (by index) whose answer held it.
         var addresses: [IPAddress] = []
-        var holders: [IPAddress: [Int]] = [:]
-        var firstAddress: [Int: IPAddress] = [:]
-        var unanswered: [(client: ClientPopulation, message: String)] = []
-        for (index, answer) in answers.enumerated() {
-            switch answer.answer {
+        var holders: [[Int]] = []
+        var slot: [IPAddress: Int] = [:]
+        var firstAddress: [IPAddress?] = Array(repeating: nil, count: answers.count)
+        var unanswered: [(client: Int, message: String)] = []
+        // Under `ips: first`: a client's later address that was no result yet when its answer
+        // was read; another client's first may make it one afterwards.
+        var held: [(address: IPAddress, client: Int)] = []
+        for index in answers.indices {
+            switch answers[index].answer {
             case .failure(let error):
-                unanswered.append((answer.client, error.message))
+                unanswered.append((index, error.message))
             case .success(let resolution):
                 let candidates = resolution.ordered(for: scenario.ipVersion)
                 guard let first = candidates.first else {
                     let family = scenario.ipVersion == .v6 ? "IPv6" : "IPv4"
                     let known = resolution.addresses.isEmpty ? "none" : resolution.addresses.map(\.text).joined(separator: ", ")
-                    unanswered.append((answer.client, "\(resolution.source) has no \(family) address for '\(host)' (it has \(known))"))
+                    unanswered.append((index, "\(resolution.source) has no \(family) address for '\(host)' (it has \(known))"))
                     continue
                 }
                 firstAddress[index] = first
-                for address in scenario.ips == .all ? candidates : [first] where holders[address] == nil {
-                    addresses.append(address)
-                    holders[address] = []
+                // One look-up per address: a result of its own under `ips: all` (or for the
+                // client's first), else held where another client's first made it one.
+                for (rank, address) in candidates.enumerated() {
+                    if let at = slot[address] {
+                        holders[at].append(index)
+                    } else if scenario.ips == .all || rank == 0 {
+                        slot[address] = addresses.count
+                        addresses.append(address)
+                        holders.append([index])
+                    } else {
+                        held.append((address, index))
+                    }
                 }
-                for address in candidates { holders[address]?.append(index) }
             }
         }
+        for (address, client) in held {
+            if let at = slot[address] { holders[at].append(client) }
+        }
+        for at in holders.indices where holders[at].count > 1 { holders[at].sort() }
         // A miss on an address that is no result of its own (`ips: first`) fails the
         // population's first address's result.
-        var misses: [IPAddress: [Problem]] = [:]
-        let found = SchedulingVerdict.misses(
-            scenario.expect.edges, answers: answers, host: host, ipVersion: scenario.ipVersion, maps: maps)
-        for miss in found {
-            let index = answers.firstIndex { $0.client.name == miss.client.name }
-            let target = holders[miss.address] != nil ? miss.address : index.flatMap { firstAddress[$0] }
-            if let target { misses[target, default: []].append(miss.problem) }
+        var misses: [[Problem]] = Array(repeating: [], count: addresses.count)
+        if !scenario.expect.edges.isEmpty {
+            let found = SchedulingVerdict.misses(
+                scenario.expect.edges, answers: answers, host: host, ipVersion: scenario.ipVersion, maps: maps)
+            for miss in found {
+                let index = answers.firstIndex { $0.client.name == miss.client.name }
+                let target = slot[miss.address] ?? index.flatMap { firstAddress[$0] }.flatMap { slot[$0] }
+                if let target { misses[target].append(miss.problem) }
+            }
         }
-        var planned: [PlannedResult] = addresses.map { address in
-            let holding = holders[address] ?? []
+        var planned: [PlannedResult] = []
+        planned.reserveCapacity(addresses.count + 1)
+        for (at, address) in addresses.enumerated() {
             var result = PlannedResult(
-                scenario: scenario, strategy: strategy, ip: address,
-                resolution: resolution(for: holding.map { answers[$0] }), resolveError: nil)
-            result.clients = holding.map { answers[$0].client }
-            result.schedulingMisses = misses[address] ?? []
-            return result
+                scenario: scenario, strategy: strategy, ip: address, resolution: resolution(for: holders[at], of: answers),
+                resolveError: nil)
+            result.clients = holders[at].map { answers[$0].client }
+            result.schedulingMisses = misses[at]
+            planned.append(result)
         }
         if !unanswered.isEmpty {
-            let message = unanswered.map { "as \($0.client.name): \($0.message)" }.joined(separator: "; ")
+            let message = unanswered.map { "as \(answers[$0.client].client.name): \($0.message)" }.joined(separator: "; ")
             var result = PlannedResult(
                 scenario: scenario, strategy: strategy, resolveError: TransferError(kind: .resolve, message: message))
-            result.clients = unanswered.map(\.client)
+            result.clients = unanswered.map { answers[$0.client].client }
             planned.append(result)
         }
         return planned
     }
 
-    /// What a result's populations were answered, as one: the first one's answer, taking as
-    /// long as the slowest, with every one's notes saying for whom.
-    private static func resolution(for answers: [ClientResolution]) -> Resolution? {
-        let resolutions = answers.compactMap { answer in (try? answer.answer.get()).map { (answer.client, $0) } }
-        guard var resolution = resolutions.first?.1 else { return nil }
-        resolution.lookupTime = resolutions.map(\.1.lookupTime).max() ?? .zero
-        resolution.notes = resolutions.flatMap { client, answer in answer.notes.map { "as \(client.name): \($0)" } }
-        resolution.fallbackFrom = resolutions.lazy.compactMap(\.1.fallbackFrom).first
+    /// What a result's populations (`holders`, indices into `answers`) were answered, as one:
+    /// the first one's answer, taking as long as the slowest, with every one's notes saying for
+    /// whom.
+    private static func resolution(for holders: [Int], of answers: [ClientResolution]) -> Resolution? {
+        guard let first = holders.first, case .success(var resolution) = answers[first].answer else { return nil }
         resolution.byClient = []
+        resolution.notes = []
+        for index in holders {
+            guard case .success(let answer) = answers[index].answer else { continue }
+            if answer.lookupTime > resolution.lookupTime { resolution.lookupTime = answer.lookupTime }
+            if resolution.fallbackFrom == nil { resolution.fallbackFrom = answer.fallbackFrom }
+            for note in answer.notes { resolution.notes.append("as \(answers[index].client.name): \(note)") }
+        }
         return resolution
     }
 }

@@ -39,8 +39,10 @@ struct VirtualHost: Sendable {
     }
 
     /// The lab's vhosts, one per `LabAddress`, in `LabAddress.all` order.
-    static func labHosts(_ certificates: LabCertificates) -> [VirtualHost] {
-        [
+    static func labHosts(_ certificates: LabCertificates, benchEdges: Int = 0) -> [VirtualHost] {
+        (0..<benchEdges).map {
+            VirtualHost(address: LabAddress.benchEdge($0 + 1), defaultIdentity: certificates.primary)
+        } + [
             VirtualHost(address: LabAddress.primary, defaultIdentity: certificates.primary),
             VirtualHost(
                 address: LabAddress.sniOnly, defaultIdentity: certificates.sniDefault,

@@ -45,8 +45,17 @@ struct ClientEdgeTally {
         address: String?, passed: Bool, reason: String, misses: Int
     ) {
         let key = Key(suite: position.suite, scenario: scenario, client: client)
-        var entry = edges[key] ?? Edges(labels: labels, rank: (position, index))
-        if (position, index) < entry.rank { entry.rank = (position, index) }
+        // In place: one lookup, and no copy of the entry's lists to append to.
+        Self.count(
+            &edges[key, default: Edges(labels: labels, rank: (position, index))], at: (position, index), address: address,
+            passed: passed, reason: reason, misses: misses)
+    }
+
+    private static func count(
+        _ entry: inout Edges, at rank: (position: ResultPosition, index: Int), address: String?, passed: Bool, reason: String,
+        misses: Int
+    ) {
+        if rank < entry.rank { entry.rank = rank }
         if let address {
             if !entry.addresses.contains(address) { entry.addresses.append(address) }
             if !passed, !entry.failing.contains(where: { $0.address == address }) { entry.failing.append((address, reason)) }
@@ -54,7 +63,6 @@ struct ClientEdgeTally {
             entry.noAddress = reason
         }
         entry.misses += misses
-        edges[key] = entry
     }
 
     /// Every population counted, in plan order: by plan, scenario, then where each first appeared.
