@@ -1,5 +1,5 @@
 /// One thing wrong with a plan, located in its file.
-public struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct PlanError: Error, Sendable, Hashable, CustomStringConvertible {
     public var location: SourceLocation?
     public var message: String
     /// The offending source line, for the caret snippet (nil when there is none to show).

@@ -16,7 +16,7 @@ struct ProdPlanCheckTests {
         let output = try await PackageExecutable.run(
             "runner", ["check", "plans/prod.yaml"], environment: Self.secrets, directory: Repository.root)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        #expect(output.stdout == "plans/prod.yaml: ok (9 scenarios)\n")
+        #expect(output.stdout == "plans/prod.yaml: ok (10 scenarios)\n")
         #expect(output.stderr == "")
         for value in Self.secrets.values {
             #expect(!(output.stdout + output.stderr).contains(value))

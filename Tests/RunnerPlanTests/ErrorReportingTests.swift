@@ -26,6 +26,21 @@ struct ErrorReportingTests {
             """)
     }
 
+    @Test("a node an alias repeats is decoded twice, and its error reported once")
+    func aliasedErrorOnce() throws {
+        let workspace = try PlanWorkspace()
+        let path = try workspace.write("alias.yaml", """
+            version: 1
+            domains:
+              a: {httpdns: {format: alibaba, url: "http://192.0.2.1/d?host={host}", auth: &auth {scheme: alibaba-sign, secret: "${secret:UNSET_SECRET_FOR_ALIAS}"}}}
+              b: {httpdns: {format: alibaba, url: "http://192.0.2.2/d?host={host}", auth: *auth}}
+            scenarios:
+              - {name: s, domains: a, request: {url: "https://api.example.com/"}}
+            """)
+        let errors = loadErrors(path).map { "\($0.location.map { "\($0.line):\($0.column)" } ?? "-") \($0.message)" }
+        #expect(errors == ["3:116 environment variable 'UNSET_SECRET_FOR_ALIAS' is not set"], "\(errors)")
+    }
+
     @Test("every error in a plan is reported, in file order")
     func multipleErrors() throws {
         let workspace = try PlanWorkspace()

@@ -63,6 +63,7 @@ extension PlanDecoder {
         })
         let decoded = Plan(path: file, name: name, domainMaps: domainMaps, scenarios: [], secrets: [], clients: clients)
         for map in decoded.mapsAskingAsClients { clientsAskedBy[map.name] = decoded.clients(askedBy: map.name) }
+        mapsAskingAsThisMachine.formUnion(domainMaps.map(\.name).filter { clientsAskedBy[$0] == nil })
 
         var defaults = fields[.defaults].flatMap { entry -> SettingsLayer? in
             let context = Context(.defaults)

@@ -11,6 +11,8 @@ final class PlanDecoder {
     let planDirectory: String
     let environment: [String: String]
     private(set) var errors: [PlanError] = []
+    /// The errors reported so far, to report each once.
+    private var reported: Set<PlanError> = []
 
     /// `vars:` merged with `--var`, already substituted.
     var variables: [String: ResolvedVariable] = [:]
@@ -28,6 +30,9 @@ final class PlanDecoder {
     /// The populations each map asking as clients is asked as, by map name: what a scenario's
     /// `expect.edges` can check.
     var clientsAskedBy: [String: [ClientPopulation]] = [:]
+    /// The maps that decoded and ask as this machine (`system` among them): `expect.edges` on
+    /// them checks nobody. A map that did not decode is in neither (its errors are reported).
+    var mapsAskingAsThisMachine: Set<String> = [systemDomainMapName]
     /// Declared domain map names (plus `system`), for lookups and suggestions.
     var domainMapNames: [String] = []
     var domainMapNameSet: Set<String> = [systemDomainMapName]
@@ -73,6 +78,7 @@ final class PlanDecoder {
         piece.clientPopulations = clientPopulations
         piece.staticMapNames = staticMapNames
         piece.clientsAskedBy = clientsAskedBy
+        piece.mapsAskingAsThisMachine = mapsAskingAsThisMachine
         piece.regexVerdicts = regexVerdicts
         piece.fileVerdicts = fileVerdicts
         piece.workingDirectory = workingDirectory
@@ -88,12 +94,15 @@ final class PlanDecoder {
     // MARK: Errors
 
     func report(at mark: YAMLMark, _ message: String) {
-        errors.append(PlanError(location: location(mark), message: message))
+        report(at: location(mark), message)
     }
 
     /// For checks made once the plan's values are built (their marks are locations by then).
+    /// A node an alias (`*name`) repeats is decoded again: its error is reported once.
     func report(at location: SourceLocation, _ message: String) {
-        errors.append(PlanError(location: location, message: message))
+        let error = PlanError(location: location, message: message)
+        guard reported.insert(error).inserted else { return }
+        errors.append(error)
     }
 
     func location(_ mark: YAMLMark) -> SourceLocation {

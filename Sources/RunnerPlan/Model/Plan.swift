@@ -53,7 +53,7 @@ public struct Plan: Sendable, Equatable {
 }
 
 /// Where something stands in a plan file (1-based line and column).
-public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     public var file: String
     public var line: Int
     public var column: Int
