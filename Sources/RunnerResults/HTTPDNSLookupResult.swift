@@ -5,6 +5,8 @@ public struct HTTPDNSLookupResult: Sendable, Equatable {
     /// The domain map whose service was asked.
     public var map: String
     public var host: String
+    /// The user population the service was asked as (`clients:`); nil: as this machine.
+    public var client: String?
     /// Whether the service gave at least one address.
     public var succeeded: Bool
     /// From the first query sent to the answer read (every query of the lookup, each service
@@ -13,9 +15,10 @@ public struct HTTPDNSLookupResult: Sendable, Equatable {
     /// How many addresses the service's answer held (0 when the lookup failed).
     public var addressCount: Int
 
-    public init(map: String, host: String, succeeded: Bool, duration: Duration, addressCount: Int) {
+    public init(map: String, host: String, client: String? = nil, succeeded: Bool, duration: Duration, addressCount: Int) {
         self.map = map
         self.host = host
+        self.client = client
         self.succeeded = succeeded
         self.duration = duration
         self.addressCount = addressCount

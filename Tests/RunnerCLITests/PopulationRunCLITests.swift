@@ -79,6 +79,8 @@ struct PopulationRunCLITests {
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains("<failure type=\"scheduling\" message=\"sh-telecom (isp=china-telecom, region=shanghai) was sent 127.0.0.5, outside south (127.0.0.2), 127.0.0.9\""), "\(xml)")
+        // The suite's properties: each population's answer.
+        #expect(xml.contains("<property name=\"domains.tencent.api.lab.test as bj-unicom\" value=\"127.0.0.9 (HTTPDNS map &apos;tencent&apos; (dnspod) as client &apos;bj-unicom&apos; via http://"), "\(xml)")
         let validation = try await PackageExecutable.runTool("/usr/bin/xmllint", ["--noout", "--schema", Repository.junitSchema.path, junit])
         #expect(validation.status == 0, "\(validation.stderr)")
 
@@ -134,6 +136,11 @@ struct PopulationRunCLITests {
         #expect(["gd-mobile", "gd-telecom", "bj-unicom", "sh-telecom"].map { sample("runner_client_edges_passing", $0) } == ["1", "1", "0", "0"])
         #expect(["gd-mobile", "gd-telecom", "bj-unicom", "sh-telecom"].map { sample("runner_scheduling_misses", $0) } == ["0", "0", "0", "1"])
         #expect(lines.contains("runner_client_edges_passing{plan=\"plan\",scenario=\"edges\",client=\"bj-unicom\",isp=\"china-unicom\",region=\"beijing\"} 0"), "\(text)")
+        // The service's lookups, one series per population asked as.
+        #expect(lines.filter { $0.hasPrefix("runner_httpdns_lookup_success{plan=\"plan\",map=\"tencent\",host=\"api.lab.test\",client=") }
+            == ["bj-unicom", "gd-mobile", "gd-telecom", "sh-telecom"].map {
+                "runner_httpdns_lookup_success{plan=\"plan\",map=\"tencent\",host=\"api.lab.test\",client=\"\($0)\"} 1"
+            }, "\(text)")
         let promtool = try await Exposition.promtool(text)
         #expect(promtool.status == 0, "\(promtool.output)")
         #expect(Exposition.problems(text) == [])

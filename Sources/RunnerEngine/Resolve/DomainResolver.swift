@@ -16,6 +16,8 @@ final class DomainResolver {
     struct Record {
         var map: String
         var host: String
+        /// The population asked as; nil: as this machine.
+        var client: String?
         var answer: Result<Resolution, TransferError>
     }
 
@@ -99,7 +101,7 @@ final class DomainResolver {
                 if let (resolution, ttl) = memory?.answer(for: kept, service: service, now: clock.now()) {
                     // A kept answer is the service's too (its series stay from cycle to cycle), taking no time.
                     httpdnsLookups.append(HTTPDNSLookupResult(
-                        map: mapName, host: host, succeeded: true, duration: .zero, addressCount: resolution.addresses.count))
+                        map: mapName, host: host, client: client?.name, succeeded: true, duration: .zero, addressCount: resolution.addresses.count))
                     done(.success(resolution), ttl)
                     return
                 }
@@ -110,7 +112,7 @@ final class DomainResolver {
                     .run(on: engine) { [self] result in
                         let answer = try? result.get()
                         httpdnsLookups.append(HTTPDNSLookupResult(
-                            map: mapName, host: host, succeeded: answer != nil,
+                            map: mapName, host: host, client: client?.name, succeeded: answer != nil,
                             duration: clock.elapsed(since: startedAt), addressCount: answer?.addresses.count ?? 0))
                         switch result {
                         case .success(let resolution):
@@ -141,7 +143,7 @@ final class DomainResolver {
         case .start:
             lookUp { [self] result, ttl in
                 guard let (answer, waiters) = cache.answered(key, result, ttl: ttl, now: clock.now()) else { return }
-                records.append(Record(map: key.map, host: key.host, answer: answer))
+                records.append(Record(map: key.map, host: key.host, client: key.client, answer: answer))
                 for waiter in waiters { waiter(answer) }
             }
         }

@@ -274,13 +274,19 @@ final class SuiteRun {
             hostname: Host.name, properties: properties(), counts: progress.counts, httpdnsLookups: httpdnsLookups())
     }
 
-    /// The latest lookup of each HTTPDNS map and host (a TTL may have renewed it during the
-    /// run), as the properties keep the latest answer; sorted by map, then host.
+    /// The latest lookup of each HTTPDNS map, host and client (a TTL may have renewed it during
+    /// the run), as the properties keep the latest answer; sorted by map, host, then client (as
+    /// this machine first).
     private func httpdnsLookups() -> [HTTPDNSLookupResult] {
-        var latest: [String: [String: HTTPDNSLookupResult]] = [:]
-        for lookup in resolver.httpdnsLookups { latest[lookup.map, default: [:]][lookup.host] = lookup }
-        return latest.keys.sorted().flatMap { map in
-            latest[map, default: [:]].sorted { $0.key < $1.key }.map(\.value)
+        struct Asked: Hashable {
+            var map: String
+            var host: String
+            var client: String?
+        }
+        var latest: [Asked: HTTPDNSLookupResult] = [:]
+        for lookup in resolver.httpdnsLookups { latest[Asked(map: lookup.map, host: lookup.host, client: lookup.client)] = lookup }
+        return latest.values.sorted {
+            ($0.map, $0.host, $0.client ?? "") < ($1.map, $1.host, $1.client ?? "")
         }
     }
 
@@ -292,8 +298,8 @@ final class SuiteRun {
         ]
         var seen = Set<String>()
         for record in resolver.records.reversed() {
-            // The latest answer per map and host (a TTL may have renewed it during the run).
-            let name = "domains.\(record.map).\(record.host)"
+            // The latest answer per map, host and client (a TTL may have renewed it during the run).
+            let name = "domains.\(record.map).\(record.host)" + (record.client.map { " as \($0)" } ?? "")
             guard seen.insert(name).inserted else { continue }
             let value: String
             switch record.answer {

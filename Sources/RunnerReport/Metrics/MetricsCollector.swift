@@ -48,10 +48,11 @@ public final class MetricsCollector: ResultSink {
             for var lookup in suite.httpdnsLookups {
                 lookup.map = redactor.redact(lookup.map)
                 let host = redactor.redact(lookup.host)
-                // The engine gives one lookup per map and host; masking a secret could make two alike.
+                lookup.client = lookup.client.map(redactor.redact)
+                // The engine gives one lookup per map, host and client; masking a secret could make two alike.
                 lookup.host = host
                 var occurrence = 1
-                while !taken.insert([plans[plan], lookup.map, lookup.host]).inserted {
+                while !taken.insert([plans[plan], lookup.map, lookup.host, lookup.client ?? ""]).inserted {
                     occurrence += 1
                     lookup.host = "\(host) #\(occurrence)"
                 }

@@ -189,6 +189,8 @@ public struct MetricsExposition: Sendable {
                 PrometheusTextWriter.label("plan", cycle.plans[plan], into: &bytes, start: start)
                 PrometheusTextWriter.label("map", lookup.map, into: &bytes, start: start)
                 PrometheusTextWriter.label("host", lookup.host, into: &bytes, start: start)
+                // A map asked as populations: a series per client.
+                if let client = lookup.client { PrometheusTextWriter.label("client", client, into: &bytes, start: start) }
             }
         }
         let families: [(MetricFamily, (HTTPDNSLookupResult) -> Double)] = [
