@@ -47,18 +47,6 @@ enum DNSVerdict {
 
     /// The attempt's outcome with the DNS check applied.
     static func apply(to outcome: Outcome, lookups: [DNSLookupEvidence]) -> Outcome {
-        let dnsProblems = problems(lookups)
-        guard !dnsProblems.isEmpty else { return outcome }
-        switch outcome {
-        case .passed:
-            return .failed(dnsProblems)
-        case .failed(let others):
-            return .failed(dnsProblems + others)
-        case .errored(let error):
-            return .failed(dnsProblems + [Problem(
-                subject: "request", expected: "a response", actual: "\(error.kind.rawValue) error: \(error.message)")])
-        case .skipped:
-            return outcome
-        }
+        outcome.failing(first: problems(lookups))
     }
 }

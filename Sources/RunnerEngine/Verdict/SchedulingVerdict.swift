@@ -37,21 +37,10 @@ enum SchedulingVerdict {
         return misses
     }
 
-    /// The attempt's outcome with the result's misses applied: first, as a transfer error
-    /// becomes a problem of its own (as `DNSVerdict` does).
+    /// The result's outcome with its misses applied: first, a transfer error becoming a
+    /// problem of its own (as `DNSVerdict` does).
     static func apply(to outcome: Outcome, misses: [Problem]) -> Outcome {
-        guard !misses.isEmpty else { return outcome }
-        switch outcome {
-        case .passed:
-            return .failed(misses)
-        case .failed(let others):
-            return .failed(misses + others)
-        case .errored(let error):
-            return .failed(misses + [Problem(
-                subject: "request", expected: "a response", actual: "\(error.kind.rawValue) error: \(error.message)")])
-        case .skipped:
-            return outcome
-        }
+        outcome.failing(first: misses)
     }
 
     /// A bound as a test and as the message shows it.
