@@ -168,6 +168,37 @@ struct PopulationRunCLITests {
         #expect(typo.stderr == "error: --client 'sh-telcom' is no client of the plans; did you mean 'sh-telecom'?\n", "\(typo.stderr)")
     }
 
+    /// A redirect to another host is looked up as the result's first population: the
+    /// service sees that client's `ip=` for the new host, and no other.
+    @Test func aRedirectIsLookedUpAsTheResultsFirstPopulation() async throws {
+        let lab = try await SharedLab.get()
+        let probe = UUID().uuidString
+        let file = try LabPlans.write("""
+            version: 1
+            clients:
+              gd-mobile:  {ip: 120.196.0.1}
+              gd-telecom: {ip: 113.96.0.1}
+              sh-telecom: {ip: 101.80.0.1}
+            domains:
+              tencent:
+                httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ip={client}&probe=\(probe)", clients: all}
+            scenarios:
+              - name: redirected
+                domains: tencent
+                strategy: header-only
+                request: {url: "http://api.lab.test:{{http}}/redirect/302?to=http://cname.lab.test:{{http}}/echo"}
+                expect: {status: 200}
+            """, lab: lab)
+        let output = try await PackageExecutable.run("runner", [file, "--color", "never"])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        func asked(_ ip: String) -> Int {
+            lab.requestsArrived(target: "/httpdns/dnspod/d?dn=cname.lab.test&ip=\(ip)&probe=\(probe)&type=addrs").count
+        }
+        // 127.0.0.2 is gd-mobile's and gd-telecom's: its redirect asks as gd-mobile; 127.0.0.5 is sh-telecom's.
+        let counts: [Int] = [asked("120.196.0.1"), asked("113.96.0.1"), asked("101.80.0.1")]
+        #expect(counts == [1, 0, 1], "\(output.stdout)")
+    }
+
     @Test func ipsFirstTakesEachPopulationsFirstAddressAndAFailedLookupIsThatPopulations() async throws {
         let lab = try await SharedLab.get()
         let path = "/echo?run=\(UUID().uuidString)"
