@@ -255,6 +255,8 @@ struct KeyDecodingTests {
                 }),
             Row(section: .httpdns, key: "timeout", yaml: plan(top: httpdnsMap.replacingOccurrences(of: "%@", with: "timeout: 5s")),
                 check: httpdns { $0.timeout == .seconds(5) }),
+            Row(section: .httpdns, key: "retain", yaml: plan(top: httpdnsMap.replacingOccurrences(of: "%@", with: "retain: 24h")),
+                check: httpdns { $0.retain == .seconds(86_400) }),
             Row(section: .expect, key: "edges", yaml: plan(
                 top: "clients: {gd: {ip: 120.196.0.1}}\n" + clientsMap(), scenario: "domains: ali",
                 expect: "edges: [{clients: [gd], within: [120.196.0.0/16]}]"),

@@ -68,6 +68,8 @@ struct ParserEquivalenceTests {
         case "ms": nanosecondsPerUnit = 1e6
         case "s": nanosecondsPerUnit = 1e9
         case "m": nanosecondsPerUnit = 60e9
+        case "h": nanosecondsPerUnit = 3600e9
+        case "d": nanosecondsPerUnit = 86_400e9
         default: return .invalid
         }
         guard let number = Double(String(decoding: utf8[..<index], as: UTF8.self)) else { return .invalid }

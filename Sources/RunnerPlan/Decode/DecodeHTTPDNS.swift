@@ -12,7 +12,7 @@ extension PlanDecoder {
             ownerMark: entry.keyMark, keys: Keys.httpdns)
         else { return nil }
         var formatEntry, urlEntry, methodEntry, serviceIPsEntry: FieldEntry<HTTPDNSKey>?
-        var timeoutEntry, fallbackEntry, authEntry, answerEntry, clientsEntry: FieldEntry<HTTPDNSKey>?
+        var timeoutEntry, fallbackEntry, authEntry, answerEntry, clientsEntry, retainEntry: FieldEntry<HTTPDNSKey>?
         for entry in fields.entries {
             switch entry.name {
             case .format: formatEntry = entry
@@ -24,6 +24,7 @@ extension PlanDecoder {
             case .auth: authEntry = entry
             case .answer: answerEntry = entry
             case .clients: clientsEntry = entry
+            case .retain: retainEntry = entry
             }
         }
         var failed = false
@@ -108,6 +109,23 @@ extension PlanDecoder {
             if auth == nil { failed = true }
         }
 
+        var retain: Duration?
+        if let retainEntry {
+            if let value = duration(retainEntry.value, for: Site(key: "retain", context)) {
+                if value <= .zero || value > HTTPDNSSpec.maximumRetention {
+                    report(
+                        at: retainEntry.value.mark,
+                        "expected a duration above 0 and at most 30 days (720h) for \(Site(key: "retain", context)), "
+                            + "got \(describe(retainEntry.value))")
+                    failed = true
+                } else {
+                    retain = value
+                }
+            } else {
+                failed = true
+            }
+        }
+
         var clients: ClientSelection?
         if let clientsEntry {
             clients = decodeClientSelection(clientsEntry, context: context)
@@ -131,7 +149,7 @@ extension PlanDecoder {
         }
         let spec = HTTPDNSSpec(
             format: format, urlTemplate: template, timeout: timeout, fallback: fallback, auth: auth, serviceIPs: serviceIPs,
-            clients: clients)
+            clients: clients, retain: retain)
         return (spec, fallbackMark)
     }
 

@@ -23,7 +23,7 @@ enum PlanKey: String, CaseIterable, Sendable {
     case resolver, dns, within
     case minVersion = "min_version", maxVersion = "max_version", ciphers, tls13Ciphers = "tls13_ciphers", curves
     case profile, pins, cipher
-    case clients, ip, subnet, labels, edges
+    case clients, ip, subnet, labels, edges, retain
 
     fileprivate static let all = allCases
 
@@ -364,7 +364,7 @@ enum DomainMapKey: SectionKey {
 }
 
 enum HTTPDNSKey: SectionKey {
-    case format, url, method, serviceIPs, timeout, fallback, auth, answer, clients
+    case format, url, method, serviceIPs, timeout, fallback, auth, answer, clients, retain
 
     var planKey: PlanKey {
         switch self {
@@ -377,6 +377,7 @@ enum HTTPDNSKey: SectionKey {
         case .auth: .auth
         case .answer: .answer
         case .clients: .clients
+        case .retain: .retain
         }
     }
 }

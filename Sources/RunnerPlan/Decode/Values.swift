@@ -178,6 +178,8 @@ extension PlanDecoder {
             case (2, UInt8(ascii: "m"), UInt8(ascii: "s")): nanosecondsPerUnit = 1e6
             case (1, UInt8(ascii: "s"), _): nanosecondsPerUnit = 1e9
             case (1, UInt8(ascii: "m"), _): nanosecondsPerUnit = 60e9
+            case (1, UInt8(ascii: "h"), _): nanosecondsPerUnit = 3600e9
+            case (1, UInt8(ascii: "d"), _): nanosecondsPerUnit = 86_400e9
             default: return nil
             }
             // Up to 15 digits without a point the value is exact, as Double(text) would give it.

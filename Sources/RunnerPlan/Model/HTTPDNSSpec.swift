@@ -69,10 +69,16 @@ public struct HTTPDNSSpec: Sendable, Equatable {
     public var serviceIPs: [IPAddress]
     /// The user populations the service is asked as (`clients:`); nil: as this machine.
     public var clients: ClientSelection?
+    /// How long after the service last returned an address it is still checked (`retain:`,
+    /// what apps' caches hold); nil: only the current answer is.
+    public var retain: Duration?
+
+    /// The longest `retain`: 30 days.
+    public static let maximumRetention: Duration = .seconds(30 * 24 * 3600)
 
     public init(
         format: Format, urlTemplate: String, timeout: Duration, fallback: Fallback, auth: HTTPDNSAuth? = nil,
-        serviceIPs: [IPAddress] = [], clients: ClientSelection? = nil
+        serviceIPs: [IPAddress] = [], clients: ClientSelection? = nil, retain: Duration? = nil
     ) {
         self.format = format
         self.urlTemplate = urlTemplate
@@ -81,5 +87,6 @@ public struct HTTPDNSSpec: Sendable, Equatable {
         self.auth = auth
         self.serviceIPs = serviceIPs
         self.clients = clients
+        self.retain = retain
     }
 }
