@@ -30,6 +30,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         // DNS messages for the lab's RFC 8484 endpoint (Debian's libldns-dev names its pkg-config file ldns.pc).
         .systemLibrary(name: "CLDNS", pkgConfig: "ldns", providers: [.apt(["libldns-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // OpenSSL's MD5, DES-EDE3 and AES-128-CBC for the HTTPDNS auth schemes (plain C types only).
         .target(name: "CCryptoShim", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
 
@@ -45,7 +46,9 @@ let package = Package(
         // The HTTPDNS wire formats: query URLs, auth schemes and strict answer parsers, pure
         // functions of bytes (the fuzz targets build them alone).
         .target(name: "RunnerHTTPDNS", dependencies: ["RunnerVocabulary", "RunnerPlan", "CCryptoShim", "CDNSShim", "CLDNS"], swiftSettings: crossModule),
-        .target(name: "RunnerEngine", dependencies: ["RunnerVocabulary", "RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults"], swiftSettings: crossModule),
+        // The state file: what the HTTPDNS services returned, remembered across runs (SQLite).
+        .target(name: "RunnerState", dependencies: ["CSQLite"], swiftSettings: crossModule),
+        .target(name: "RunnerEngine", dependencies: ["RunnerVocabulary", "RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults", "RunnerState"], swiftSettings: crossModule),
         .target(name: "RunnerReport", dependencies: ["RunnerVocabulary", "RunnerResults"], swiftSettings: crossModule),
         // `serve`: the cycle loop and the SwiftNIO HTTP server around its latest cycle, a library
         // with its own tests; the command passes in what it read from the command line.
@@ -61,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "runner",
             dependencies: [
-                "RunnerEngine", "RunnerReport", "RunnerPlan", "RunnerResults", "RunnerVocabulary", "RunnerServe",
+                "RunnerEngine", "RunnerReport", "RunnerPlan", "RunnerResults", "RunnerVocabulary", "RunnerServe", "RunnerState",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -104,6 +107,7 @@ let package = Package(
                 "RunnerLab", "LabTestSupport", "PlanFixtures",
             ]),
         .testTarget(name: "RunnerHTTPDNSTests", dependencies: ["RunnerHTTPDNS", "RunnerPlan", "PlanFixtures"]),
+        .testTarget(name: "RunnerStateTests", dependencies: ["RunnerState"]),
         .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures"]),
         // `serve`'s HTTP server logic (connection state, head scan, cap, descriptor budget, routes)
         // without sockets, and its cycles against the in-process lab.

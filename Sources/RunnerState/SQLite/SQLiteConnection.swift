@@ -1,0 +1,103 @@
+internal import CSQLite
+import Foundation
+
+/// The one door to SQLite: a connection owned here and closed in `deinit`, statements prepared
+/// and finalized within one call, and every failure funnelled into a `StateStoreError` that
+/// names the file and says what SQLite said. No SQLite type leaves this file.
+final class SQLiteConnection {
+    /// A value bound to a statement's `?`, or read from a row.
+    enum Value: Equatable {
+        case integer(Int64)
+        case text(String)
+        case null
+    }
+
+    let path: String
+    private let handle: OpaquePointer
+
+    /// Opens `path` (`:memory:` for a database that lives as long as the connection), creating
+    /// the file only when `create` is set. Waits up to `busyTimeout` for another writer.
+    init(path: String, create: Bool, busyTimeout: Duration) throws(StateStoreError) {
+        self.path = path
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+        if create { flags |= SQLITE_OPEN_CREATE }
+        var opened: OpaquePointer?
+        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        guard status == SQLITE_OK, let opened else {
+            let reason = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            if let opened { sqlite3_close_v2(opened) }
+            throw StateStoreError(path: path, reason: "cannot open it: \(reason)")
+        }
+        handle = opened
+        sqlite3_extended_result_codes(handle, 1)
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs `sql` (one or more statements, no parameters).
+    func execute(_ sql: String) throws(StateStoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard status == SQLITE_OK else {
+            throw failure(status, detail: message.map { String(cString: $0) })
+        }
+    }
+
+    /// Runs one statement with `parameters` bound in order, calling `row` for each row it
+    /// returns (its columns in order).
+    func run(_ sql: String, _ parameters: [Value] = [], row: ([Value]) -> Void = { _ in }) throws(StateStoreError) {
+        var prepared: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
+        guard status == SQLITE_OK, let statement = prepared else { throw failure(status) }
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in parameters.enumerated() {
+            let position = Int32(index + 1)
+            let bound: Int32 = switch value {
+            case .integer(let number): sqlite3_bind_int64(statement, position, number)
+            // SQLITE_TRANSIENT: SQLite copies the text before the Swift string goes.
+            case .text(let text): sqlite3_bind_text(statement, position, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            case .null: sqlite3_bind_null(statement, position)
+            }
+            guard bound == SQLITE_OK else { throw failure(bound) }
+        }
+        while true {
+            let stepped = sqlite3_step(statement)
+            if stepped == SQLITE_DONE { return }
+            guard stepped == SQLITE_ROW else { throw failure(stepped) }
+            var columns: [Value] = []
+            for column in 0..<sqlite3_column_count(statement) {
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: columns.append(.integer(sqlite3_column_int64(statement, column)))
+                case SQLITE_NULL: columns.append(.null)
+                default:
+                    let text = sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+                    columns.append(.text(text))
+                }
+            }
+            row(columns)
+        }
+    }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// A failure in words: SQLite's own message, and what it means for a state file.
+    private func failure(_ status: Int32, detail: String? = nil) -> StateStoreError {
+        let message = detail ?? String(cString: sqlite3_errmsg(handle))
+        let reason: String = switch status & 0xFF {
+        case SQLITE_NOTADB: "not a SQLite database (\(message)); give --state a runner state file or a new path"
+        case SQLITE_CORRUPT: "the database is corrupt (\(message)); move it away and start a new one"
+        case SQLITE_BUSY, SQLITE_LOCKED: "locked by another process for too long (\(message))"
+        case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN: "cannot be written (\(message))"
+        case SQLITE_FULL: "the disk is full (\(message))"
+        case SQLITE_IOERR: "an I/O error (\(message))"
+        default: message
+        }
+        return StateStoreError(path: path, reason: reason)
+    }
+}
