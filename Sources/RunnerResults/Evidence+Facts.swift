@@ -10,6 +10,7 @@ extension ScenarioResult {
         sink.fact("strategy", evidence.strategy.rawValue)
         sink.fact("ip source", evidence.ipSource)
         if !evidence.clients.isEmpty { sink.fact("clients", list: evidence.clients.map(\.described)) }
+        if let retained = evidence.retained { sink.fact("retained", retained.summary) }
         if !tags.isEmpty { sink.fact("tags", list: tags) }
         for lookup in evidence.dns { sink.dnsLookup(lookup) }
         if let reason = evidence.dnsNotChecked {
@@ -63,6 +64,8 @@ extension Evidence {
         case hops
         case ipSource = "ip_source"
         case notes
+        /// Why a retained address was checked (`retain:`), null for a current answer's.
+        case retained
     }
 
     /// Writes the evidence's record. The strategy and the insecure flag are the result's own
@@ -83,6 +86,8 @@ extension Evidence {
                 sink.list(hops) { hop, sink in hop.record(into: &sink, of: self) }
             case .ipSource: sink.value(ipSource)
             case .notes: sink.values(notes)
+            case .retained:
+                if let retained { retained.record(into: &sink) } else { sink.value(nil) }
             }
         }
     }
@@ -109,6 +114,10 @@ extension Evidence: Decodable {
             case .hops: hops = try container.decode([HopEvidence].self, forKey: key)
             case .ipSource: ipSource = try container.decode(String.self, forKey: key)
             case .notes: notes = try container.decode([String].self, forKey: key)
+            case .retained:
+                // Missing or null in reports written before retained addresses, and for a current answer's.
+                guard container.contains(key), try !container.decodeNil(forKey: key) else { continue }
+                retained = try RetainedEvidence.read(from: container.nestedContainer(keyedBy: RetainedEvidence.RecordKey.self, forKey: key))
             }
         }
     }

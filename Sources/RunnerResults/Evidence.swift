@@ -32,6 +32,9 @@ public struct Evidence: Sendable {
     /// The user populations whose answer held the result's address (a map asked as `clients:`),
     /// in the plan's order; empty when the map asks as this machine.
     public var clients: [ClientIdentity] = []
+    /// Set when the address is one the map's service no longer returns but returned within its
+    /// `retain:` window (apps' caches still hold it); nil for a current answer's.
+    public var retained: RetainedEvidence? = nil
 
     public init(strategy: StrategyKind, ipSource: String, insecure: Bool, hops: [HopEvidence] = [], notes: [String] = []) {
         self.strategy = strategy

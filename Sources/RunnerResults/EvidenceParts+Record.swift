@@ -315,3 +315,54 @@ extension ClientIdentity {
         return client
     }
 }
+
+extension RetainedEvidence {
+    /// The keys of a retained address's record, in the order they are written (sorted).
+    public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
+        /// Seconds since it was last returned, when the result was checked.
+        case ageS = "age_s"
+        case client
+        case firstReturned = "first_returned"
+        case lastReturned = "last_returned"
+        case map
+        /// The map's `retain:`, in seconds.
+        case windowS = "window_s"
+    }
+
+    @inlinable @usableFromInline
+    func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
+        sink.object(of: RecordKey.self) { key, sink in
+            switch key {
+            case .ageS: sink.number(Int(age.components.seconds))
+            case .client: sink.value(client)
+            case .firstReturned: sink.timestamp(firstReturned)
+            case .lastReturned: sink.timestamp(lastReturned)
+            case .map: sink.value(map)
+            case .windowS: sink.number(Int(window.components.seconds))
+            }
+        }
+    }
+
+    static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> RetainedEvidence {
+        var retained = RetainedEvidence(map: "", client: nil, firstReturned: Date(), lastReturned: Date(), age: .zero, window: .zero)
+        for key in RecordKey.allCases {
+            switch key {
+            case .ageS: retained.age = .seconds(try container.decode(Int.self, forKey: key))
+            case .client: retained.client = try container.decodeIfPresent(String.self, forKey: key)
+            case .firstReturned: retained.firstReturned = try readDate(container, key)
+            case .lastReturned: retained.lastReturned = try readDate(container, key)
+            case .map: retained.map = try container.decode(String.self, forKey: key)
+            case .windowS: retained.window = .seconds(try container.decode(Int.self, forKey: key))
+            }
+        }
+        return retained
+    }
+
+    private static func readDate(_ container: KeyedDecodingContainer<RecordKey>, _ key: RecordKey) throws -> Date {
+        let text = try container.decode(String.self, forKey: key)
+        guard let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) else {
+            throw container.recordProblem(key, "'\(text)' is not a date in the form 2024-05-01T10:00:00Z")
+        }
+        return date
+    }
+}

@@ -57,6 +57,13 @@ struct RunPlans: ParsableCommand {
             throw ExitCode(ExitStatus.invalidInput)
         }
 
+        options.addressMemory = try selection.addressMemory(inMemory: false)
+        let unremembered = options.addressMemory == nil ? RunSelection.unremembered(plans) : []
+        if !unremembered.isEmpty {
+            // Once, not per result: the run goes on with the current answers.
+            Console.error("note: no --state FILE: retain on \(unremembered.joined(separator: ", ")) checks only the current answers; "
+                + "give --state to remember what the services returned between runs")
+        }
         let redactor = Redactor(named: plans.flatMap(\.secrets))
         options.redactor = redactor
         options.digestsBodies = verbose || selection.junit != nil || selection.json != nil || selection.html != nil

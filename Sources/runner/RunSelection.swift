@@ -3,6 +3,7 @@ import Foundation
 import RunnerEngine
 import RunnerPlan
 import RunnerReport
+import RunnerState
 import RunnerVocabulary
 
 /// The options of a run that `run` and `serve` share: what runs, how, and which reports it writes.
@@ -29,6 +30,11 @@ struct RunSelection: ParsableArguments {
         "Ask maps that ask as client populations as this one only (repeatable; names from the plans' clients:); scenarios on those maps run only for the clients named.",
         valueName: "NAME"))
     var clients: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Remember what the HTTPDNS services returned in this SQLite file (created when missing), so that maps with retain: keep checking addresses apps still hold.",
+        valueName: "FILE"))
+    var state: String?
 
     @Option(help: ArgumentHelp("Run every scenario with strategy S.", valueName: "S"))
     var strategy: String?
@@ -75,6 +81,30 @@ struct RunSelection: ParsableArguments {
         if toStandardOutput.count > 1 {
             throw ValidationError(
                 "only one report can go to standard output; \(toStandardOutput.map { "'\($0)'" }.joined(separator: " and ")) both name it")
+        }
+    }
+
+    /// The state file given with `--state`, opened (created when missing); without it, a
+    /// memory for the process's life when `inMemory`, else none. Exit 2 with its name and the
+    /// cause when it cannot be used.
+    func addressMemory(inMemory: Bool) throws -> AddressMemory? {
+        do throws(StateStoreError) {
+            if let state { return try AddressMemory.open(path: state) }
+            return inMemory ? try AddressMemory.inMemory() : nil
+        } catch {
+            Console.error("error: \(error.description)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+    }
+
+    /// The maps with `retain:`, by plan, when there is no memory to retain with: what the
+    /// console says once.
+    static func unremembered(_ plans: [Plan]) -> [String] {
+        plans.flatMap { plan in
+            plan.domainMaps.compactMap { map -> String? in
+                guard case .httpdns(let service) = map.source, service.retain != nil else { return nil }
+                return "'\(map.name)'"
+            }
         }
     }
 

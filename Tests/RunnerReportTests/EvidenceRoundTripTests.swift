@@ -44,6 +44,9 @@ struct EvidenceRoundTripTests {
             strategy: .sniResolve, ipSource: "static map 'builtin'", insecure: true, hops: [hop], notes: ["a note"])
         evidence.resolutionFallbackFrom = "httpdns"
         evidence.captured = [CaptureRecord(name: "token", value: "abc")]
+        evidence.retained = RetainedEvidence(
+            map: "ali", client: "gd-mobile", firstReturned: Date(timeIntervalSince1970: 1_800_000_000),
+            lastReturned: Date(timeIntervalSince1970: 1_800_003_600), age: .seconds(11_520), window: .seconds(86_400))
         evidence.clients = [
             ClientIdentity(
                 name: "gd-mobile",

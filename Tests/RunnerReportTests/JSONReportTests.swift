@@ -67,7 +67,7 @@ import RunnerResults
         for result in all {
             #expect(Set(result.keys) == expected)
             let evidence = try #require(result["evidence"] as? [String: Any])
-            #expect(Set(evidence.keys) == ["ip_source", "notes", "hops", "captured", "clients", "dns", "dns_not_checked"])
+            #expect(Set(evidence.keys) == ["ip_source", "notes", "hops", "captured", "clients", "dns", "dns_not_checked", "retained"])
         }
         #expect(all.map { $0["outcome"] as? String } == ["passed", "failed", "error", "skipped", "passed", "failed"])
     }

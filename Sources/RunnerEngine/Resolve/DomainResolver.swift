@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import RunnerPlan
 import RunnerResults
+import RunnerState
 import RunnerTransport
 import RunnerVocabulary
 
@@ -26,6 +27,8 @@ final class DomainResolver {
     private let clock: MonotonicClock
     private let wallClock: WallClock
     private let memory: ResolutionMemory?
+    /// What the services returned before, for maps with `retain:` (nil: no memory).
+    private let addressMemory: AddressMemory?
     /// The run's secrets, masked in the body an HTTPDNS error quotes (nil: none).
     private let redactor: Redactor?
     /// The maps whose answer may come from a scenario's resolver: their answers are kept per resolver.
@@ -40,9 +43,10 @@ final class DomainResolver {
 
     init(
         plan: Plan, engine: TransferEngine, clock: MonotonicClock = .system, wallClock: WallClock = .system,
-        memory: ResolutionMemory? = nil, redactor: Redactor? = nil
+        memory: ResolutionMemory? = nil, addressMemory: AddressMemory? = nil, redactor: Redactor? = nil
     ) {
         self.plan = plan
+        self.addressMemory = addressMemory
         self.redactor = redactor
         self.engine = engine
         self.clock = clock
@@ -115,7 +119,8 @@ final class DomainResolver {
                             map: mapName, host: host, client: client?.name, succeeded: answer != nil,
                             duration: clock.elapsed(since: startedAt), addressCount: answer?.addresses.count ?? 0))
                         switch result {
-                        case .success(let resolution):
+                        case .success(var resolution):
+                            if let retain = service.retain { remember(&resolution, map: mapName, host: host, client: client, retain: retain) }
                             memory?.remember(resolution, for: kept, service: service, now: clock.now())
                             done(.success(resolution), resolution.ttl)
                         case .failure(let error):
@@ -126,6 +131,30 @@ final class DomainResolver {
                         }
                     }
             }
+        }
+    }
+
+    /// A map with `retain:`: records the service's answer as soon as it came, and adds the
+    /// addresses it returned within the window that it no longer returns. A state file that
+    /// fails now is said in the answer's notes; the current answer stands.
+    private func remember(_ resolution: inout Resolution, map: String, host: String, client: ClientPopulation?, retain: Duration) {
+        guard let addressMemory else { return }
+        let now = wallClock.now()
+        let current = resolution.addresses.map(\.text)
+        do throws(StateStoreError) {
+            try addressMemory.record(plan: plan.name, map: map, host: host, client: client?.name, addresses: current, at: now)
+            let returned = try addressMemory.retained(
+                plan: plan.name, map: map, host: host, client: client?.name,
+                since: now.addingTimeInterval(-retain.inSeconds), excluding: current)
+            resolution.retained = returned.compactMap { row in
+                IPAddress(row.address).map { address in
+                    RetainedAddress(address: address, evidence: RetainedEvidence(
+                        map: map, client: row.client, firstReturned: row.firstReturned, lastReturned: row.lastReturned,
+                        age: .seconds(max(0, now.timeIntervalSince(row.lastReturned))), window: retain))
+                }
+            }
+        } catch {
+            resolution.notes.append("retain: \(error)")
         }
     }
 

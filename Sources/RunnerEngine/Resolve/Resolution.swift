@@ -21,6 +21,9 @@ struct Resolution: Sendable, Equatable {
     /// For a map asked as user populations (`clients:`): what it answered each one, in the
     /// plan's order; `addresses` is then their union. Empty for a map asked as this machine.
     var byClient: [ClientResolution] = []
+    /// A map with `retain:`: the addresses its service returned within the window and no
+    /// longer returns, last returned first (`--state`, or `serve`'s memory); checked as retained.
+    var retained: [RetainedAddress] = []
 
     /// The addresses a scenario will use, in order: IPv4 first under `any`, as the mobile SDKs do.
     func ordered(for preference: IPVersionPreference) -> [IPAddress] {
@@ -30,6 +33,12 @@ struct Resolution: Sendable, Equatable {
         case .any: addresses.filter { $0.family == .v4 } + addresses.filter { $0.family == .v6 }
         }
     }
+}
+
+/// An address a map's service no longer returns but returned within its `retain:` window.
+struct RetainedAddress: Sendable, Equatable {
+    var address: IPAddress
+    var evidence: RetainedEvidence
 }
 
 /// What a map asked as user populations answered one of them.

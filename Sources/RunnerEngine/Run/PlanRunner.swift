@@ -140,7 +140,7 @@ final class SuiteRun {
         self.clock = clock
         self.resolver = DomainResolver(
             plan: plan, engine: engine, clock: clock, wallClock: wallClock, memory: options.resolutionMemory,
-            redactor: options.redactor)
+            addressMemory: options.addressMemory, redactor: options.redactor)
         progress = SuiteProgress(plan: plan, suite: index, options: options)
     }
 

@@ -337,6 +337,19 @@ struct ResultStateMachine {
             strategy: planned.strategy, ipSource: ipSource, insecure: scenario.settings.insecure, hops: hops, notes: notes)
         evidence.resolutionFallbackFrom = planned.resolution?.fallbackFrom
         evidence.clients = planned.clients.map(\.identity)
+        if let retained = planned.retained {
+            evidence.retained = retained
+            // Those who still hold the address are who a failure here reaches.
+            switch outcome {
+            case .errored(var error):
+                error.diagnosis = [error.diagnosis, retained.consequence].compactMap { $0 }.joined(separator: "; ")
+                outcome = .errored(error)
+            case .failed:
+                evidence.notes.append(retained.consequence)
+            case .passed, .skipped:
+                break
+            }
+        }
         evidence.pinMatch = pinMatch
         evidence.connection = ConnectionSettings(
             http: scenario.settings.http, timeout: scenario.settings.timeout, connectTimeout: scenario.settings.connectTimeout)

@@ -1,5 +1,6 @@
 import RunnerPlan
 import RunnerResults
+import RunnerState
 import RunnerVocabulary
 
 /// The runner's version, reported by `--version` and in every report.
@@ -25,6 +26,9 @@ public struct RunOptions: Sendable {
     public var retriesOverride: Int? = nil
     /// HTTPDNS answers kept across runs by their TTL (`runner serve`); nil: each run asks afresh.
     public var resolutionMemory: ResolutionMemory? = nil
+    /// What the HTTPDNS services returned before (`--state FILE`, `serve`'s memory), for maps
+    /// with `retain:`; nil: no memory, only current answers are checked.
+    public var addressMemory: AddressMemory? = nil
     /// The run's shared redactor: each `secret: true` capture is added to it before the result
     /// that captured it reaches a sink.
     public var redactor: Redactor? = nil

@@ -17,6 +17,8 @@ struct PlannedResult: Sendable {
     var clients: [ClientPopulation] = []
     /// Where `expect.edges` found this result's populations sent outside their bounds.
     var schedulingMisses: [Problem] = []
+    /// Set for an address the map's service no longer returns but returned within `retain:`.
+    var retained: RetainedEvidence? = nil
 }
 
 /// Where a result's addresses come from (`ResultExpansion.addressSource`).
@@ -97,6 +99,7 @@ enum ResultExpansion {
                     planned.append(PlannedResult(
                         scenario: scenario, strategy: strategy, ip: ip, resolution: resolution, resolveError: nil))
                 }
+                planned += retainedResults(resolution.retained, of: scenario, strategy: strategy, resolution: resolution)
             }
         }
         return planned
@@ -174,6 +177,27 @@ extension ResultExpansion {
             result.schedulingMisses = misses[at]
             planned.append(result)
         }
+        // Retained addresses no population holds now: a result each, naming the populations
+        // that retained it (the first one's evidence).
+        var retainedOrder: [IPAddress] = []
+        var retainedBy: [IPAddress: (evidence: RetainedEvidence, clients: [Int])] = [:]
+        for index in answers.indices {
+            guard case .success(let resolution) = answers[index].answer else { continue }
+            for retained in retainedResults(resolution.retained, of: scenario, strategy: strategy, resolution: resolution) {
+                guard let address = retained.ip, let evidence = retained.retained, slot[address] == nil else { continue }
+                if retainedBy[address] == nil { retainedOrder.append(address) }
+                retainedBy[address, default: (evidence, [])].clients.append(index)
+            }
+        }
+        for address in retainedOrder {
+            guard let (evidence, holding) = retainedBy[address] else { continue }
+            var result = PlannedResult(
+                scenario: scenario, strategy: strategy, ip: address, resolution: resolution(for: holding, of: answers),
+                resolveError: nil)
+            result.clients = holding.map { answers[$0].client }
+            result.retained = evidence
+            planned.append(result)
+        }
         if !unanswered.isEmpty {
             let message = unanswered.map { "as \(answers[$0.client].client.name): \($0.message)" }.joined(separator: "; ")
             var result = PlannedResult(
@@ -198,6 +222,27 @@ extension ResultExpansion {
             for note in answer.notes { resolution.notes.append("as \(answers[index].client.name): \(note)") }
         }
         return resolution
+    }
+}
+
+extension ResultExpansion {
+    /// A result per retained address in the families the scenario asks (whatever `ips:`: apps
+    /// hold each of them), after the current answer's; none for an address it holds again.
+    static func retainedResults(
+        _ retained: [RetainedAddress], of scenario: Scenario, strategy: StrategyKind, resolution: Resolution
+    ) -> [PlannedResult] {
+        guard !retained.isEmpty else { return [] }
+        let families: Set<IPAddress.Family> = switch scenario.ipVersion {
+        case .v4: [.v4]
+        case .v6: [.v6]
+        case .any: [.v4, .v6]
+        }
+        let current = Set(resolution.addresses)
+        return retained.filter { families.contains($0.address.family) && !current.contains($0.address) }.map { retained in
+            var result = PlannedResult(scenario: scenario, strategy: strategy, ip: retained.address, resolution: resolution, resolveError: nil)
+            result.retained = retained.evidence
+            return result
+        }
     }
 }
 

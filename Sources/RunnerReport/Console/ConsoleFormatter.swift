@@ -172,6 +172,8 @@ public struct ConsoleFormatter: Sendable {
         var line = paint(Label(result.outcome)) + " " + text(result.displayName)
         if result.evidence.insecure { line += " " + paint("[INSECURE]", .yellow) }
         if result.evidence.resolutionFallbackFrom != nil { line += " " + paint("[FALLBACK]", .yellow) }
+        // An address the service no longer returns, checked because apps still hold it.
+        if result.evidence.retained != nil { line += " " + paint("[RETAINED]", .yellow) }
         if result.isFlaky { line += " " + paint("[FLAKY]", .yellow) }
         // Run because a scenario --tag or --filter chose runs after it.
         if result.predecessorOnly { line += " " + paint("[PREDECESSOR]", .dim) }

@@ -69,6 +69,9 @@ struct ServePlans: ParsableCommand {
             problems.forEach { Console.error("error: \($0)") }
             throw ExitCode(ExitStatus.invalidInput)
         }
+        // Remembered in memory between cycles without --state.
+        var options = selection.runOptions
+        options.addressMemory = try selection.addressMemory(inMemory: true)
         // Checked in `validate`.
         let snapshot = CycleSnapshot(constantLabels: (try? MetricLabel.parse(labels)) ?? [])
         // Descriptors first: the cap is what fits beside the cycles' own.
@@ -99,7 +102,7 @@ struct ServePlans: ParsableCommand {
         let source = MonitorPlanSource(
             load: { try? PlanFiles.load(planOptions) }, problems: { selection.problems(with: $0) })
         let cycles = try MonitorCycles(
-            plans: plans, source: source, options: selection.runOptions, copies: copies, every: every.duration,
+            plans: plans, source: source, options: options, copies: copies, every: every.duration,
             snapshot: snapshot, log: { Console.error($0) })
         SignalHandlers.install(stop: { cycles.stop(signal: $0) }, reload: { cycles.reload() })
         let bound = ListenAddress(host: listen.address.host, port: server.port)
