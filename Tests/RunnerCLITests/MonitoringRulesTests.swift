@@ -59,7 +59,7 @@ struct MonitoringRulesTests {
         let rules = ((documents["alerts.yaml"]?.first as? [String: Any])?["groups"] as? [[String: Any]] ?? [])
             .flatMap { $0["rules"] as? [[String: Any]] ?? [] }
         let alerts = rules.compactMap { $0["alert"] as? String }
-        #expect(alerts.count == 13, "\(alerts)")
+        #expect(alerts.count == 14, "\(alerts)")
         for rule in rules {
             let name = rule["alert"] as? String ?? "?"
             let severity = (rule["labels"] as? [String: Any])?["severity"] as? String
@@ -134,7 +134,9 @@ struct MonitoringRulesTests {
         let timer = try String(contentsOfFile: Self.path("systemd/runner-textfile.timer"), encoding: .utf8)
         #expect(timer.contains("\nOnCalendar=minutely\n"))
         let serve = try String(contentsOfFile: Self.path("systemd/runner-serve.service"), encoding: .utf8)
-        #expect(serve.contains("\nExecStart=/usr/local/bin/runner serve --every 60s --listen ${RUNNER_LISTEN} --label vantage=${RUNNER_VANTAGE} /etc/runner/plans\n"))
+        #expect(serve.contains("\nExecStart=/usr/local/bin/runner serve --every 60s --listen ${RUNNER_LISTEN} --label vantage=${RUNNER_VANTAGE} --state /var/lib/runner/state.db /etc/runner/plans\n"))
+        // The state file's folder: systemd's, kept across restarts, writable under ProtectSystem=strict.
+        #expect(serve.contains("\nStateDirectory=runner\n"))
         #expect(serve.contains("\nExecReload=/bin/kill -HUP $MAINPID\n"))
     }
 
@@ -225,6 +227,13 @@ struct MonitoringRulesTests {
             #expect(plansVolume?["subPath"] == nil, "\(name): a subPath mount never sees ConfigMap updates")
             let volume = volumes.first { $0["name"] as? String == plansVolume?["name"] as? String }
             #expect(volume.map { Self.string($0, "configMap", "name") } == configMapName, "\(name): plans volume")
+            // The state file on the vantage point's own claim.
+            let state = Self.value(after: "--state", in: arguments) ?? ""
+            let stateMount = mounts.first { state.hasPrefix(($0["mountPath"] as? String ?? "-") + "/") }
+            let stateVolume = volumes.first { $0["name"] as? String == stateMount?["name"] as? String }
+            let claim = stateVolume.map { Self.string($0, "persistentVolumeClaim", "claimName") }
+            #expect(claim == "runner-state-\(vantage)", "\(name): --state \(state) on \(String(describing: claim))")
+            #expect((objects["PersistentVolumeClaim"] ?? []).contains { Self.string($0, "metadata", "name") == claim }, "\(name)")
         }
         #expect(Set(vantages).count == vantages.count, "two Deployments, one vantage point: \(vantages)")
 

@@ -49,7 +49,10 @@ struct RetainCLITests {
         #expect(second.stdout.contains("retained: last returned by 'tencent' "), "\(second.stdout)")
 
         // Run 3: back to 127.0.0.2; the dead edge is retained, fails, and says who still goes there.
-        let third = try await run([file, "--state", state, "--json", folder.appendingPathComponent("third.json").path])
+        let third = try await run([
+            file, "--state", state, "--json", folder.appendingPathComponent("third.json").path,
+            "--html", folder.appendingPathComponent("third.html").path, "--metrics", folder.appendingPathComponent("third.prom").path,
+        ])
         #expect(third.status == 1, "\(third.stdout)\(third.stderr)")
         #expect(third.stdout.contains("ERROR api [sni-resolve 127.0.0.9] [RETAINED] — connect: "), "\(third.stdout)")
         #expect(third.stdout.contains("apps that cached it in the last 1h still connect here"), "\(third.stdout)")
@@ -59,6 +62,13 @@ struct RetainCLITests {
         let retained = results.compactMap { ($0["evidence"] as? [String: Any])?["retained"] as? [String: Any] }
         #expect(retained.count == 1 && retained.first?["map"] as? String == "tencent" && retained.first?["window_s"] as? Int == 3600,
             "\(results)")
+
+        // The HTML report marks it; the metrics say which result is retained.
+        let page = try String(contentsOf: folder.appendingPathComponent("third.html"), encoding: .utf8)
+        #expect(page.components(separatedBy: "<span class=\"tag-retained\">RETAINED</span>").count == 2, "one retained result")
+        let metrics = try String(contentsOf: folder.appendingPathComponent("third.prom"), encoding: .utf8)
+        #expect(metrics.split(separator: "\n").filter { $0.hasPrefix("runner_address_retained{") }
+            == ["runner_address_retained{plan=\"retained\",scenario=\"api\",strategy=\"sni-resolve\",ip=\"127.0.0.9\"} 1"], "\(metrics)")
 
         // The state shows both; forgetting the dead edge stops its check.
         let show = try await stateCommand(["show", "--state", state, "--json"])

@@ -49,7 +49,7 @@ enum HTMLPage {
         details.skipped{border-color:var(--skip)}details.flaky{border-color:var(--flaky)}
         summary{cursor:pointer}.badge{font:700 12px ui-monospace,monospace}.passed .badge{color:var(--pass)}
         .failed .badge{color:var(--fail)}.error .badge{color:var(--error)}.skipped .badge{color:var(--skip)}
-        .where,.ms,.after{color:#59636e}.tag-flaky{color:var(--flaky);font-weight:700}.tag-insecure,.insecure{color:var(--fail);font-weight:700}
+        .where,.ms,.after{color:#59636e}.tag-flaky,.tag-retained{color:var(--flaky);font-weight:700}.tag-insecure,.insecure{color:var(--fail);font-weight:700}
         .foreign{color:var(--fail);font-weight:700}mark.foreign{background:#ffebe9;padding:0 .2em}.dns-unchecked{color:#59636e}
         svg.phases{width:180px;height:10px;margin-left:8px;vertical-align:middle;background:#eaeef2}
         .p0{fill:#218bff;background:#218bff}.p1{fill:#2da44e;background:#2da44e}.p2{fill:#d4a72c;background:#d4a72c}

@@ -41,6 +41,8 @@ extension HTMLReport {
         }
         if result.isFlaky { html.raw(" <span class=\"tag-flaky\">FLAKY</span>") }
         if result.evidence.insecure { html.raw(" <span class=\"tag-insecure\">INSECURE</span>") }
+        // An address the service no longer returns, checked because apps still hold it.
+        if result.evidence.retained != nil { html.raw(" <span class=\"tag-retained\">RETAINED</span>") }
         html.raw(" <span class=\"ms\">")
         html.milliseconds(result.duration)
         html.raw(" ms</span>")

@@ -65,6 +65,10 @@ struct MetricFamily: Sendable {
         name: "runner_resolution_fallback",
         help: "Whether the result's IP came from a domain map's fallback because its HTTPDNS service failed.",
         type: .gauge, labels: resultLabels)
+    static let addressRetained = MetricFamily(
+        name: "runner_address_retained",
+        help: "1 for a result on an address its map's service no longer returns but returned within retain: (apps' caches still hold it); absent for the others.",
+        type: .gauge, labels: resultLabels)
     static let certificatePinMatch = MetricFamily(
         name: "runner_certificate_pin_match",
         help: "Whether a certificate of the final response's verified chain matched the scenario's pins (only with expect.certificate.pins).",
@@ -131,7 +135,7 @@ struct MetricFamily: Sendable {
     /// Every family, in the order the exposition writes them.
     static let all: [MetricFamily] = [
         probeSuccess, probeDuration, probeHTTPDuration, probeHTTPStatusCode, probeHTTPVersion, probeHTTPRedirects,
-        probeSSLEarliestCertExpiry, probeTLSVersionInfo, result, resultFlaky, resolutionFallback, certificatePinMatch,
+        probeSSLEarliestCertExpiry, probeTLSVersionInfo, result, resultFlaky, resolutionFallback, addressRetained, certificatePinMatch,
         httpdnsLookupSuccess, httpdnsLookupDuration, httpdnsAnswerAddresses, dnsForeignAddresses, dnsLookupDuration,
         clientEdges, clientEdgesPassing, schedulingMisses, cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful, buildInfo,
     ]

@@ -90,6 +90,7 @@ public struct MetricsExposition: Sendable {
         writeStatuses(results, labels: resultLabels, into: &writer, spill: spill)
         perResult(.resultFlaky) { $0.probe.map { flag($0.flaky) } }
         perResult(.resolutionFallback) { $0.probe.map { flag($0.resolutionFallback) } }
+        perResult(.addressRetained) { $0.retained ? 1 : nil }
         perResult(.certificatePinMatch) { $0.probe?.pinMatch.map(flag) }
 
         writeLookups(into: &writer)

@@ -11,6 +11,7 @@ extension ResultSamples {
         ip = result.ip.map(redactor.redact) ?? ""
         if !result.after.isEmpty { after = redactor.redact(result.after.map(\.description).joined(separator: " after ")) }
         if !result.evidence.clients.isEmpty { clients = Self.clients(of: result, redactor: redactor) }
+        retained = result.evidence.retained != nil
         switch result.outcome {
         case .passed: status = .pass
         case .failed: status = .fail

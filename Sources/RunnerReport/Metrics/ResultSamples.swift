@@ -51,6 +51,8 @@ struct ResultSamples: Sendable {
     /// The user populations whose answer held the result's address (`clients:`), in the
     /// plan's order; empty when its map asks as this machine.
     var clients: [ClientSample] = []
+    /// An address the map's service no longer returns, checked because apps still hold it.
+    var retained = false
 
     /// A population the result's address was given to (or, for a result without an address,
     /// whose lookup failed), its name and label values redacted.
