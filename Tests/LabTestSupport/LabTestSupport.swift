@@ -78,3 +78,22 @@ public enum PackageExecutable {
         }
     }
 }
+
+/// The plan a guide shows (its first ```yaml block), written to a file a test can check.
+public enum GuidePlan {
+    /// `docs/guides/NAME`'s first YAML block, as a plan file in a temporary folder; its path.
+    public static func write(_ guide: String) throws -> String {
+        let text = try String(contentsOf: Repository.root.appendingPathComponent("docs/guides/\(guide)"), encoding: .utf8)
+        guard let start = text.range(of: "```yaml\n"),
+            let end = text.range(of: "```", range: start.upperBound..<text.endIndex)
+        else { throw GuidePlanMissing(guide: guide) }
+        let file = try LabPlans.temporaryDirectory().appendingPathComponent(guide.replacingOccurrences(of: ".md", with: ".yaml"))
+        try String(text[start.upperBound..<end.lowerBound]).write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    struct GuidePlanMissing: Error, CustomStringConvertible {
+        var guide: String
+        var description: String { "docs/guides/\(guide) has no ```yaml block" }
+    }
+}

@@ -168,13 +168,9 @@ struct PopulationsCLITests {
 
     /// The guide's plan is a valid plan: its clients and map load as written there.
     @Test func theGuidesPlanChecks() async throws {
-        let guide = try String(contentsOf: Repository.root.appendingPathComponent("docs/guides/populations.md"), encoding: .utf8)
-        let start = try #require(guide.range(of: "```yaml\n"))
-        let end = try #require(guide.range(of: "```", range: start.upperBound..<guide.endIndex))
-        let file = try LabPlans.temporaryDirectory().appendingPathComponent("populations.yaml")
-        try String(guide[start.upperBound..<end.lowerBound]).write(to: file, atomically: true, encoding: .utf8)
-        let check = try await PackageExecutable.run("runner", ["check", file.path])
-        #expect(check.status == 0 && check.stdout == "\(file.path): ok (1 scenario)\n", "\(check.stdout)\(check.stderr)")
+        let file = try GuidePlan.write("populations.md")
+        let check = try await PackageExecutable.run("runner", ["check", file])
+        #expect(check.status == 0 && check.stdout == "\(file): ok (1 scenario)\n", "\(check.stdout)\(check.stderr)")
     }
 
     @Test func clientNarrowsTheLookupsToThosePopulations() async throws {

@@ -127,6 +127,13 @@ struct RetainCLITests {
         #expect(show.stdout.contains("killed  tencent  api.lab.test  -       127.0.0.5"), "\(show.stdout)")
     }
 
+    /// The guide's plan is a valid plan.
+    @Test func theGuidesPlanChecks() async throws {
+        let file = try GuidePlan.write("retire-edge.md")
+        let check = try await PackageExecutable.run("runner", ["check", file])
+        #expect(check.status == 0 && check.stdout == "\(file): ok (1 scenario)\n", "\(check.stdout)\(check.stderr)")
+    }
+
     /// Two runs sharing the file at once both finish, and both recorded.
     @Test func overlappingRunsShareTheFile() async throws {
         let lab = try await SharedLab.get()
