@@ -115,7 +115,7 @@ public final class AddressMemory: Sendable {
         let now = Int64(date.timeIntervalSince1970.rounded(.down))
         try connection.withLock { (box: inout SQLiteConnectionBox) throws(StateStoreError) in
             let connection = box.connection
-            try connection.execute("BEGIN IMMEDIATE")
+            try connection.run("BEGIN IMMEDIATE")
             do throws(StateStoreError) {
                 for address in addresses {
                     try connection.run(
@@ -127,7 +127,7 @@ public final class AddressMemory: Sendable {
                         [.text(plan), .text(map), .text(host), .text(client ?? ""), .text(address),
                          .integer(address.contains(":") ? 6 : 4), .integer(now), .integer(now)])
                 }
-                try connection.execute("COMMIT")
+                try connection.run("COMMIT")
             } catch {
                 try? connection.execute("ROLLBACK")
                 throw error

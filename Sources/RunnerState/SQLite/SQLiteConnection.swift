@@ -1,8 +1,9 @@
 internal import CSQLite
 import Foundation
 
-/// The one door to SQLite: a connection owned here and closed in `deinit`, statements prepared
-/// and finalized within one call, and every failure funnelled into a `StateStoreError` that
+/// The one door to SQLite: a connection owned here and closed in `deinit`, each statement
+/// prepared once and kept (a run records thousands of answers with the same few), finalized
+/// before the connection closes, and every failure funnelled into a `StateStoreError` that
 /// names the file and says what SQLite said. No SQLite type leaves this file.
 final class SQLiteConnection {
     /// A value bound to a statement's `?`, or read from a row.
@@ -14,6 +15,8 @@ final class SQLiteConnection {
 
     let path: String
     private let handle: OpaquePointer
+    /// Prepared statements by their SQL, reset after each use.
+    private var statements: [String: OpaquePointer] = [:]
 
     /// Opens `path` (`:memory:` for a database that lives as long as the connection), creating
     /// the file only when `create` is set. Waits up to `busyTimeout` for another writer.
@@ -35,6 +38,7 @@ final class SQLiteConnection {
     }
 
     deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
 
@@ -51,10 +55,11 @@ final class SQLiteConnection {
     /// Runs one statement with `parameters` bound in order, calling `row` for each row it
     /// returns (its columns in order).
     func run(_ sql: String, _ parameters: [Value] = [], row: ([Value]) -> Void = { _ in }) throws(StateStoreError) {
-        var prepared: OpaquePointer?
-        let status = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
-        guard status == SQLITE_OK, let statement = prepared else { throw failure(status) }
-        defer { sqlite3_finalize(statement) }
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         for (index, value) in parameters.enumerated() {
             let position = Int32(index + 1)
             let bound: Int32 = switch value {
@@ -81,6 +86,16 @@ final class SQLiteConnection {
             }
             row(columns)
         }
+    }
+
+    /// `sql` prepared: the kept statement, or a new one kept from now on.
+    private func prepared(_ sql: String) throws(StateStoreError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var prepared: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
+        guard status == SQLITE_OK, let statement = prepared else { throw failure(status) }
+        statements[sql] = statement
+        return statement
     }
 
     /// Rows changed by the last statement.
