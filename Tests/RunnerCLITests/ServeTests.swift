@@ -190,6 +190,46 @@ struct ServeTests {
         #expect(first.stop().termination == .exited(0))
     }
 
+    /// `--state`: what one serve recorded, the next one started on the same file checks as
+    /// retained once the service has moved the network elsewhere.
+    @Test func theStateFileOutlivesARestart() async throws {
+        let lab = try await SharedLab.get()
+        let plan = """
+            version: 1
+            name: restarted
+            vars: {network: 120.196.0.1}
+            defaults: {ca: "{{ca}}", strategy: sni-resolve}
+            domains:
+              tencent:
+                httpdns: {format: dnspod, url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ip=${network}", retain: 1h}
+            scenarios:
+              - {name: api, domains: tencent, request: {url: "https://api.lab.test:{{https}}/echo"}}
+            """
+        let path = try LabPlans.write(plan, lab: lab)
+        let state = try LabPlans.temporaryDirectory().appendingPathComponent("serve-state.db").path
+        let first = try Serve([path, "--every", "1m", "--listen", "127.0.0.1:0", "--state", state])
+        _ = try await first.port()
+        try await first.waitFor("serve: cycle 1 done")
+        #expect(first.stop().termination == .exited(0))
+
+        // The service now sends this network to 127.0.0.5: 127.0.0.2 is retained from the first serve.
+        let second = try Serve([path, "--every", "1m", "--listen", "127.0.0.1:0", "--state", state, "--var", "network=101.80.0.1"])
+        let port = try await second.port()
+        try await second.waitFor("serve: cycle 1 done")
+        let report = try await Self.request(port, "/report.json")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(report.body.utf8)) as? [String: Any])
+        let results = try #require((document["suites"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        let shown = results.map { result -> String in
+            let retained = (result["evidence"] as? [String: Any])?["retained"] as? [String: Any]
+            return "\(result["ip"] as? String ?? "-") \(retained == nil ? "current" : "retained") \(result["outcome"] as? String ?? "?")"
+        }
+        #expect(shown == ["127.0.0.5 current passed", "127.0.0.2 retained passed"], "\(results)")
+        let metrics = try await Self.request(port, "/metrics")
+        #expect(metrics.body.contains("runner_address_retained{plan=\"restarted\",scenario=\"api\",strategy=\"sni-resolve\",ip=\"127.0.0.2\"} 1\n"),
+            "\(metrics.body.prefix(3000))")
+        #expect(second.stop().termination == .exited(0))
+    }
+
     @Test("bad options are refused before anything starts", arguments: [
         (["--every", "soon"], "--every"),
         (["--label", "vantage"], "--label: invalid label 'vantage': expected NAME=VALUE"),
