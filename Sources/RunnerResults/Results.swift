@@ -133,6 +133,13 @@ public struct ScenarioResult: Sendable {
         return ([own] + after.map(\.description)).joined(separator: " after ")
     }
 
+    /// How many `expect.edges` misses of client `name` failed this result (0 unless it failed).
+    public func schedulingMisses(of name: String) -> Int {
+        guard case .failed(let problems) = outcome else { return 0 }
+        let subject = Problem.edgesSubject(of: name)
+        return problems.lazy.filter { $0.kind == .scheduling && $0.subject == subject }.count
+    }
+
     /// This result as a step of the lanes that run after it.
     public var step: ResultStep { ResultStep(scenario: scenario, strategy: strategy, ip: ip) }
 }

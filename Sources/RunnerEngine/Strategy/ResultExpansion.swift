@@ -99,7 +99,12 @@ enum ResultExpansion {
                     planned.append(PlannedResult(
                         scenario: scenario, strategy: strategy, ip: ip, resolution: resolution, resolveError: nil))
                 }
-                planned += retainedResults(resolution.retained, of: scenario, strategy: strategy, resolution: resolution)
+                for retained in retainedAddresses(resolution.retained, of: scenario, current: resolution.addresses) {
+                    var result = PlannedResult(
+                        scenario: scenario, strategy: strategy, ip: retained.address, resolution: resolution, resolveError: nil)
+                    result.retained = retained.evidence
+                    planned.append(result)
+                }
             }
         }
         return planned
@@ -183,10 +188,10 @@ extension ResultExpansion {
         var retainedBy: [IPAddress: (evidence: RetainedEvidence, clients: [Int])] = [:]
         for index in answers.indices {
             guard case .success(let resolution) = answers[index].answer else { continue }
-            for retained in retainedResults(resolution.retained, of: scenario, strategy: strategy, resolution: resolution) {
-                guard let address = retained.ip, let evidence = retained.retained, slot[address] == nil else { continue }
-                if retainedBy[address] == nil { retainedOrder.append(address) }
-                retainedBy[address, default: (evidence, [])].clients.append(index)
+            for retained in retainedAddresses(resolution.retained, of: scenario, current: resolution.addresses)
+            where slot[retained.address] == nil {
+                if retainedBy[retained.address] == nil { retainedOrder.append(retained.address) }
+                retainedBy[retained.address, default: (retained.evidence, [])].clients.append(index)
             }
         }
         for address in retainedOrder {
@@ -226,23 +231,19 @@ extension ResultExpansion {
 }
 
 extension ResultExpansion {
-    /// A result per retained address in the families the scenario asks (whatever `ips:`: apps
-    /// hold each of them), after the current answer's; none for an address it holds again.
-    static func retainedResults(
-        _ retained: [RetainedAddress], of scenario: Scenario, strategy: StrategyKind, resolution: Resolution
-    ) -> [PlannedResult] {
+    /// The retained addresses a scenario checks: those in the families it asks (whatever
+    /// `ips:`: apps hold each of them), but for one the current answer holds again.
+    static func retainedAddresses(
+        _ retained: [RetainedAddress], of scenario: Scenario, current: [IPAddress]
+    ) -> [RetainedAddress] {
         guard !retained.isEmpty else { return [] }
         let families: Set<IPAddress.Family> = switch scenario.ipVersion {
         case .v4: [.v4]
         case .v6: [.v6]
         case .any: [.v4, .v6]
         }
-        let current = Set(resolution.addresses)
-        return retained.filter { families.contains($0.address.family) && !current.contains($0.address) }.map { retained in
-            var result = PlannedResult(scenario: scenario, strategy: strategy, ip: retained.address, resolution: resolution, resolveError: nil)
-            result.retained = retained.evidence
-            return result
-        }
+        let held = Set(current)
+        return retained.filter { families.contains($0.address.family) && !held.contains($0.address) }
     }
 }
 

@@ -72,15 +72,12 @@ struct ConsoleTally {
     }
 
     private mutating func countPopulations(of result: ScenarioResult, at position: ResultPosition, reason: String) {
-        var subjects: [String] = []
-        if case .failed(let problems) = result.outcome { subjects = problems.filter { $0.kind == .scheduling }.map(\.subject) }
         let passed = result.outcome.isPassed
         for (index, client) in result.evidence.clients.enumerated() {
-            let subject = Problem.edgesSubject(of: client.name)
             populations.add(
                 client: client.name, labels: client.labels, index: index, scenario: result.scenario, at: position,
                 address: result.ip, passed: passed, reason: passed ? "" : reason,
-                misses: subjects.lazy.filter { $0 == subject }.count)
+                misses: result.schedulingMisses(of: client.name))
         }
     }
 

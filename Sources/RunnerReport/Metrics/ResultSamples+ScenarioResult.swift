@@ -39,16 +39,11 @@ extension ResultSamples {
 
     /// The result's populations, with the misses `expect.edges` found for each.
     static func clients(of result: borrowing ScenarioResult, redactor: Redactor) -> [ClientSample] {
-        var subjects: [String] = []
-        if case .failed(let problems) = result.outcome {
-            subjects = problems.filter { $0.kind == .scheduling }.map(\.subject)
-        }
-        return result.evidence.clients.map { client in
-            let subject = Problem.edgesSubject(of: client.name)
-            return ClientSample(
+        result.evidence.clients.map { client in
+            ClientSample(
                 name: redactor.redact(client.name),
                 labels: client.labels.map { ClientIdentity.Label(name: $0.name, value: redactor.redact($0.value)) },
-                misses: subjects.lazy.filter { $0 == subject }.count)
+                misses: result.schedulingMisses(of: client.name))
         }
     }
 
