@@ -111,18 +111,21 @@ install: manual
 ## valgrind and binutils when missing), and the wall-time ratio on 20,000 of them
 ## (bench/instructions.sh; issue 32's targets, printed, not failing the bench), and 100 scenarios
 ## on a map asked as 30 client populations over 50 edges against the same edges in a static list
-## (bench/populations.sh: instructions, CPU and wall; <= 1.2x). The release build links the Swift
+## (bench/populations.sh: instructions, CPU and wall; <= 1.2x), and a run's reads and writes of a
+## state file of 300,000 rows (bench/state.sh; < 0.2 s). The release build links the Swift
 ## runtime and Foundation statically, as a binary to deploy is built: it needs no Swift
 ## toolchain where it runs, and starts ~6 ms sooner (no symbol lookups into their libraries).
-## Only the two executables: the static SDK has no Testing module for the test fixtures.
+## Only the executables: the static SDK has no Testing module for the test fixtures.
 RELEASE_FLAGS := -c release --scratch-path .build-release --static-swift-stdlib
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product runner
 	$(SWIFT) build $(RELEASE_FLAGS) --product runner-lab
+	$(SWIFT) build $(RELEASE_FLAGS) --product state-bench
 	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
 	bench/upload.sh "$$bin" && bench/hygiene.sh "$$bin" && bench/reports.sh "$$bin" && bench/http.sh "$$bin" \
 	  && bench/serve.sh "$$bin" && bench/flows.sh "$$bin" && bench/dns.sh "$$bin" && bench/terminal.sh "$$bin" \
-	  && bench/trust.sh "$$bin" && bench/instructions.sh "$$bin" && bench/populations.sh "$$bin"
+	  && bench/trust.sh "$$bin" && bench/instructions.sh "$$bin" && bench/populations.sh "$$bin" \
+	  && bench/state.sh "$$bin"
 
 ## fuzz: build the libFuzzer targets (plan parser, HTTPDNS parsers), then run each for
 ## FUZZ_SECONDS after replaying fuzz/regressions (see fuzz/README.md)

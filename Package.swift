@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "RunnerServe",
             dependencies: [
-                "RunnerEngine", "RunnerReport", "RunnerPlan", "RunnerResults",
+                "RunnerEngine", "RunnerReport", "RunnerPlan", "RunnerResults", "RunnerState",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -93,6 +93,8 @@ let package = Package(
             dependencies: [
                 "RunnerLab", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // make bench's driver of the state file at issue 34's scale (bench/state.sh).
+        .executableTarget(name: "state-bench", dependencies: ["RunnerState"], path: "bench/StateBench"),
 
         .target(name: "PlanFixtures", path: "Tests/PlanFixtures"),
         .testTarget(name: "RunnerPlanTests", dependencies: ["RunnerVocabulary", "RunnerPlan", "PlanFixtures"]),
@@ -108,7 +110,7 @@ let package = Package(
             ]),
         .testTarget(name: "RunnerHTTPDNSTests", dependencies: ["RunnerHTTPDNS", "RunnerPlan", "PlanFixtures"]),
         .testTarget(name: "RunnerStateTests", dependencies: ["RunnerState"]),
-        .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures"]),
+        .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures", "RunnerState"]),
         // `serve`'s HTTP server logic (connection state, head scan, cap, descriptor budget, routes)
         // without sockets, and its cycles against the in-process lab.
         .testTarget(

@@ -2,20 +2,22 @@ import Foundation
 import Synchronization
 
 /// What the HTTPDNS services returned, remembered across runs (`--state FILE`) or across a
-/// `serve`'s cycles (in memory): every address with when it was first and last returned, per
-/// plan, map, host and client. A map's `retain:` checks the addresses still within their window
-/// that the service no longer returns.
+/// `serve`'s cycles (in memory), per plan, map, host and client: the latest answer with when it
+/// was last given, and every address with when it was first returned and when it left the
+/// answer. A map's `retain:` checks the addresses that left within their window.
 ///
 /// One SQLite database, in WAL mode with a busy timeout, so that two runs sharing the file (a
-/// cron that overlaps) both go on; each answer is committed as it is recorded, so a run killed
-/// midway loses nothing it recorded. The file says it is a runner state database
-/// (`PRAGMA application_id`) and which schema it holds (`PRAGMA user_version`): a file that is
-/// not one, or is corrupt, is an error, never replaced.
+/// cron that overlaps) both go on. A run reads each map's answers once (`recording(plan:)`) and
+/// its writes are committed on a thread of their own as they come, grouped into one transaction
+/// while the previous one commits: a run killed midway loses at most the answers of the last
+/// few milliseconds, and one that ends waits for them (`flush()`). The file says it is a runner
+/// state database (`PRAGMA application_id`) and which schema it holds (`PRAGMA user_version`): a
+/// file that is not one, or is corrupt, is an error, never replaced.
 public final class AddressMemory: Sendable {
     /// `RUNR`: what `PRAGMA application_id` holds in a runner state file.
     static let applicationID: Int64 = 0x5255_4E52
     /// The schema this runner writes; `migrations[n]` takes a file from schema n to n + 1.
-    public static let schemaVersion: Int64 = 1
+    public static let schemaVersion: Int64 = 2
     static let migrations: [Int64: String] = [
         0: """
             CREATE TABLE returned_address (
@@ -25,23 +27,88 @@ public final class AddressMemory: Sendable {
                 PRIMARY KEY (plan, map, host, client, address)
             ) WITHOUT ROWID;
             CREATE INDEX returned_address_by_address ON returned_address (address);
-            """
+            """,
+        // Schema 2: a run that gets the same answer again updates one row (`answer`), not one
+        // per address. An address in the latest answer has no `last_returned` of its own (it is
+        // the answer's `answered`); one that left has the time it left, indexed for `retain`.
+        1: """
+            CREATE TABLE answer (
+                id INTEGER PRIMARY KEY,
+                plan TEXT NOT NULL, map TEXT NOT NULL, host TEXT NOT NULL, client TEXT NOT NULL,
+                addresses TEXT NOT NULL, answered INTEGER NOT NULL,
+                UNIQUE (plan, map, host, client)
+            );
+            INSERT INTO answer (plan, map, host, client, addresses, answered)
+                SELECT plan, map, host, client, group_concat(address, ' '), last_returned FROM returned_address AS r
+                WHERE last_returned = (
+                    SELECT max(last_returned) FROM returned_address AS l
+                    WHERE l.plan = r.plan AND l.map = r.map AND l.host = r.host AND l.client = r.client)
+                GROUP BY plan, map, host, client;
+            DROP INDEX returned_address_by_address;
+            ALTER TABLE returned_address RENAME TO returned_address_1;
+            CREATE TABLE returned_address (
+                plan TEXT NOT NULL, map TEXT NOT NULL, host TEXT NOT NULL, client TEXT NOT NULL,
+                address TEXT NOT NULL, family INTEGER NOT NULL,
+                first_returned INTEGER NOT NULL, last_returned INTEGER,
+                PRIMARY KEY (plan, map, host, client, address)
+            ) WITHOUT ROWID;
+            INSERT INTO returned_address
+                SELECT plan, map, host, client, address, family, first_returned,
+                    nullif(last_returned, (
+                        SELECT answered FROM answer AS a
+                        WHERE a.plan = r.plan AND a.map = r.map AND a.host = r.host AND a.client = r.client))
+                FROM returned_address_1 AS r;
+            DROP TABLE returned_address_1;
+            CREATE INDEX returned_address_by_address ON returned_address (address);
+            CREATE INDEX returned_address_left ON returned_address (plan, map, last_returned) WHERE last_returned IS NOT NULL;
+            """,
     ]
+    /// Each connection's page cache (SQLite's default is 2 MiB).
+    static let cacheKibibytes = 16_384
     /// How long a write waits for another process's transaction.
     static let busyTimeout: Duration = .seconds(10)
 
     /// The file's path, or `:memory:`.
     public let path: String
-    private let connection: Mutex<SQLiteConnectionBox>
+    private let connection: LockedConnection
+    /// The answers waiting for the writer's thread, and how its last commit went.
+    let pending = Mutex(PendingWrites())
+    /// Commits the pending answers, one group at a time.
+    let writer = DispatchQueue(label: "runner state writer")
+    /// A second connection to the file for a run's reads: in WAL mode it reads what is committed
+    /// while the writer's thread commits, instead of waiting for it. None in memory.
+    private let reader: LockedConnection?
 
-    /// The connection, sent across threads only under the mutex.
-    private struct SQLiteConnectionBox: @unchecked Sendable {
-        let connection: SQLiteConnection
+    private init(_ connection: SQLiteConnection, reader: SQLiteConnection?) {
+        path = connection.path
+        self.connection = LockedConnection(connection)
+        self.reader = reader.map(LockedConnection.init)
     }
 
-    private init(_ connection: SQLiteConnection) {
-        path = connection.path
-        self.connection = Mutex(SQLiteConnectionBox(connection: connection))
+    /// Runs `body` with the connection, on whichever thread calls, one caller at a time.
+    func withConnection<Value>(_ body: (SQLiteConnection) throws(StateStoreError) -> Value) throws(StateStoreError) -> Value {
+        try connection.withLock(body)
+    }
+
+    /// Runs `body` with the reading connection (the one connection in memory): it sees what is
+    /// committed, not what is queued.
+    func withReader<Value>(_ body: (SQLiteConnection) throws(StateStoreError) -> Value) throws(StateStoreError) -> Value {
+        try (reader ?? connection).withLock(body)
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT`, rolled back when it throws.
+    func transaction<Value>(_ body: (SQLiteConnection) throws(StateStoreError) -> Value) throws(StateStoreError) -> Value {
+        try withConnection { (connection) throws(StateStoreError) -> Value in
+            try connection.run("BEGIN IMMEDIATE")
+            do throws(StateStoreError) {
+                let value = try body(connection)
+                try connection.run("COMMIT")
+                return value
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
     }
 
     /// The state file at `path`, created when there is none; an existing file must be a runner
@@ -50,14 +117,17 @@ public final class AddressMemory: Sendable {
         let exists = FileManager.default.fileExists(atPath: path)
         let connection = try SQLiteConnection(path: path, create: !exists, busyTimeout: busyTimeout)
         try prepare(connection, new: !exists)
-        return AddressMemory(connection)
+        let reader = try SQLiteConnection(path: path, create: false, busyTimeout: busyTimeout)
+        // A plan's answers at issue 34's scale (30,000) stay in each connection's page cache.
+        for opened in [connection, reader] { try opened.execute("PRAGMA cache_size = -\(cacheKibibytes)") }
+        return AddressMemory(connection, reader: reader)
     }
 
     /// A memory that lasts as long as the process (`serve` without `--state`).
     public static func inMemory() throws(StateStoreError) -> AddressMemory {
         let connection = try SQLiteConnection(path: ":memory:", create: true, busyTimeout: busyTimeout)
         try prepare(connection, new: true)
-        return AddressMemory(connection)
+        return AddressMemory(connection, reader: nil)
     }
 
     /// Checks what the file is, sets WAL, and brings its schema to this runner's.
@@ -106,71 +176,26 @@ public final class AddressMemory: Sendable {
         }
     }
 
-    /// Records that `map`'s service returned `addresses` for `host` as `client` at `date`,
-    /// committed before it returns.
-    public func record(
-        plan: String, map: String, host: String, client: String?, addresses: [String], at date: Date
-    ) throws(StateStoreError) {
-        guard !addresses.isEmpty else { return }
-        let now = Int64(date.timeIntervalSince1970.rounded(.down))
-        try connection.withLock { (box: inout SQLiteConnectionBox) throws(StateStoreError) in
-            let connection = box.connection
-            try connection.run("BEGIN IMMEDIATE")
-            do throws(StateStoreError) {
-                for address in addresses {
-                    try connection.run(
-                        """
-                        INSERT INTO returned_address (plan, map, host, client, address, family, first_returned, last_returned)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (plan, map, host, client, address) DO UPDATE SET last_returned = max(last_returned, excluded.last_returned)
-                        """,
-                        [.text(plan), .text(map), .text(host), .text(client ?? ""), .text(address),
-                         .integer(address.contains(":") ? 6 : 4), .integer(now), .integer(now)])
-                }
-                try connection.run("COMMIT")
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
-            }
-        }
+    /// A run's answers for `plan`: each map's remembered answers are read once, then every
+    /// answer is compared, and written, against them.
+    public func recording(plan: String) -> AddressRecording {
+        AddressRecording(memory: self, plan: plan)
     }
 
-    /// What `map`'s service returned for `host` as `client` since `since`, oldest first by when
-    /// last returned, but for `current` (the answer of now).
-    public func retained(
-        plan: String, map: String, host: String, client: String?, since: Date, excluding current: [String]
-    ) throws(StateStoreError) -> [ReturnedAddress] {
-        let cutoff = Int64(since.timeIntervalSince1970.rounded(.down))
-        let excluded = Set(current)
-        return try select(
-            "WHERE plan = ? AND map = ? AND host = ? AND client = ? AND last_returned >= ? ORDER BY last_returned DESC, address",
-            [.text(plan), .text(map), .text(host), .text(client ?? ""), .integer(cutoff)]
-        ).filter { !excluded.contains($0.address) }
-    }
-
-    /// Everything remembered, by plan, map, host, client and address.
+    /// Everything remembered, by plan, map, host, client and address; an address in the latest
+    /// answer was last returned when that answer was.
     public func all() throws(StateStoreError) -> [ReturnedAddress] {
-        try select("ORDER BY plan, map, host, client, address", [])
-    }
-
-    /// Deletes every record of `addresses` (an edge retired for good); how many went.
-    public func forget(_ addresses: [String]) throws(StateStoreError) -> Int {
-        try connection.withLock { (box: inout SQLiteConnectionBox) throws(StateStoreError) -> Int in
-            var removed = 0
-            for address in addresses {
-                try box.connection.run("DELETE FROM returned_address WHERE address = ?", [.text(address)])
-                removed += box.connection.changes
-            }
-            return removed
-        }
-    }
-
-    private func select(_ clause: String, _ parameters: [SQLiteConnection.Value]) throws(StateStoreError) -> [ReturnedAddress] {
-        try connection.withLock { (box: inout SQLiteConnectionBox) throws(StateStoreError) -> [ReturnedAddress] in
-            var rows: [ReturnedAddress] = []
-            try box.connection.run(
-                "SELECT plan, map, host, client, address, family, first_returned, last_returned FROM returned_address " + clause,
-                parameters
+        try flush()
+        var rows: [ReturnedAddress] = []
+        try withConnection { (connection) throws(StateStoreError) in
+            try connection.run(
+                """
+                SELECT r.plan, r.map, r.host, r.client, r.address, r.family, r.first_returned,
+                    coalesce(r.last_returned, a.answered, r.first_returned)
+                FROM returned_address AS r LEFT JOIN answer AS a
+                    ON a.plan = r.plan AND a.map = r.map AND a.host = r.host AND a.client = r.client
+                ORDER BY r.plan, r.map, r.host, r.client, r.address
+                """
             ) { columns in
                 guard columns.count == 8, case .text(let plan) = columns[0], case .text(let map) = columns[1],
                     case .text(let host) = columns[2], case .text(let client) = columns[3], case .text(let address) = columns[4],
@@ -178,10 +203,38 @@ public final class AddressMemory: Sendable {
                 else { return }
                 rows.append(ReturnedAddress(
                     plan: plan, map: map, host: host, client: client.isEmpty ? nil : client, address: address, family: Int(family),
-                    firstReturned: Date(timeIntervalSince1970: TimeInterval(first)),
-                    lastReturned: Date(timeIntervalSince1970: TimeInterval(last))))
+                    firstReturned: Date(unixSeconds: first), lastReturned: Date(unixSeconds: last)))
             }
-            return rows
+        }
+        return rows
+    }
+
+    /// Deletes every record of `addresses` (an edge retired for good); how many went. A latest
+    /// answer that held one no longer does, so that a service returning it again records it afresh.
+    public func forget(_ addresses: [String]) throws(StateStoreError) -> Int {
+        try flush()
+        return try transaction { (connection) throws(StateStoreError) -> Int in
+            var removed = 0
+            for address in addresses {
+                try connection.run(
+                    """
+                    UPDATE answer SET addresses = trim(replace(' ' || addresses || ' ', ' ' || ?1 || ' ', ' '))
+                    WHERE (plan, map, host, client) IN (
+                        SELECT plan, map, host, client FROM returned_address WHERE address = ?1 AND last_returned IS NULL)
+                    """, [.text(address)])
+                try connection.run("DELETE FROM returned_address WHERE address = ?", [.text(address)])
+                removed += connection.changes
+            }
+            return removed
         }
     }
+}
+
+extension Date {
+    /// A time as the state file keeps it: whole seconds since 1970.
+    init(unixSeconds: Int64) {
+        self.init(timeIntervalSince1970: TimeInterval(unixSeconds))
+    }
+
+    var unixSeconds: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
 }

@@ -4,6 +4,7 @@ import RunnerEngine
 import RunnerPlan
 import RunnerReport
 import RunnerResults
+import RunnerState
 import RunnerVocabulary
 
 struct RunPlans: ParsableCommand {
@@ -107,6 +108,11 @@ struct RunPlans: ParsableCommand {
             throw ExitCode(ExitStatus.failed)
         }
         display?.stop()
+        do throws(StateStoreError) {
+            try options.addressMemory?.flush()
+        } catch {
+            Console.error("error: \(error.description); this run's answers were not all recorded")
+        }
 
         let reportErrors = reportWorker.finish(run)
         reportErrors.forEach { Console.error("error: \($0.description)") }

@@ -2,6 +2,7 @@ import Foundation
 import LabTestSupport
 import PlanFixtures
 import RunnerLab
+import RunnerState
 import Testing
 
 /// `retain:` with `--state`, against the lab's DNSPod replica whose answer changes between runs:
@@ -80,6 +81,33 @@ struct RetainCLITests {
         #expect(forget.status == 0 && forget.stdout == "forgot 1 record of 127.0.0.9 in \(state)\n", "\(forget.stdout)\(forget.stderr)")
         let fourth = try await run([file, "--state", state])
         #expect(fourth.status == 0 && !fourth.stdout.contains("RETAINED"), "\(fourth.stdout)\(fourth.stderr)")
+    }
+
+    /// The window's end, with the clock injected where the run reads it: earlier runs' answers
+    /// recorded in the file at past times. An address last returned 30 minutes ago (and not now)
+    /// is still checked under `retain: 1h`; one last returned 2 hours ago is not, though the file
+    /// still holds it.
+    @Test func theWindowsEndStopsTheRetainedCheck() async throws {
+        let lab = try await SharedLab.get()
+        let state = try LabPlans.temporaryDirectory().appendingPathComponent("window.db").path
+        do {
+            let memory = try AddressMemory.open(path: state)
+            let now = Date()
+            for (addresses, ago) in [(["127.0.0.2", "127.0.0.7"], 7300.0), (["127.0.0.2", "127.0.0.8"], 7200), (["127.0.0.2", "127.0.0.8"], 1800)] {
+                _ = try memory.recording(plan: "retained").answer(
+                    map: "tencent", host: "api.lab.test", client: nil, addresses: addresses, at: now.addingTimeInterval(-ago),
+                    window: .seconds(3600))
+            }
+            try memory.flush()
+        }
+        let output = try await run([try plan(lab), "--state", state, "-v"])
+        #expect(output.stdout.contains("PASS  api [sni-resolve 127.0.0.2]  200"), "\(output.stdout)")
+        #expect(output.stdout.contains("api [sni-resolve 127.0.0.8] [RETAINED]"), "left 30 minutes ago: \(output.stdout)")
+        #expect(output.stdout.contains("retained: last returned by 'tencent' 30m"), "\(output.stdout)")
+        #expect(!output.stdout.contains("127.0.0.7"), "left 2 hours ago, past the 1h window: \(output.stdout)")
+        let show = try await stateCommand(["show", "--state", state, "--json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(show.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.compactMap { $0["address"] as? String }.sorted() == ["127.0.0.2", "127.0.0.7", "127.0.0.8"], "kept: \(rows)")
     }
 
     @Test func withoutStateTheRunSaysOnceThatItChecksOnlyTheCurrentAnswer() async throws {

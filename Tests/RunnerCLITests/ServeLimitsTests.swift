@@ -82,10 +82,12 @@ struct ServeLimitsTests {
         let half = try RawConnection(port: port)
         try half.send("GET /metr")
         let silent = try RawConnection(port: port)
-        let state = try await half.readUntilClosed(within: 4)
+        // Up to 5 s: a clean `make test` once saw 4.1 s, the server starved while the suite's
+        // other tests started (the bound still tells 1 s from the 10 s default).
+        let state = try await half.readUntilClosed(within: 6)
         let seconds = Date().timeIntervalSince(started)
         #expect(state.isClosed, "\(state)")
-        #expect(seconds > 0.8 && seconds < 3, "closed after \(seconds) s")
+        #expect(seconds > 0.8 && seconds < 5, "closed after \(seconds) s")
         #expect(half.text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(half.text)")
         #expect(half.text.hasSuffix("\r\n\r\nthe request was not complete within 1s\n"), "\(half.text)")
         #expect(try await silent.readUntilClosed(within: 1).isClosed)
@@ -106,7 +108,7 @@ struct ServeLimitsTests {
         }
         let trickleSeconds = Date().timeIntervalSince(trickleStarted)
         #expect(trickleState.isClosed, "\(trickleState)")
-        #expect(trickleSeconds < 3, "closed after \(trickleSeconds) s")
+        #expect(trickleSeconds < 5, "closed after \(trickleSeconds) s")
         #expect(serve.stop().termination == .exited(0))
     }
 

@@ -15,49 +15,121 @@ struct AddressMemoryTests {
 
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
+    static let day: Duration = .seconds(86_400)
+
+    /// One run's answer for `host` on map `ali` of plan `p`, its writes in the file before it returns.
+    static func run(
+        _ memory: AddressMemory, _ addresses: [String], at date: Date, host: String = "api.example.com", client: String? = nil,
+        window: Duration = day
+    ) throws -> [String] {
+        let retained = try memory.recording(plan: "p").answer(
+            map: "ali", host: host, client: client, addresses: addresses, at: date, window: window)
+        try memory.flush()
+        return retained.map(\.address)
+    }
+
     @Test func anAddressNoLongerReturnedIsRetainedUntilItsWindowEnds() throws {
         let path = try Self.folder().appendingPathComponent("state.db").path
         let memory = try AddressMemory.open(path: path)
-        try memory.record(plan: "p", map: "ali", host: "api.example.com", client: nil, addresses: ["192.0.2.1", "192.0.2.2"], at: Self.start)
+        #expect(try Self.run(memory, ["192.0.2.1", "192.0.2.2"], at: Self.start) == [])
         let later = Self.start.addingTimeInterval(3600)
-        try memory.record(plan: "p", map: "ali", host: "api.example.com", client: nil, addresses: ["192.0.2.2", "2001:db8::3"], at: later)
         // A day's window, an hour on: 192.0.2.1 is retained, the current answer is not.
-        let retained = try memory.retained(
-            plan: "p", map: "ali", host: "api.example.com", client: nil, since: later.addingTimeInterval(-86_400),
-            excluding: ["192.0.2.2", "2001:db8::3"])
+        let recording = memory.recording(plan: "p")
+        let retained = try recording.answer(
+            map: "ali", host: "api.example.com", client: nil, addresses: ["192.0.2.2", "2001:db8::3"], at: later, window: Self.day)
         #expect(retained.map(\.address) == ["192.0.2.1"])
-        #expect(retained.first?.lastReturned == Self.start && retained.first?.family == 4)
-        // Past its window (last returned more than 30 minutes ago with a 30-minute window): gone.
-        let expired = try memory.retained(
-            plan: "p", map: "ali", host: "api.example.com", client: nil, since: later.addingTimeInterval(-1800), excluding: [])
-        #expect(expired.map(\.address).sorted() == ["192.0.2.2", "2001:db8::3"])
+        #expect(retained.first?.lastReturned == Self.start && retained.first?.firstReturned == Self.start)
+        #expect(retained.first?.family == 4)
+        try memory.flush()
+        // The next run reads it from the file as having left; past its window (an hour ago, with a
+        // 30-minute window) it is gone.
+        #expect(try Self.run(memory, ["192.0.2.2", "2001:db8::3"], at: later.addingTimeInterval(60)) == ["192.0.2.1"])
+        #expect(try Self.run(memory, ["192.0.2.2", "2001:db8::3"], at: later.addingTimeInterval(120), window: .seconds(1800)) == [])
+        // Returned again, it is current again: not retained, and no longer left.
+        #expect(try Self.run(memory, ["192.0.2.1", "192.0.2.2"], at: later.addingTimeInterval(180)) == ["2001:db8::3"])
         // Per client, and the first time kept.
-        try memory.record(plan: "p", map: "ali", host: "api.example.com", client: "gd-mobile", addresses: ["192.0.2.9"], at: later)
+        _ = try Self.run(memory, ["192.0.2.9"], at: later, client: "gd-mobile")
         let rows = try memory.all()
         #expect(rows.map { "\($0.client ?? "-") \($0.address)" } == ["- 192.0.2.1", "- 192.0.2.2", "- 2001:db8::3", "gd-mobile 192.0.2.9"])
-        #expect(rows[1].firstReturned == Self.start && rows[1].lastReturned == later)
+        #expect(rows[0].firstReturned == Self.start && rows[0].lastReturned == later.addingTimeInterval(180))
+        #expect(rows[2].firstReturned == later && rows[2].lastReturned == later.addingTimeInterval(120))
+    }
+
+    /// The same answer again moves one time; an answer that changes twice within one run (a TTL
+    /// that ran out) retains what the first one added.
+    @Test func withinARunEachAnswerIsComparedWithTheOneBefore() throws {
+        let path = try Self.folder().appendingPathComponent("state.db").path
+        let memory = try AddressMemory.open(path: path)
+        let recording = memory.recording(plan: "p")
+        func answer(_ addresses: [String], after seconds: TimeInterval) throws -> [String] {
+            try recording.answer(
+                map: "ali", host: "h", client: nil, addresses: addresses, at: Self.start.addingTimeInterval(seconds), window: Self.day
+            ).map(\.address)
+        }
+        #expect(try answer(["192.0.2.1"], after: 0) == [])
+        #expect(try answer(["192.0.2.1"], after: 10) == [])
+        #expect(try answer(["192.0.2.2"], after: 20) == ["192.0.2.1"])
+        #expect(try answer(["192.0.2.3"], after: 30) == ["192.0.2.2", "192.0.2.1"])
+        let rows = try memory.all()
+        #expect(rows.map(\.address) == ["192.0.2.1", "192.0.2.2", "192.0.2.3"])
+        #expect(rows.map(\.lastReturned) == [10, 20, 30].map { Self.start.addingTimeInterval($0) })
+        #expect(rows.map(\.firstReturned) == [0, 20, 30].map { Self.start.addingTimeInterval($0) })
     }
 
     @Test func forgetDeletesEveryRecordOfTheAddressAndAReturnRecordsItAfresh() throws {
         let path = try Self.folder().appendingPathComponent("state.db").path
         let memory = try AddressMemory.open(path: path)
-        try memory.record(plan: "p", map: "a", host: "h", client: "x", addresses: ["192.0.2.1"], at: Self.start)
-        try memory.record(plan: "p", map: "b", host: "h", client: nil, addresses: ["192.0.2.1", "192.0.2.2"], at: Self.start)
+        _ = try Self.run(memory, ["192.0.2.1"], at: Self.start, host: "h", client: "x")
+        _ = try Self.run(memory, ["192.0.2.1", "192.0.2.2"], at: Self.start, host: "h")
         #expect(try memory.forget(["192.0.2.1"]) == 2)
         #expect(try memory.all().map(\.address) == ["192.0.2.2"])
         let again = Self.start.addingTimeInterval(60)
-        try memory.record(plan: "p", map: "a", host: "h", client: "x", addresses: ["192.0.2.1"], at: again)
+        #expect(try Self.run(memory, ["192.0.2.1"], at: again, host: "h", client: "x") == [])
         #expect(try memory.all().first { $0.address == "192.0.2.1" }?.firstReturned == again)
+        // The other answer no longer holds it either: returned again, it is new there too, and
+        // 192.0.2.2 stays current.
+        #expect(try Self.run(memory, ["192.0.2.1", "192.0.2.2"], at: again, host: "h") == [])
+        #expect(try memory.all().map { "\($0.client ?? "-") \($0.address) \($0.firstReturned == again)" }
+            == ["- 192.0.2.1 true", "- 192.0.2.2 false", "x 192.0.2.1 true"])
     }
 
     @Test func whatWasRecordedIsInTheFileForTheNextRun() throws {
         let path = try Self.folder().appendingPathComponent("state.db").path
         do {
             let memory = try AddressMemory.open(path: path)
-            try memory.record(plan: "p", map: "a", host: "h", client: nil, addresses: ["192.0.2.1"], at: Self.start)
+            _ = try Self.run(memory, ["192.0.2.1"], at: Self.start)
         }
         let reopened = try AddressMemory.open(path: path)
         #expect(try reopened.all().map(\.address) == ["192.0.2.1"])
+        #expect(try Self.run(reopened, ["192.0.2.2"], at: Self.start.addingTimeInterval(5)) == ["192.0.2.1"])
+    }
+
+    /// A file of schema 1 (one row per address, each with its last time) is migrated in place:
+    /// the latest answer is what was returned last, and the rest have left.
+    @Test func aSchemaOneFileIsMigrated() throws {
+        let path = try Self.folder().appendingPathComponent("state.db").path
+        do {
+            let connection = try SQLiteConnection(path: path, create: true, busyTimeout: .seconds(1))
+            try connection.execute(AddressMemory.migrations[0] ?? "")
+            try connection.execute(
+                """
+                INSERT INTO returned_address VALUES
+                    ('p', 'ali', 'api.example.com', '', '192.0.2.1', 4, 1800000000, 1800000000),
+                    ('p', 'ali', 'api.example.com', '', '192.0.2.2', 4, 1800000000, 1800003600),
+                    ('p', 'ali', 'api.example.com', '', '2001:db8::3', 6, 1800003600, 1800003600);
+                PRAGMA application_id = \(AddressMemory.applicationID); PRAGMA user_version = 1
+                """)
+        }
+        let memory = try AddressMemory.open(path: path)
+        let rows = try memory.all()
+        #expect(rows.map { "\($0.address) \($0.lastReturned.timeIntervalSince(Self.start))" }
+            == ["192.0.2.1 0.0", "192.0.2.2 3600.0", "2001:db8::3 3600.0"])
+        // The same answer again: only 192.0.2.1 is retained, and nothing else leaves.
+        #expect(try Self.run(memory, ["2001:db8::3", "192.0.2.2"], at: Self.start.addingTimeInterval(7200)) == ["192.0.2.1"])
+        let connection = try SQLiteConnection(path: path, create: false, busyTimeout: .seconds(1))
+        var version: Int64 = 0
+        try connection.run("PRAGMA user_version") { if case .integer(let value) = $0.first { version = value } }
+        #expect(version == AddressMemory.schemaVersion)
     }
 
     /// WAL and a busy timeout: two writers at once both commit every answer.
@@ -68,11 +140,15 @@ struct AddressMemoryTests {
             for writer in 0..<2 {
                 group.addTask {
                     let memory = try AddressMemory.open(path: path)
+                    let recording = memory.recording(plan: "p\(writer)")
                     for index in 0..<200 {
-                        try memory.record(
-                            plan: "p\(writer)", map: "m", host: "h\(index)", client: nil, addresses: ["192.0.2.\(index % 250)"],
-                            at: Self.start)
+                        _ = try recording.answer(
+                            map: "m", host: "h\(index)", client: nil, addresses: ["192.0.2.\(index % 250)"], at: Self.start,
+                            window: Self.day)
+                        // Commits one at a time, as answers that come apart do.
+                        if index % 10 == 0 { try memory.flush() }
                     }
+                    try memory.flush()
                 }
             }
             try await group.waitForAll()
@@ -117,7 +193,7 @@ struct AddressMemoryTests {
             _ = try AddressMemory.open(path: newer)
             Issue.record("a newer schema was taken")
         } catch {
-            #expect(error.description == "state file '\(newer)': written by a newer runner (schema 7; this one knows up to 1)")
+            #expect(error.description == "state file '\(newer)': written by a newer runner (schema 7; this one knows up to 2)")
         }
     }
 

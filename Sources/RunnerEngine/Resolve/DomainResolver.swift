@@ -28,7 +28,8 @@ final class DomainResolver {
     private let wallClock: WallClock
     private let memory: ResolutionMemory?
     /// What the services returned before, for maps with `retain:` (nil: no memory).
-    private let addressMemory: AddressMemory?
+    /// This run's answers for the plan's maps with `retain:`.
+    private let addressRecording: AddressRecording?
     /// The run's secrets, masked in the body an HTTPDNS error quotes (nil: none).
     private let redactor: Redactor?
     /// The maps whose answer may come from a scenario's resolver: their answers are kept per resolver.
@@ -46,7 +47,7 @@ final class DomainResolver {
         memory: ResolutionMemory? = nil, addressMemory: AddressMemory? = nil, redactor: Redactor? = nil
     ) {
         self.plan = plan
-        self.addressMemory = addressMemory
+        self.addressRecording = addressMemory?.recording(plan: plan.name)
         self.redactor = redactor
         self.engine = engine
         self.clock = clock
@@ -138,14 +139,11 @@ final class DomainResolver {
     /// addresses it returned within the window that it no longer returns. A state file that
     /// fails now is said in the answer's notes; the current answer stands.
     private func remember(_ resolution: inout Resolution, map: String, host: String, client: ClientPopulation?, retain: Duration) {
-        guard let addressMemory else { return }
+        guard let recording = addressRecording else { return }
         let now = wallClock.now()
-        let current = resolution.addresses.map(\.text)
         do throws(StateStoreError) {
-            try addressMemory.record(plan: plan.name, map: map, host: host, client: client?.name, addresses: current, at: now)
-            let returned = try addressMemory.retained(
-                plan: plan.name, map: map, host: host, client: client?.name,
-                since: now.addingTimeInterval(-retain.inSeconds), excluding: current)
+            let returned = try recording.answer(
+                map: map, host: host, client: client?.name, addresses: resolution.addresses.map(\.text), at: now, window: retain)
             resolution.retained = returned.compactMap { row in
                 IPAddress(row.address).map { address in
                     RetainedAddress(address: address, evidence: RetainedEvidence(

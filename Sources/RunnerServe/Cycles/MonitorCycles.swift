@@ -5,6 +5,7 @@ import RunnerEngine
 import RunnerPlan
 import RunnerReport
 import RunnerResults
+import RunnerState
 
 /// `serve`'s cycles: the plans run every `every` (the first at once), one cycle at a time (a
 /// long cycle delays the next, never overlaps it), each cycle's reports published whole when it
@@ -139,6 +140,11 @@ public final class MonitorCycles: Sendable {
         } catch {
             log("serve: error: \(redactor.redact(error.description))")
             return
+        }
+        do throws(StateStoreError) {
+            try options.addressMemory?.flush()
+        } catch {
+            log("serve: error: \(error.description); this cycle's answers were not all recorded")
         }
         let errors = worker.finish(run)
         guard errors.isEmpty else {

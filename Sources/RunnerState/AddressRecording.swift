@@ -1,0 +1,165 @@
+import Foundation
+
+/// One run's answers for one plan, on the run's thread: the first answer of a map reads what the
+/// file remembers of it (each latest answer, and the addresses that left within the window) in
+/// two queries; every answer is then compared against that in memory, and only what it changes
+/// is queued for the file. A run that gets the answers it got last time writes one row per
+/// answer, and reads no address row but those that left.
+public final class AddressRecording {
+    private let memory: AddressMemory
+    private let plan: String
+    /// Each map's answers, by (host, client), once read.
+    private var maps: [String: [Key: Remembered]] = [:]
+    /// The (map, host, client)s whose address rows this run has queued: a read of them waits for the writer.
+    private var added: Set<[String]> = []
+
+    init(memory: AddressMemory, plan: String) {
+        self.memory = memory
+        self.plan = plan
+    }
+
+    /// A (host, client) of a map.
+    private struct Key: Hashable {
+        var host: String
+        var client: String
+    }
+
+    /// What the file held of a (host, client) when the run first asked its map, kept up to date
+    /// with the run's own answers.
+    private struct Remembered {
+        /// The latest answer's addresses as written (sorted, space-separated); "" before the first.
+        var addresses = ""
+        /// When the latest answer was last given.
+        var answered: Int64 = 0
+        /// The latest answer's row in the file, when read from it.
+        var row: Int64?
+        /// The addresses that left the answer since the window's start when read, or during the run.
+        var left: [ReturnedAddress] = []
+    }
+
+    /// Records that `map`'s service returned `addresses` for `host` as `client` at `date`, and
+    /// returns what it returned since `date - window` and no longer does, the most recently
+    /// returned first.
+    public func answer(
+        map: String, host: String, client: String?, addresses: [String], at date: Date, window: Duration
+    ) throws(StateStoreError) -> [ReturnedAddress] {
+        guard !addresses.isEmpty else { return [] }
+        let now = date.unixSeconds
+        let since = now - Int64(window.components.seconds)
+        let key = Key(host: host, client: client ?? "")
+        // Taken out while changed: a copy left in `maps` would make each answer copy the map's whole table.
+        var answers: [Key: Remembered]
+        if let kept = maps.removeValue(forKey: map) { answers = kept } else { answers = try read(map: map, since: since) }
+        defer { maps[map] = answers }
+        var sorted = addresses.sorted()
+        sorted.removeDuplicatesInOrder()
+        var write = AnswerWrite(
+            row: nil, plan: plan, map: map, host: host, client: key.client, addresses: sorted.joined(separator: " "), answered: now,
+            changed: false, added: [], left: [], leftAt: 0)
+        // One look-up: the entry is changed where it lies.
+        let left = try compare(&answers[key, default: Remembered()], with: sorted, into: &write)
+        memory.enqueue(write)
+        guard !left.isEmpty else { return [] }
+        return left.filter { $0.lastReturned.unixSeconds >= since }
+            .sorted { ($0.lastReturned, $1.address) > ($1.lastReturned, $0.address) }
+    }
+
+    /// Fills `write` with what `sorted` changes against `remembered`, which becomes it; the
+    /// addresses that have left it.
+    private func compare(
+        _ remembered: inout Remembered, with sorted: [String], into write: inout AnswerWrite
+    ) throws(StateStoreError) -> [ReturnedAddress] {
+        write.row = remembered.row
+        defer {
+            remembered.addresses = write.addresses
+            remembered.answered = write.answered
+        }
+        guard remembered.addresses != write.addresses else { return remembered.left }
+        // The answer changed (or is the first): which addresses came, and which left.
+        let current = Set(sorted)
+        let previous = Set(remembered.addresses.split(separator: " ").map(String.init))
+        write.changed = true
+        write.added = sorted.filter { !previous.contains($0) }
+        write.left = previous.subtracting(current).sorted()
+        remembered.left.removeAll { current.contains($0.address) }
+        if !write.left.isEmpty {
+            write.leftAt = remembered.answered
+            remembered.left += try justLeft(
+                map: write.map, key: Key(host: write.host, client: write.client), addresses: write.left,
+                lastReturned: remembered.answered)
+        }
+        if !write.added.isEmpty { added.insert([write.map, write.host, write.client]) }
+        return remembered.left
+    }
+
+    /// The map's latest answers, and the addresses that left one since `since`.
+    private func read(map: String, since: Int64) throws(StateStoreError) -> [Key: Remembered] {
+        // Another plan's, or the last cycle's, answers may still be on their way to the file.
+        try memory.flush()
+        var answers: [Key: Remembered] = [:]
+        try memory.withReader { (connection) throws(StateStoreError) in
+            try connection.run(
+                "SELECT host, client, addresses, answered, id FROM answer WHERE plan = ? AND map = ?", [.text(plan), .text(map)]
+            ) { columns in
+                guard columns.count == 5, case .text(let host) = columns[0], case .text(let client) = columns[1],
+                    case .text(let addresses) = columns[2], case .integer(let answered) = columns[3], case .integer(let row) = columns[4]
+                else { return }
+                answers[Key(host: host, client: client)] = Remembered(addresses: addresses, answered: answered, row: row)
+            }
+            try connection.run(
+                """
+                SELECT host, client, address, family, first_returned, last_returned FROM returned_address
+                WHERE plan = ? AND map = ? AND last_returned IS NOT NULL AND last_returned >= ?
+                """, [.text(plan), .text(map), .integer(since)]
+            ) { columns in
+                guard let row = returned(columns, map: map) else { return }
+                answers[Key(host: row.host, client: row.client ?? ""), default: Remembered()].left.append(row)
+            }
+        }
+        return answers
+    }
+
+    /// The rows of `addresses`, which leave `key`'s answer now (their first time is in the file).
+    private func justLeft(
+        map: String, key: Key, addresses: [String], lastReturned: Int64
+    ) throws(StateStoreError) -> [ReturnedAddress] {
+        // This run's own earlier answer for the key may have added them.
+        if added.contains([map, key.host, key.client]) { try memory.flush() }
+        let leaving = Set(addresses)
+        var rows: [ReturnedAddress] = []
+        try memory.withReader { (connection) throws(StateStoreError) in
+            try connection.run(
+                """
+                SELECT host, client, address, family, first_returned, ?5 FROM returned_address
+                WHERE plan = ?1 AND map = ?2 AND host = ?3 AND client = ?4 AND last_returned IS NULL
+                """, [.text(plan), .text(map), .text(key.host), .text(key.client), .integer(lastReturned)]
+            ) { columns in
+                if let row = returned(columns, map: map), leaving.contains(row.address) { rows.append(row) }
+            }
+        }
+        return rows
+    }
+
+    /// A row of host, client, address, family, first and last returned.
+    private func returned(_ columns: [SQLiteConnection.Value], map: String) -> ReturnedAddress? {
+        guard columns.count == 6, case .text(let host) = columns[0], case .text(let client) = columns[1],
+            case .text(let address) = columns[2], case .integer(let family) = columns[3],
+            case .integer(let first) = columns[4], case .integer(let last) = columns[5]
+        else { return nil }
+        return ReturnedAddress(
+            plan: plan, map: map, host: host, client: client.isEmpty ? nil : client, address: address, family: Int(family),
+            firstReturned: Date(unixSeconds: first), lastReturned: Date(unixSeconds: last))
+    }
+}
+
+extension Array where Element: Equatable {
+    /// Drops each element equal to the one before it (of a sorted array: its duplicates).
+    mutating func removeDuplicatesInOrder() {
+        var kept = 0
+        for index in indices where kept == 0 || self[index] != self[kept - 1] {
+            self[kept] = self[index]
+            kept += 1
+        }
+        removeLast(count - kept)
+    }
+}
