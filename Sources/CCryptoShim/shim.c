@@ -2,7 +2,9 @@
 
 #include <limits.h>
 #include <openssl/crypto.h>
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
 #include <string.h>
@@ -70,6 +72,68 @@ ccrypto_status ccrypto_crypt(
     *out_length = (size_t)written + (size_t)final_written;
     status = CCRYPTO_OK;
 done:
+    EVP_CIPHER_CTX_free(context);
+    EVP_CIPHER_free(evp);
+    return status;
+}
+
+ccrypto_status ccrypto_hmac_sha256(
+    const uint8_t *key, size_t key_length, const uint8_t *bytes, size_t length, uint8_t out[32]) {
+    if ((key_length && !key) || (length && !bytes) || !out || key_length > INT_MAX) return CCRYPTO_BAD_ARGUMENT;
+    static const uint8_t empty = 0;
+    size_t written = 0;
+    uint8_t *result = EVP_Q_mac(
+        NULL, "HMAC", NULL, "SHA256", NULL, key_length ? key : &empty, key_length, length ? bytes : &empty, length, out, 32,
+        &written);
+    return result && written == 32 ? CCRYPTO_OK : CCRYPTO_FAILED;
+}
+
+ccrypto_status ccrypto_aes_128_gcm(
+    int encrypt, const uint8_t key[16], const uint8_t *iv, size_t iv_length, const uint8_t *in, size_t in_length,
+    uint8_t *out, size_t out_capacity, size_t *out_length) {
+    enum { tag_length = 16 };
+    *out_length = 0;
+    if (!key || !iv || iv_length == 0 || iv_length > 64 || (in_length && !in) || !out || in_length > INT_MAX - tag_length) {
+        return CCRYPTO_BAD_ARGUMENT;
+    }
+    if (!encrypt && in_length < tag_length) return CCRYPTO_BAD_TAG;
+    size_t body = encrypt ? in_length : in_length - tag_length;
+    if (out_capacity < body + (encrypt ? tag_length : 0)) return CCRYPTO_BAD_ARGUMENT;
+    EVP_CIPHER *evp = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
+    if (!evp) return CCRYPTO_UNAVAILABLE;
+    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
+    if (!context) {
+        EVP_CIPHER_free(evp);
+        return CCRYPTO_FAILED;
+    }
+    ccrypto_status status = CCRYPTO_FAILED;
+    int written = 0, final_written = 0;
+    size_t iv_size = iv_length;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &iv_size),
+        OSSL_PARAM_construct_end(),
+    };
+    if (!EVP_CipherInit_ex2(context, evp, NULL, NULL, encrypt ? 1 : 0, params)) goto done;
+    if (!EVP_CipherInit_ex2(context, NULL, key, iv, encrypt ? 1 : 0, NULL)) goto done;
+    if (body && !EVP_CipherUpdate(context, out, &written, in, (int)body)) goto done;
+    if (!encrypt) {
+        /* The tag is the input's last 16 bytes; OpenSSL checks it in Final. */
+        uint8_t tag[tag_length];
+        memcpy(tag, in + body, tag_length);
+        if (!EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, tag_length, tag)) goto done;
+    }
+    if (!EVP_CipherFinal_ex(context, out + written, &final_written)) {
+        status = encrypt ? CCRYPTO_FAILED : CCRYPTO_BAD_TAG;
+        goto done;
+    }
+    *out_length = (size_t)written + (size_t)final_written;
+    if (encrypt) {
+        if (!EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, tag_length, out + *out_length)) goto done;
+        *out_length += tag_length;
+    }
+    status = CCRYPTO_OK;
+done:
+    if (status != CCRYPTO_OK) *out_length = 0;
     EVP_CIPHER_CTX_free(context);
     EVP_CIPHER_free(evp);
     return status;

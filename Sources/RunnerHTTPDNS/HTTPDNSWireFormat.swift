@@ -19,16 +19,17 @@ extension HTTPDNSSpec.Format {
     /// The unit that speaks this format, asking as this machine.
     package var wire: any HTTPDNSWireFormat { wire(askingAs: nil) }
 
-    /// The unit that speaks this format, asking as the population of `clientSubnet` where the
-    /// format carries a client itself (`doh`: the EDNS Client Subnet option); the others carry
-    /// it in their URL (`{client}`), which the lookup fills.
-    package func wire(askingAs clientSubnet: IPSubnet?) -> any HTTPDNSWireFormat {
+    /// The unit that speaks this format, asking as `client` where the format carries a client
+    /// itself (`doh`: the EDNS Client Subnet option; `alibaba-v2`: `cip`); the others carry it
+    /// in their URL (`{client}`), which the lookup fills.
+    package func wire(askingAs client: ClientPopulation?) -> any HTTPDNSWireFormat {
         switch self {
         case .dnspod: DNSPodFormat()
         case .alibaba: AlibabaFormat()
+        case .alibabaV2: AlibabaV2Format(clientAddress: client?.address.text)
         case .dohJSON: DoHJSONFormat()
         case .json(let mapping): JSONFormat(mapping: mapping)
-        case .doh(let method): DoHFormat(method: method, clientSubnet: clientSubnet)
+        case .doh(let method): DoHFormat(method: method, clientSubnet: client?.subnet)
         }
     }
 }

@@ -50,6 +50,10 @@ public enum LabDNS {
         case dnspod
         /// Alibaba Cloud EMAS JSON: `/httpdns/alibaba/{account}/d?host=HOST[&query=4|6|4,6]`.
         case alibaba
+        /// Alibaba Cloud EMAS `/v2/d`, signed (and in modes 1 and 2 encrypted): the template names
+        /// the account and host, which a plan's `auth: {scheme: alibaba-v2}` signs (secret
+        /// `alibabaV2Secret`, key `alibabaV2Key`).
+        case alibabaV2 = "alibaba-v2"
         /// DNS-over-HTTPS JSON (application/dns-json): `/httpdns/doh/resolve?name=HOST[&type=A|AAAA|1|28]`.
         case dohJSON = "doh-json"
         /// Volcengine HTTPDNS, signed: `/httpdns/volcengine/resolve?domain=HOST&account_id=ID&timestamp=TS&sign=S[&type=A|AAAA][&ip=IP]`
@@ -70,6 +74,7 @@ public enum LabDNS {
             switch self {
             case .dnspod: "/httpdns/dnspod/d?dn={host}&ttl=1"
             case .alibaba: "/httpdns/alibaba/\(LabDNS.account)/d?host={host}"
+            case .alibabaV2: "/v2/d?id=\(LabDNS.account)&dn={host}"
             case .dohJSON: "/httpdns/doh/resolve?name={host}"
             case .volcengine: "/httpdns/volcengine/resolve?domain={host}&account_id=\(LabDNS.volcengineAccount)"
             case .json: "/httpdns/json/v1/resolve?name={host}"
@@ -149,6 +154,14 @@ public enum LabDNS {
     public static let signedOnlyAccount = "signed"
     /// The secret the lab's `/sign_d` checks signatures with (any account).
     public static let alibabaSecret = "lab-alibaba-secret"
+    /// The secret the lab's `/v2/d` checks HMAC-SHA256 signatures with, hex as the console shows it.
+    public static let alibabaV2Secret = "6c61622d616c696261626176322d736563726574"
+    /// The AES-128 key of `/v2/d`'s modes 1 and 2, hex.
+    public static let alibabaV2Key = "6c61622d76322d6165732d6b65792121"
+    /// The `/v2/d` credentials under the names the lab's plans read them by (`${secret:…}`).
+    public static let credentialsEnvironment = [
+        "LAB_ALIBABA_V2_SECRET": alibabaV2Secret, "LAB_ALIBABA_V2_KEY": alibabaV2Key,
+    ]
     /// How far ahead a signature's expiry `t` may be, as the real service bounds it.
     public static let alibabaMaxValidity = 24 * 3600
     /// The key of DNSPod D+'s encrypted interface (`alg=des|aes` on `Format.dnspod`'s path, any `id`).

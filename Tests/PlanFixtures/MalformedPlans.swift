@@ -547,7 +547,7 @@ public let malformedPlans: [MalformedPlan] = [
           - name: a
             request: {url: http://api.example.com/}
         """,
-        "{file}:7:22: error: expected one of 'alibaba-sign', 'volcengine-sign', 'dnspod-des', 'dnspod-aes' for 'scheme' in httpdns.auth of domain map 'ali', got 'alibaba-sig'; did you mean 'alibaba-sign'?"
+        "{file}:7:22: error: expected one of 'alibaba-sign', 'volcengine-sign', 'dnspod-des', 'dnspod-aes', 'alibaba-v2' for 'scheme' in httpdns.auth of domain map 'ali', got 'alibaba-sig'; did you mean 'alibaba-sign'?"
     ),
     MalformedPlan("an auth scheme for another format", """
         version: 1
@@ -868,7 +868,32 @@ public let malformedPlans: [MalformedPlan] = [
           - name: a
             request: {url: http://api.example.com/}
         """,
-        "{file}:7:62: error: unknown key 'expires' in httpdns.auth of domain map 'ali'; expected one of scheme, secret, key, valid_for"
+        "{file}:7:62: error: unknown key 'expires' in httpdns.auth of domain map 'ali'; expected one of scheme, secret, key, valid_for, encrypt"
+    ),
+    MalformedPlan("alibaba-v2 without auth", """
+        version: 1
+        domains:
+          ali:
+            httpdns: {format: alibaba-v2, url: "https://203.107.1.1/v2/d?id=139450&dn={host}"}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:4:5: error: missing required key 'auth' in httpdns of domain map 'ali': format 'alibaba-v2' signs every query, e.g. auth: {scheme: alibaba-v2, secret: \"${secret:ALIBABA_SECRET}\"}"
+    ),
+    MalformedPlan("encrypt on another scheme", """
+        version: 1
+        domains:
+          ali:
+            httpdns:
+              format: alibaba
+              url: "http://203.107.1.1/1/sign_d?host={host}"
+              auth: {scheme: alibaba-sign, secret: "${secret:HOME}", encrypt: aes-gcm}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:62: error: 'encrypt' applies to scheme 'alibaba-v2' only, not 'alibaba-sign' in httpdns.auth of domain map 'ali'"
     ),
     MalformedPlan("an auth key written directly in httpdns", """
         version: 1

@@ -16,6 +16,8 @@ struct SecretsTests {
     static let wrongSigningSecret = "wr0ng-ali-5ecret"
     /// A wrong DNSPod key: the service cannot decrypt the query, and the key shows nowhere.
     static let wrongKey = "wr0ng-dnspod-k3y"
+    /// A well-formed AES key (32 hex digits) the lab's /v2/d does not use: it cannot decrypt the query.
+    static let wrongV2Key = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
 
     /// The first requests of a parallel run meet the in-process lab in the suite's start-up burst
     /// (3 s ran out for the first scenario in CI): the limits are wide where nothing is meant to time out.
@@ -56,6 +58,16 @@ struct SecretsTests {
               url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&id=1"
               auth: {scheme: dnspod-aes, key: "${secret:DNSPOD_WRONG}"}
               timeout: 15s
+          alibabav2:
+            httpdns:
+              format: alibaba-v2
+              url: "http://127.0.0.2:{{http}}/v2/d?id=lab&dn={host}"
+              auth: {scheme: alibaba-v2, secret: "${secret:ALI_V2_SECRET}", encrypt: aes-gcm, key: "${secret:ALI_V2_KEY}"}
+          badalibabav2:
+            httpdns:
+              format: alibaba-v2
+              url: "http://127.0.0.2:{{http}}/v2/d?id=lab&dn={host}"
+              auth: {scheme: alibaba-v2, secret: "${secret:ALI_V2_SECRET}", encrypt: aes-cbc, key: "${secret:ALI_V2_WRONG}"}
           volc:
             httpdns:
               format: json
@@ -138,6 +150,14 @@ struct SecretsTests {
             domains: badlyencrypted
             strategy: sni-resolve
             request: {url: "https://api.lab.test:{{https}}/echo"}
+          - name: resolves through an encrypted alibaba-v2 map
+            domains: alibabav2
+            strategy: sni-resolve
+            request: {url: "https://api.lab.test:{{https}}/echo"}
+          - name: errors when the alibaba-v2 key is wrong
+            domains: badalibabav2
+            strategy: sni-resolve
+            request: {url: "https://api.lab.test:{{https}}/echo"}
           - name: resolves through a signed json map
             domains: volc
             strategy: sni-resolve
@@ -188,7 +208,8 @@ struct SecretsTests {
             environment: [
                 "TOKEN": Self.token, "PASSWORD": Self.password, "ALI_SECRET": LabDNS.alibabaSecret,
                 "ALI_WRONG": Self.wrongSigningSecret, "DNSPOD_KEY": LabDNS.dnspodKey, "DNSPOD_WRONG": Self.wrongKey,
-                "VOLC_SECRET": LabDNS.volcengineSecret,
+                "VOLC_SECRET": LabDNS.volcengineSecret, "ALI_V2_SECRET": LabDNS.alibabaV2Secret,
+                "ALI_V2_KEY": LabDNS.alibabaV2Key, "ALI_V2_WRONG": Self.wrongV2Key,
             ])
 
         // The run did what the plan says: the secrets did reach the server and the checks.
@@ -209,6 +230,8 @@ struct SecretsTests {
             "errors when the signing secret is wrong=error",
             "resolves through an encrypted HTTPDNS map=passed",
             "errors when the encryption key is wrong=error",
+            "resolves through an encrypted alibaba-v2 map=passed",
+            "errors when the alibaba-v2 key is wrong=error",
             "resolves through a signed json map=passed",
             "resolves through a json map with a secret in its URL=passed",
             "resolves through DoH with a secret in its URL=passed",
@@ -235,14 +258,14 @@ struct SecretsTests {
         for (channel, text) in channels {
             let secrets = [
                 Self.token, Self.password, LabDNS.alibabaSecret, Self.wrongSigningSecret, LabDNS.dnspodKey, Self.wrongKey,
-                LabDNS.volcengineSecret,
+                LabDNS.volcengineSecret, LabDNS.alibabaV2Secret, LabDNS.alibabaV2Key, Self.wrongV2Key,
             ] + captured
             for form in secrets.flatMap(Self.forms) {
                 #expect(!text.contains(form), "\(channel) (\(verbosity)) shows a secret as \(form)")
             }
             // A signed or encrypted query URL (expiry, signature, ciphertext) or a DNS message is
             // sent, never shown.
-            for sent in ["&s=", "&sign=", "&timestamp=", "&alg=", "dns="] {
+            for sent in ["&s=", "&sign=", "&timestamp=", "&alg=", "dns=", "enc=", "&exp="] {
                 #expect(!text.contains(sent), "\(channel) (\(verbosity)) shows a query as sent: \(sent)")
             }
         }

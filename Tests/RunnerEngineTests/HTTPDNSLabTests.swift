@@ -17,8 +17,12 @@ struct HTTPDNSLabTests {
         var url: String
         /// Keys the format needs beside `format` and `url`.
         var extra: String? = nil
+        /// The auth scheme `extra` gives the map, which texts name beside the format.
+        var scheme: String? = nil
 
         var testDescription: String { extra.map { "\(format), \($0)" } ?? format }
+        /// How texts name the map's service: `alibaba-v2, alibaba-v2` for a format and its scheme.
+        var named: String { scheme.map { "\(format), \($0)" } ?? format }
     }
 
     static let services = [
@@ -30,6 +34,11 @@ struct HTTPDNSLabTests {
             extra: #"answer: {ips: "$.answer.v4", ipv6: "$.answer.v6[*]", ttl: "$.answer.ttl"}"#),
         Service(format: "doh", url: "http://127.0.0.2:{{http}}/dns-query"),
         Service(format: "doh", url: "http://127.0.0.2:{{http}}/dns-query", extra: "method: POST"),
+        // Signed, its names and answer encrypted (the lab's credentials: LabDNS.credentialsEnvironment).
+        Service(
+            format: "alibaba-v2", url: "http://127.0.0.2:{{http}}/v2/d?id=100000&dn={host}",
+            extra: #"auth: {scheme: alibaba-v2, secret: "${secret:LAB_ALIBABA_V2_SECRET}", encrypt: aes-gcm, key: "${secret:LAB_ALIBABA_V2_KEY}"}"#,
+            scheme: "alibaba-v2"),
     ]
 
     /// `timeout` is the map's: 5 s by default, room for a loaded machine (CI runs the suite in
@@ -64,7 +73,7 @@ struct HTTPDNSLabTests {
     /// Each format: the request really reaches every IP the service returned, IPv4 first.
     @Test(arguments: services)
     func eachFormatReachesTheIPsTheServiceReturned(service: Service) async throws {
-        let format = service.format
+        let format = service.named
         let run = try await LabRun.make().run(Self.plan(service, scenarios: """
               - name: api
                 strategy: sni-resolve
@@ -117,7 +126,7 @@ struct HTTPDNSLabTests {
     func aFaultWithoutFallbackIsAResolveError(host: String, fragment: String) async throws {
         let labRun = try await LabRun.make()
         for service in Self.services {
-            let format = service.format
+            let format = service.named
             // The hang is cut at 2 s; the faults that do answer get 5 s, room for a loaded machine.
             let timeout = host == "hang.lab.test" ? "2s" : "5s"
             let run = try await labRun.run(Self.plan(service, timeout: timeout, scenarios: """
@@ -153,7 +162,7 @@ struct HTTPDNSLabTests {
     /// With a fallback the request still runs — and its evidence says resolution was degraded.
     @Test(arguments: ["empty.lab.test", "garbage.lab.test", "error.lab.test", "hang.lab.test", "nosuch.lab.test"], services)
     func aFaultWithAFallbackPassesAndSaysSo(host: String, service: Service) async throws {
-        let format = service.format
+        let format = service.named
         let timeout = host == "hang.lab.test" ? "2s" : "5s"
         let run = try await LabRun.make().run(Self.plan(service, timeout: timeout, fallback: "backup", scenarios: """
               - name: degraded

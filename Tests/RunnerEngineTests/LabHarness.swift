@@ -31,7 +31,8 @@ struct LabRun {
         planPath: String? = nil, afterEachResult: @escaping @Sendable () -> Void = {}
     ) async throws -> CollectedRun {
         let path = try planPath ?? LabPlans.write(yaml, lab: lab)
-        let plan = try PlanLoader.load(path: path, environment: environment)
+        // The lab's own credentials are always there, as a user of the lab has them; a test's win.
+        let plan = try PlanLoader.load(path: path, environment: LabDNS.credentialsEnvironment.merging(environment) { $1 })
         var options = RunOptions()
         options.jobs = jobs
         options.retriesOverride = retries

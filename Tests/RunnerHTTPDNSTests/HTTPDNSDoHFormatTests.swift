@@ -39,7 +39,8 @@ struct HTTPDNSDoHFormatTests {
     @Test("asked as a client population, the query carries an OPT record with the EDNS Client Subnet option (RFC 7871)")
     func clientSubnet() throws {
         let v4 = try #require(try? IPSubnet.parse("120.196.0.0/24").get())
-        let queries = try HTTPDNSSpec.Format.doh(method: .post).wire(askingAs: v4)
+        let client = ClientPopulation(name: "gd-mobile", address: try #require(IPAddress("120.196.0.1")), subnet: v4, labels: [])
+        let queries = try HTTPDNSSpec.Format.doh(method: .post).wire(askingAs: client)
             .queries(template: Self.url, host: "www.example.com", ipVersion: .v4)
         let message = [UInt8](try #require(queries.first?.body))
         // The header as without a client, but ARCOUNT 1: the OPT record follows the question.

@@ -25,6 +25,11 @@ struct HTTPDNSRandomBodyTests {
             [
                 #"{"host":"api.example.com","ips":["1.1.1.1","2.2.2.2"],"ipsv6":["240e::1"],"ttl":60,"origin_ttl":600,"client_ip":"101.1.2.3"}"#
             ].map { Data($0.utf8) }
+        case .alibabaV2:
+            [
+                #"{"code":"success","mode":"0","data":{"answers":[{"dn":"api.example.com","v4":{"ips":["1.1.1.1","2.2.2.2"],"ttl":60},"v6":{"ips":["240e::1"],"ttl":120}}]}}"#,
+                #"{"code":"success","mode":"0","data":"{\"answers\":[{\"dn\":\"api.example.com\",\"v4\":{\"ips\":[],\"ttl\":60,\"no_ip_code\":\"DomainNotFound\"}}]}"}"#,
+            ].map { Data($0.utf8) }
         case .dohJSON:
             [
                 #"{"Status":0,"Question":[{"name":"api.example.com.","type":1}],"Answer":[{"name":"api.example.com.","type":5,"TTL":30,"data":"x.example.net."},{"name":"x.example.net.","type":1,"TTL":60,"data":"1.2.3.4"},{"name":"x.example.net.","type":28,"TTL":60,"data":"240e::1"}]}"#
@@ -49,6 +54,7 @@ struct HTTPDNSRandomBodyTests {
         switch name {
         case .dnspod: .dnspod
         case .alibaba: .alibaba
+        case .alibabaV2: .alibabaV2
         case .dohJSON: .dohJSON
         case .json: .json(jsonMapping)
         case .doh: .doh(method: .get)
@@ -68,6 +74,7 @@ struct HTTPDNSRandomBodyTests {
         switch name {
         case .dnspod: "not a DNSPod answer"
         case .alibaba: "not an Alibaba HTTPDNS answer"
+        case .alibabaV2: "not an Alibaba /v2/d answer"
         case .dohJSON: "not a DoH JSON answer"
         case .json: "not a JSON answer"
         case .doh: "not a DNS message"
@@ -77,7 +84,7 @@ struct HTTPDNSRandomBodyTests {
     /// The TTLs an answer may have: a year for the HTTPDNS formats; a DNS record's is 32 bits.
     static func ttls(_ name: HTTPDNSSpec.Format.Name) -> ClosedRange<Int> {
         switch name {
-        case .dnspod, .alibaba, .dohJSON, .json: 0...HTTPDNSFields.maxTTL
+        case .dnspod, .alibaba, .alibabaV2, .dohJSON, .json: 0...HTTPDNSFields.maxTTL
         case .doh: 0...Int(UInt32.max)
         }
     }

@@ -97,7 +97,7 @@ struct KeyDecodingTests {
     }
 
     /// What the auth rows' `${secret:…}` read.
-    static let environment = ["AUTH_SECRET": "IAmASecret", "AUTH_KEY": "dnspodpass"]
+    static let environment = ["AUTH_SECRET": "IAmASecret", "AUTH_KEY": "dnspodpass", "AUTH_HEX": "00112233445566778899aabbccddeeff"]
 
     static let rows: [Row] = {
         var rows: [Row] = [
@@ -294,6 +294,15 @@ struct KeyDecodingTests {
                 check: httpdns { $0.auth == .dnspodDES(key: "dnspodpass") }),
             Row(section: .httpdnsAuth, key: "valid_for", yaml: plan(top: alibabaAuthMap(", secret: '${secret:AUTH_SECRET}', valid_for: 90s")),
                 check: httpdns { $0.auth == .alibabaSign(secret: "IAmASecret", validFor: .seconds(90)) }),
+            Row(section: .httpdnsAuth, key: "encrypt", yaml: plan(top: """
+                domains: {m: {httpdns: {format: alibaba-v2, url: 'https://192.0.2.1/v2/d?id=1&dn={host}', \
+                auth: {scheme: alibaba-v2, secret: '${secret:AUTH_HEX}', encrypt: aes-gcm, key: '${secret:AUTH_HEX}'}}}}
+                """),
+                check: httpdns {
+                    $0.auth == .alibabaV2(
+                        secret: "00112233445566778899aabbccddeeff", encryption: .aesGCM(key: "00112233445566778899aabbccddeeff"),
+                        validFor: HTTPDNSAuth.defaultValidity)
+                }),
         ]
         return rows
     }()

@@ -1,6 +1,6 @@
 /*
- * CCryptoShim: the OpenSSL primitives the HTTPDNS auth schemes use (MD5, DES-EDE3-ECB,
- * AES-128-CBC, random bytes), for RunnerHTTPDNS's one facade file (OpenSSLCrypto.swift); and
+ * CCryptoShim: the OpenSSL primitives the HTTPDNS auth schemes use (MD5, HMAC-SHA256,
+ * DES-EDE3-ECB, AES-128-CBC, AES-128-GCM, random bytes), for RunnerHTTPDNS's one facade file (OpenSSLCrypto.swift); and
  * the TLS names a plan may use (cipher, TLS 1.3 suite and group names), for RunnerPlan's one
  * facade file (Decode/TLSNames.swift).
  *
@@ -30,6 +30,8 @@ typedef enum {
     CCRYPTO_BAD_PADDING = 3,
     /* Any other OpenSSL failure. */
     CCRYPTO_FAILED = 4,
+    /* GCM decryption whose tag does not match: the wrong key, or altered ciphertext. */
+    CCRYPTO_BAD_TAG = 5,
 } ccrypto_status;
 
 typedef enum {
@@ -38,6 +40,17 @@ typedef enum {
     /* AES-128-CBC with PKCS#7 padding: a 16-byte key and a 16-byte IV. */
     CCRYPTO_AES_128_CBC = 2,
 } ccrypto_cipher;
+
+/* Writes the 32-byte HMAC-SHA256 of `length` bytes under `key` to `out`. */
+ccrypto_status ccrypto_hmac_sha256(
+    const uint8_t *key, size_t key_length, const uint8_t *bytes, size_t length, uint8_t out[32]);
+
+/* AES-128-GCM with a 16-byte tag: encrypting writes ciphertext ‖ tag (in_length + 16 bytes);
+ * decrypting reads ciphertext ‖ tag and writes the plaintext, or returns CCRYPTO_BAD_TAG. A
+ * 16-byte key, an IV of 1 to 64 bytes (12 is GCM's own size). */
+ccrypto_status ccrypto_aes_128_gcm(
+    int encrypt, const uint8_t key[16], const uint8_t *iv, size_t iv_length, const uint8_t *in, size_t in_length,
+    uint8_t *out, size_t out_capacity, size_t *out_length);
 
 /* Writes the 16-byte MD5 digest of `length` bytes to `out`. */
 ccrypto_status ccrypto_md5(const uint8_t *bytes, size_t length, uint8_t out[16]);

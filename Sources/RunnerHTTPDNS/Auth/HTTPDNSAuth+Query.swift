@@ -32,16 +32,19 @@ extension HTTPDNSAuth {
             return try Self.encryptQuery(url, cipher: DNSPodCipher(.des, key: key), makeIV: makeIV)
         case .dnspodAES(let key):
             return try Self.encryptQuery(url, cipher: DNSPodCipher(.aes, key: key), makeIV: makeIV)
+        case .alibabaV2(let secret, let encryption, let validFor):
+            return try AlibabaV2Sign.sign(url, secret: secret, encryption: encryption, now: now, validFor: validFor, makeIV: makeIV)
         }
     }
 
-    /// The body to read as the map's format: a DNSPod cipher's answer decrypted, a signed
-    /// scheme's answer as it came.
+    /// The body to read as the map's format: a DNSPod cipher's answer decrypted, an encrypted
+    /// `/v2/d` answer's `data` decrypted, a signed scheme's answer as it came.
     package func decryptAnswer(body: Data) throws(HTTPDNSAuthProblem) -> Data {
         switch self {
         case .alibabaSign, .volcengineSign: return body
         case .dnspodDES(let key): return try DNSPodCipher(.des, key: key).decrypt(body)
         case .dnspodAES(let key): return try DNSPodCipher(.aes, key: key).decrypt(body)
+        case .alibabaV2(_, let encryption, _): return try AlibabaV2Sign.decryptAnswer(body, encryption: encryption)
         }
     }
 

@@ -33,6 +33,7 @@ package struct HTTPDNSAuthProblem: Error, Equatable, Sendable, CustomStringConve
         case .badArgument: HTTPDNSAuthProblem(.crypto, "\(scheme.rawValue): a key or IV of the wrong size for the cipher")
         case .unavailable(let what), .failed(let what): HTTPDNSAuthProblem(.crypto, "\(scheme.rawValue): \(what)")
         case .badPadding: HTTPDNSAuthProblem(.answer, "\(scheme.rawValue): does not decrypt (bad padding)")
+        case .badTag: HTTPDNSAuthProblem(.answer, "\(scheme.rawValue): does not decrypt (the GCM tag does not match: another key?)")
         }
     }
 }

@@ -35,6 +35,14 @@ struct HTTPDNSQueryParameters {
         return "\(head)?\(query.joined(separator: "&"))\(fragment)"
     }
 
+    /// Each parameter's name, decoded where it is percent-encoded, in order.
+    var names: [String] { pairs.map { String($0.name).removingPercentEncoding ?? String($0.name) } }
+
+    /// Removes every parameter `name`.
+    mutating func remove(_ name: String) {
+        pairs.removeAll { $0.name == name }
+    }
+
     /// Whether the query has a parameter `name`.
     func has(_ name: String) -> Bool { pairs.contains { $0.name == name } }
 

@@ -1,7 +1,8 @@
 internal import CCryptoShim
 
-/// The one place RunnerHTTPDNS calls OpenSSL (through CCryptoShim): MD5, SHA-256, the two DNSPod
-/// ciphers and random bytes, as Swift values and a Swift error; no C type leaves this file.
+/// The one place RunnerHTTPDNS calls OpenSSL (through CCryptoShim): MD5, SHA-256, HMAC-SHA256,
+/// the two DNSPod ciphers, AES-128-GCM and random bytes, as Swift values and a Swift error; no C
+/// type leaves this file.
 package enum OpenSSLCrypto {
     /// The block ciphers DNSPod's encrypted queries use, both with PKCS padding.
     package enum Cipher: Sendable {
@@ -34,6 +35,8 @@ package enum OpenSSLCrypto {
         case unavailable(String)
         /// Decryption ended on bad padding: the wrong key, or not this cipher's output.
         case badPadding
+        /// A GCM tag that does not match: the wrong key, or altered ciphertext.
+        case badTag
         /// Any other failure inside OpenSSL.
         case failed(String)
     }
@@ -79,6 +82,50 @@ package enum OpenSSLCrypto {
         try crypt(cipher, encrypt: false, key: key, iv: iv, ciphertext)
     }
 
+    /// The 32-byte HMAC-SHA256 of `bytes` under `key`.
+    package static func hmacSHA256(key: [UInt8], _ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+        var mac = [UInt8](repeating: 0, count: 32)
+        let status = key.withUnsafeBufferPointer { key in
+            bytes.withUnsafeBufferPointer { input in
+                mac.withUnsafeMutableBufferPointer { output in
+                    ccrypto_hmac_sha256(key.baseAddress, key.count, input.baseAddress, input.count, output.baseAddress)
+                }
+            }
+        }
+        try check(status, what: "HMAC-SHA256")
+        return mac
+    }
+
+    /// `plaintext` sealed with AES-128-GCM: the ciphertext with its 16-byte tag after it.
+    package static func sealAES128GCM(key: [UInt8], iv: [UInt8], _ plaintext: [UInt8]) throws(Failure) -> [UInt8] {
+        guard key.count == 16 else { throw .badArgument }
+        return try gcm(encrypt: true, key: key, iv: iv, plaintext, capacity: plaintext.count + 16)
+    }
+
+    /// Ciphertext ‖ tag opened with AES-128-GCM, its tag checked.
+    package static func openAES128GCM(key: [UInt8], iv: [UInt8], _ sealed: [UInt8]) throws(Failure) -> [UInt8] {
+        guard key.count == 16 else { throw .badArgument }
+        return try gcm(encrypt: false, key: key, iv: iv, sealed, capacity: max(sealed.count, 1))
+    }
+
+    private static func gcm(encrypt: Bool, key: [UInt8], iv: [UInt8], _ input: [UInt8], capacity: Int) throws(Failure) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: capacity)
+        var written = 0
+        let status = key.withUnsafeBufferPointer { key in
+            iv.withUnsafeBufferPointer { iv in
+                input.withUnsafeBufferPointer { input in
+                    output.withUnsafeMutableBufferPointer { output in
+                        ccrypto_aes_128_gcm(
+                            encrypt ? 1 : 0, key.baseAddress, iv.baseAddress, iv.count, input.baseAddress, input.count,
+                            output.baseAddress, output.count, &written)
+                    }
+                }
+            }
+        }
+        try check(status, what: "AES-128-GCM")
+        return Array(output.prefix(written))
+    }
+
     /// `count` bytes from OpenSSL's CSPRNG (IVs).
     package static func randomBytes(_ count: Int) throws(Failure) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
@@ -115,6 +162,7 @@ package enum OpenSSLCrypto {
         case CCRYPTO_BAD_ARGUMENT: throw .badArgument
         case CCRYPTO_UNAVAILABLE: throw .unavailable("OpenSSL does not provide \(what)")
         case CCRYPTO_BAD_PADDING: throw .badPadding
+        case CCRYPTO_BAD_TAG: throw .badTag
         default: throw .failed("OpenSSL failed at \(what)")
         }
     }

@@ -39,6 +39,7 @@ struct Router: Sendable {
             Route(pattern: .exact("/session/me"), endpoint: SessionEndpoint(ledger: sessions)),
             Route(pattern: .exact("/httpdns/dnspod/d"), endpoint: DNSPodEndpoint(service: .init(.dnspod, httpdns))),
             Route(pattern: .prefix("/httpdns/alibaba/"), endpoint: AlibabaEndpoint(service: .init(.alibaba, httpdns))),
+            Route(pattern: .exact("/v2/d"), endpoint: AlibabaV2Endpoint(service: .init(.alibabaV2, httpdns))),
             Route(pattern: .exact("/httpdns/doh/resolve"), endpoint: DoHJSONEndpoint(service: .init(.dohJSON, httpdns))),
             Route(
                 pattern: .exact("/httpdns/volcengine/resolve"),

@@ -107,6 +107,12 @@ extension PlanDecoder {
         if let authEntry {
             auth = decodeHTTPDNSAuth(authEntry, format: formatName, httpdnsContext: context)
             if auth == nil { failed = true }
+        } else if formatName == .alibabaV2 {
+            report(
+                at: fields.ownerMark,
+                "missing required key 'auth' \(context): format 'alibaba-v2' signs every query, "
+                    + "e.g. auth: {scheme: alibaba-v2, secret: \"${secret:ALIBABA_SECRET}\"}")
+            failed = true
         }
 
         var retain: Duration?
@@ -141,6 +147,7 @@ extension PlanDecoder {
         switch formatName {
         case .dnspod: format = .dnspod
         case .alibaba: format = .alibaba
+        case .alibabaV2: format = .alibabaV2
         case .dohJSON: format = .dohJSON
         case .json:
             guard let answer else { return nil }
@@ -189,7 +196,7 @@ extension PlanDecoder {
     ) -> Bool {
         let placeholders = ["{client}", "{client_subnet}"].filter { template.contains($0) }
         if let clients {
-            guard placeholders.isEmpty, format != .doh else { return true }
+            guard placeholders.isEmpty, !format.carriesClient else { return true }
             report(
                 at: clients.keyMark,
                 "'clients' \(context) asks as each client, but the URL has no '{client}' or '{client_subnet}' to carry it "
@@ -295,8 +302,9 @@ extension PlanDecoder {
     }
 
     /// `auth:` of an httpdns map: a scheme that suits the map's format, its secret or key
-    /// (only as `${secret:NAME}`), and for the signing schemes how long a signature is valid.
-    /// Nil (reported) when anything is wrong; each key is checked even when another is not.
+    /// (only as `${secret:NAME}`), for the signing schemes how long a signature is valid, and
+    /// for `alibaba-v2` whether and how it encrypts. Nil (reported) when anything is wrong; each
+    /// key is checked even when another is not.
     private func decodeHTTPDNSAuth(
         _ entry: FieldEntry<HTTPDNSKey>, format: HTTPDNSSpec.Format.Name?, httpdnsContext: Context
     ) -> HTTPDNSAuth? {
@@ -305,13 +313,14 @@ extension PlanDecoder {
             of: entry.value, site: Site(key: "auth", httpdnsContext), context: context,
             ownerMark: entry.keyMark, keys: Keys.httpdnsAuth)
         else { return nil }
-        var schemeEntry, validForEntry: FieldEntry<HTTPDNSAuthKey>?
+        var schemeEntry, validForEntry, encryptEntry: FieldEntry<HTTPDNSAuthKey>?
         var credentialEntries: [FieldEntry<HTTPDNSAuthKey>] = []
         for entry in fields.entries {
             switch entry.name {
             case .scheme: schemeEntry = entry
             case .secret, .key: credentialEntries.append(entry)
             case .validFor: validForEntry = entry
+            case .encrypt: encryptEntry = entry
             }
         }
         var failed = false
@@ -333,21 +342,48 @@ extension PlanDecoder {
             report(at: fields.ownerMark, "missing required key 'scheme' \(context)")
         }
 
-        // The credential: `secret` for a signature, `key` for a cipher.
-        var credential: String?
-        for entry in credentialEntries {
-            if let scheme, scheme.credentialKey != entry.key {
-                report(at: entry.keyMark, "scheme '\(scheme.rawValue)' takes '\(scheme.credentialKey)', not '\(entry.key)' \(context)")
+        // `encrypt`: alibaba-v2's alone; it decides whether that scheme takes a `key` too.
+        var encryption = HTTPDNSAuth.AlibabaV2Encryption.Name.none
+        if let encryptEntry {
+            if let scheme, scheme != .alibabaV2 {
+                report(at: encryptEntry.keyMark, "'encrypt' applies to scheme 'alibaba-v2' only, not '\(scheme.rawValue)' \(context)")
                 failed = true
-            } else if let value = secretReference(entry, scheme: scheme, context: context) {
-                credential = value
+            } else if let text = choice(
+                encryptEntry.value, for: Site(key: "encrypt", context),
+                among: HTTPDNSAuth.AlibabaV2Encryption.Name.allCases.map(\.rawValue)),
+                let name = HTTPDNSAuth.AlibabaV2Encryption.Name(rawValue: text.value)
+            {
+                encryption = name
             } else {
                 failed = true
             }
         }
-        if let scheme, !failed, credential == nil {
-            report(at: fields.ownerMark, "missing required key '\(scheme.credentialKey)' \(context)")
-            failed = true
+        /// The keys this scheme takes: its credential, and alibaba-v2's `key` when it encrypts.
+        func takes(_ key: String, _ scheme: HTTPDNSAuth.Scheme) -> Bool {
+            key == scheme.credentialKey || (scheme == .alibabaV2 && key == "key" && encryption != .none)
+        }
+
+        // The credentials: `secret` for a signature, `key` for a cipher.
+        var credentials: [String: String] = [:]
+        for entry in credentialEntries {
+            if let scheme, !takes(entry.key, scheme) {
+                let reason = scheme == .alibabaV2
+                    ? "scheme 'alibaba-v2' takes 'key' only with 'encrypt: aes-cbc' or 'encrypt: aes-gcm' \(context)"
+                    : "scheme '\(scheme.rawValue)' takes '\(scheme.credentialKey)', not '\(entry.key)' \(context)"
+                report(at: entry.keyMark, reason)
+                failed = true
+            } else if let value = secretReference(entry, scheme: scheme, context: context) {
+                credentials[entry.key] = value
+            } else {
+                failed = true
+            }
+        }
+        if let scheme, !failed {
+            for key in [scheme.credentialKey, "key"] where takes(key, scheme) && credentials[key] == nil {
+                let why = key == "key" && scheme == .alibabaV2 ? " (the AES key 'encrypt: \(encryption.rawValue)' uses)" : ""
+                report(at: fields.ownerMark, "missing required key '\(key)' \(context)\(why)")
+                failed = true
+            }
         }
 
         var validFor = HTTPDNSAuth.defaultValidity
@@ -373,12 +409,20 @@ extension PlanDecoder {
             }
         }
 
-        guard !failed, let scheme, let credential else { return nil }
+        guard !failed, let scheme, let credential = credentials[scheme.credentialKey] else { return nil }
         switch scheme {
         case .alibabaSign: return .alibabaSign(secret: credential, validFor: validFor)
         case .volcengineSign: return .volcengineSign(secret: credential, validFor: validFor)
         case .dnspodDES: return .dnspodDES(key: credential)
         case .dnspodAES: return .dnspodAES(key: credential)
+        case .alibabaV2:
+            let key = credentials["key"] ?? ""
+            let mode: HTTPDNSAuth.AlibabaV2Encryption = switch encryption {
+            case .none: .none
+            case .aesCBC: .aesCBC(key: key)
+            case .aesGCM: .aesGCM(key: key)
+            }
+            return .alibabaV2(secret: credential, encryption: mode, validFor: validFor)
         }
     }
 
@@ -410,6 +454,10 @@ extension PlanDecoder {
             report(at: text.mark, "the key for \(site()) is shorter than the 8 bytes DES uses")
             return nil
         }
+        if scheme == .alibabaV2, let problem = Self.alibabaV2HexProblem(text.value, key: entry.name == .key) {
+            report(at: text.mark, "the \(entry.key) for \(site()) \(problem)")
+            return nil
+        }
         if scheme == .dnspodAES, text.value.utf8.count > 16 {
             report(
                 at: text.mark,
@@ -417,6 +465,18 @@ extension PlanDecoder {
             return nil
         }
         return text.value
+    }
+
+    /// Why an alibaba-v2 secret (an even number, at least 16, of hex digits) or key (32 hex
+    /// digits: AES-128) cannot be one, without quoting it; nil when it can.
+    static func alibabaV2HexProblem(_ value: String, key: Bool) -> String? {
+        let digits = value.utf8.count
+        let hex = value.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+        let wanted = key ? "32 hex digits (an AES-128 key, as the EMAS console shows it)"
+            : "an even number, at least 16, of hex digits (as the EMAS console shows it)"
+        if !hex { return "is not hex: expected \(wanted)" }
+        if key ? digits != 32 : (digits < 16 || digits % 2 != 0) { return "has \(digits) hex digits: expected \(wanted)" }
+        return nil
     }
 
     /// `${secret:NAME}` and nothing else around it.

@@ -17,7 +17,7 @@ enum PlanKey: String, CaseIterable, Sendable {
     case minDaysLeft = "min_days_left", issuer, subject
     case total, connect, tls, firstByte = "first_byte"
     case `static`, httpdns, format, fallback
-    case auth, scheme, secret, key, validFor = "valid_for"
+    case auth, scheme, secret, key, validFor = "valid_for", encrypt
     case answer, ipv6, ttl, serviceIPs = "service_ips"
     case capture, after, header
     case resolver, dns, within
@@ -397,7 +397,7 @@ enum HTTPDNSAnswerKey: SectionKey {
 
 /// `auth` of an `httpdns` map: `secret` for the signing schemes, `key` for the ciphers.
 enum HTTPDNSAuthKey: SectionKey {
-    case scheme, secret, key, validFor
+    case scheme, secret, key, validFor, encrypt
 
     var planKey: PlanKey {
         switch self {
@@ -405,6 +405,7 @@ enum HTTPDNSAuthKey: SectionKey {
         case .secret: .secret
         case .key: .key
         case .validFor: .validFor
+        case .encrypt: .encrypt
         }
     }
 }

@@ -7,6 +7,9 @@ public struct HTTPDNSSpec: Sendable, Equatable {
         case dnspod
         /// Alibaba Cloud EMAS JSON.
         case alibaba
+        /// Alibaba Cloud EMAS `/v2/d`: the API the current SDKs call, signed (HMAC-SHA256),
+        /// optionally encrypted, its answer in a `{"code","mode","data"}` envelope.
+        case alibabaV2
         /// DNS-over-HTTPS JSON (`application/dns-json`, Google and Cloudflare style).
         case dohJSON
         /// Any JSON answer, its addresses and TTL picked by JSONPath.
@@ -18,15 +21,26 @@ public struct HTTPDNSSpec: Sendable, Equatable {
         public enum Name: String, Sendable, Equatable, CaseIterable {
             case dnspod
             case alibaba
+            case alibabaV2 = "alibaba-v2"
             case dohJSON = "doh-json"
             case json
             case doh
+
+            /// Whether the format carries the client it asks as in a field of its own (`doh`: the
+            /// EDNS Client Subnet option; `alibaba-v2`: `cip`), so its URL needs no `{client}`.
+            public var carriesClient: Bool {
+                switch self {
+                case .doh, .alibabaV2: true
+                case .dnspod, .alibaba, .dohJSON, .json: false
+                }
+            }
         }
 
         public var name: Name {
             switch self {
             case .dnspod: .dnspod
             case .alibaba: .alibaba
+            case .alibabaV2: .alibabaV2
             case .dohJSON: .dohJSON
             case .json: .json
             case .doh: .doh
@@ -37,7 +51,7 @@ public struct HTTPDNSSpec: Sendable, Equatable {
         /// its DNS message instead.
         public var urlNamesHost: Bool {
             switch self {
-            case .dnspod, .alibaba, .dohJSON, .json: true
+            case .dnspod, .alibaba, .alibabaV2, .dohJSON, .json: true
             case .doh: false
             }
         }

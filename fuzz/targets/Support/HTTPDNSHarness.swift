@@ -68,6 +68,7 @@ enum HTTPDNSHarness {
         switch format {
         case .dnspod: DNSPodAnswerParser.formatName
         case .alibaba: AlibabaAnswerParser.formatName
+        case .alibabaV2: AlibabaV2AnswerParser.formatName
         case .dohJSON: DoHJSONAnswerParser.formatName
         case .json: JSONFormat.formatName
         case .doh: DoHAnswerParser.formatName

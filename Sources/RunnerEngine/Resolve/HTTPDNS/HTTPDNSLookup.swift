@@ -30,7 +30,7 @@ struct HTTPDNSLookup {
     private typealias Answered = (answer: HTTPDNSAnswer, at: String?)
 
     func run(on engine: TransferEngine, completion: @escaping (Result<Resolution, TransferError>) -> Void) {
-        let wire = service.format.wire(askingAs: client?.subnet)
+        let wire = service.format.wire(askingAs: client)
         let queries: [HTTPDNSQuery]
         do throws(HTTPDNSProblem) {
             let template = client.map {
