@@ -5,12 +5,14 @@
 #include "CCurlShim.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include <openssl/asn1.h>
+#include <openssl/bn.h>
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
@@ -178,7 +180,23 @@ void ccurl_cert_info_release(ccurl_cert_info *info) {
     free(info->subject);
     free(info->issuer);
     free(info->alt_names);
+    free(info->serial_number);
     memset(info, 0, sizeof *info);
+}
+
+/* The serial number as lower-case hex without leading zeros ("0" for zero), heap-allocated. */
+static char *serial_to_hex(X509 *cert) {
+    BIGNUM *number = ASN1_INTEGER_to_BN(X509_get0_serialNumber(cert), NULL);
+    if (!number) return NULL;
+    char *upper = BN_bn2hex(number);
+    BN_free(number);
+    if (!upper) return NULL;
+    const char *digits = upper[0] == '-' ? upper + 1 : upper;
+    while (digits[0] == '0' && digits[1]) digits++;
+    char *hex = strdup(digits);
+    OPENSSL_free(upper);
+    for (char *c = hex; c && *c; c++) *c = (char)tolower((unsigned char)*c);
+    return hex;
 }
 
 static int cert_info_from_x509(X509 *cert, ccurl_cert_info *out) {
@@ -192,7 +210,10 @@ static int cert_info_from_x509(X509 *cert, ccurl_cert_info *out) {
     out->alt_names = names.bytes;
     out->alt_names_length = names.length;
     out->alt_names_count = names.count;
-    if (!ok || !out->subject || !out->issuer) {
+    out->serial_number = serial_to_hex(cert);
+    unsigned int digest_length = 0;
+    out->has_sha256 = X509_digest(cert, EVP_sha256(), out->sha256, &digest_length) && digest_length == 32;
+    if (!ok || !out->subject || !out->issuer || !out->serial_number) {
         ccurl_cert_info_release(out);
         return 0;
     }
@@ -295,6 +316,7 @@ static int chain_cert_from_x509(X509 *cert, ccurl_chain_cert *out) {
     if (X509_get_signature_info(cert, &digest_nid, NULL, NULL, NULL) && digest_nid != NID_undef) {
         copy_text(out->signature_digest, sizeof out->signature_digest, OBJ_nid2sn(digest_nid));
     }
+    out->has_not_after = asn1_time_to_unix(X509_get0_notAfter(cert), &out->not_after);
     return 1;
 }
 

@@ -10,6 +10,10 @@ extension CertificateSummary {
     public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
         case issuer
         case notAfter = "not_after"
+        /// Lower-case hex; null when not read.
+        case serialNumber = "serial_number"
+        /// Lower-case hex of the certificate's SHA-256: its fingerprint; null when not read.
+        case sha256
         case subject
         case subjectAltNames = "subject_alt_names"
     }
@@ -20,6 +24,8 @@ extension CertificateSummary {
             switch key {
             case .issuer: sink.value(issuer)
             case .notAfter: sink.timestamp(notAfter)
+            case .serialNumber: sink.word(serialNumber)
+            case .sha256: sink.word(sha256Fingerprint)
             case .subject: sink.value(subject)
             case .subjectAltNames: sink.values(subjectAltNames)
             }
@@ -32,12 +38,9 @@ extension CertificateSummary {
         for key in RecordKey.allCases {
             switch key {
             case .issuer: certificate.issuer = try container.decode(String.self, forKey: key)
-            case .notAfter:
-                guard let text = try container.decodeIfPresent(String.self, forKey: key) else { continue }
-                guard let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) else {
-                    throw container.recordProblem(key, "'\(text)' is not a date in the form 2024-05-01T10:00:00Z")
-                }
-                certificate.notAfter = date
+            case .notAfter: certificate.notAfter = try container.timestamp(key)
+            case .serialNumber: certificate.serialNumber = try container.decodeIfPresent(String.self, forKey: key)
+            case .sha256: certificate.sha256Fingerprint = try container.decodeIfPresent(String.self, forKey: key)
             case .subject: certificate.subject = try container.decode(String.self, forKey: key)
             case .subjectAltNames: certificate.subjectAltNames = try container.decode([String].self, forKey: key)
             }
@@ -128,6 +131,7 @@ extension ChainCertificate {
     public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
         case keyBits = "key_bits"
         case keyType = "key_type"
+        case notAfter = "not_after"
         case pin, signature, subject
     }
 
@@ -137,6 +141,7 @@ extension ChainCertificate {
             switch key {
             case .keyBits: sink.number(keyBits)
             case .keyType: sink.word(keyType)
+            case .notAfter: sink.timestamp(notAfter)
             case .pin: sink.word(pin)
             case .signature: sink.word(signature)
             case .subject: sink.value(subject)
@@ -153,6 +158,7 @@ extension ChainCertificate {
             switch key {
             case .keyBits: certificate.keyBits = try container.decode(Int.self, forKey: key)
             case .keyType: certificate.keyType = try container.decode(String.self, forKey: key)
+            case .notAfter: certificate.notAfter = try container.timestamp(key)
             case .pin:
                 let pin = try container.decode(String.self, forKey: key)
                 digest = Data(base64Encoded: String(pin.dropFirst("sha256/".count))).map(Array.init) ?? []
@@ -162,7 +168,7 @@ extension ChainCertificate {
         }
         return ChainCertificate(
             subject: certificate.subject, spkiSHA256: digest, keyType: certificate.keyType, keyBits: certificate.keyBits,
-            signature: certificate.signature, signatureDigest: "")
+            signature: certificate.signature, signatureDigest: "", notAfter: certificate.notAfter)
     }
 }
 
@@ -359,10 +365,7 @@ extension RetainedEvidence {
     }
 
     private static func readDate(_ container: KeyedDecodingContainer<RecordKey>, _ key: RecordKey) throws -> Date {
-        let text = try container.decode(String.self, forKey: key)
-        guard let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) else {
-            throw container.recordProblem(key, "'\(text)' is not a date in the form 2024-05-01T10:00:00Z")
-        }
+        guard let date = try container.timestamp(key) else { throw container.recordProblem(key, "a date is required") }
         return date
     }
 }

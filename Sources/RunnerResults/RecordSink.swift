@@ -101,6 +101,15 @@ extension KeyedDecodingContainer {
         return elements
     }
 
+    /// A timestamp a record wrote (`2024-05-01T10:00:00Z`), nil when absent or null.
+    func timestamp(_ key: Key) throws -> Date? {
+        guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) else {
+            throw recordProblem(key, "'\(text)' is not a date in the form 2024-05-01T10:00:00Z")
+        }
+        return date
+    }
+
     /// Why a record read back is not one the runner wrote: the key and what is wrong with it.
     func recordProblem(_ key: Key, _ message: String) -> DecodingError {
         DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: message)

@@ -10,6 +10,10 @@ public struct CertificateSummary: Sendable, Equatable {
     public var notAfter: Date?
     /// DNS names and IP addresses from subjectAltName.
     public var subjectAltNames: [String]
+    /// The serial number, lower-case hex without leading zeros; nil when not read.
+    public var serialNumber: String?
+    /// SHA-256 of the certificate's DER in lower-case hex: its fingerprint; nil when not read.
+    public var sha256Fingerprint: String?
 
     public init(subject: String, issuer: String, notBefore: Date? = nil, notAfter: Date?, subjectAltNames: [String]) {
         self.subject = subject

@@ -46,13 +46,16 @@ public struct ChainCertificate: Sendable, Equatable {
     public var signature: String
     /// The signature's hash, e.g. `SHA256`, `SHA1`; empty for a scheme without one (Ed25519).
     public var signatureDigest: String
+    /// When the certificate expires; nil when not read.
+    public var notAfter: Date?
 
     /// - Parameter pin: `spkiSHA256` as text, when the reader already made it (the transport,
     ///   with OpenSSL); nil: made here.
     public init(
         subject: String, spkiSHA256: [UInt8], pin: String? = nil, keyType: String, keyBits: Int, signature: String,
-        signatureDigest: String
+        signatureDigest: String, notAfter: Date? = nil
     ) {
+        self.notAfter = notAfter
         self.subject = subject
         self.spkiSHA256 = spkiSHA256
         self.pin = pin ?? Self.pinText(spkiSHA256)

@@ -50,6 +50,9 @@ struct MonitoringRulesTests {
         let output = try await PackageExecutable.runTool(promtool, ["check", "config", Self.path("prometheus.yml")])
         #expect(output.status == 0, "promtool check config monitoring/prometheus.yml: \(describe(output))")
         #expect(output.stdout.contains("SUCCESS: 1 rule files found"), "\(output.stdout)")
+        // The blackbox_exporter one, which BlackboxParityTests runs against a real Prometheus.
+        let blackbox = try await PackageExecutable.runTool(promtool, ["check", "config", Self.path("prometheus-blackbox.yml")])
+        #expect(blackbox.status == 0, "promtool check config monitoring/prometheus-blackbox.yml: \(describe(blackbox))")
     }
 
     /// promtool runs the tests that are written; this checks that each alert has one where it

@@ -41,40 +41,10 @@ struct PrometheusScrapeTests {
 
     @Test("Prometheus scrapes runner serve and reads probe_success (1 and 0) with every label, and runner_cycles_total")
     func prometheusReadsTheLatestCycle() async throws {
-        guard FileManager.default.isExecutableFile(atPath: PrometheusServer.executable) else {
-            Issue.record(Comment(rawValue:
-                "\(PrometheusServer.executable) is missing. It comes with Debian's `prometheus` package, which `make test` "
-                    + "installs (make deps); or: apt-get install prometheus"))
-            return
-        }
         let lab = try await SharedLab.get()
-        let planPath = try LabPlans.write(Self.plan, lab: lab)
-        let serve = try ServeTests.Serve([planPath, "--every", "500ms", "--listen", "127.0.0.1:0", "--label", "vantage=e2e"])
-        var prometheus: PrometheusServer?
-        var failure: (any Error)?
-        do {
-            let port = try await serve.port()
-            let server = try await PrometheusServer.start(scraping: "127.0.0.1:\(port)")
-            prometheus = server
-            try await check(prometheus: server, target: "127.0.0.1:\(port)")
-        } catch {
-            failure = error
-        }
-        // Both processes stopped and the temporary folders removed, whatever happened above.
-        let prometheusStopped = await prometheus?.stop()
-        let serveStopped = await Self.stop(serve)
-        try? FileManager.default.removeItem(at: URL(fileURLWithPath: planPath).deletingLastPathComponent())
-        let logs = "runner serve's standard error:\n\(serve.stderr)\n\nPrometheus' log:\n\(prometheus?.log() ?? "(not started)")"
-        // A CancellationError comes from ServeTests.Serve's waits, which recorded what failed.
-        if let failure, !(failure is CancellationError) {
-            Issue.record(Comment(rawValue: "\(failure)\n\n\(logs)"))
-        }
-        if let prometheusStopped {
-            #expect(prometheusStopped.hasPrefix("stopped by SIGTERM: exited(0)"), "Prometheus \(prometheusStopped)\n\(logs)")
-        }
-        #expect(serveStopped == "exited(0)", "runner serve: \(serveStopped)\n\(logs)")
-        if let prometheus {
-            #expect(!FileManager.default.fileExists(atPath: prometheus.directory.path), "\(prometheus.directory.path) is left")
+        try await ServeUnderPrometheus.run(plan: try LabPlans.write(Self.plan, lab: lab), serveArguments: ["--label", "vantage=e2e"]) {
+            prometheus, target in
+            try await check(prometheus: prometheus, target: target)
         }
     }
 

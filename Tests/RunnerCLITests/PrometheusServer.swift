@@ -68,11 +68,14 @@ final class PrometheusServer: @unchecked Sendable {
     /// Starts Prometheus scraping `target` (HOST:PORT) and waits, for at most `deadline`, until
     /// it says where it listens and its `/-/ready` answers 200.
     /// - Throws: `Failure` with its log; the process is stopped and the folder removed first.
-    static func start(scraping target: String, deadline: Duration = .seconds(30)) async throws -> PrometheusServer {
+    /// - Parameter configuration: the whole configuration, when not `configuration(target:)`'s.
+    static func start(
+        scraping target: String, configuration text: String? = nil, deadline: Duration = .seconds(30)
+    ) async throws -> PrometheusServer {
         let directory = try LabPlans.temporaryDirectory()
         let configuration = directory.appendingPathComponent("prometheus.yml")
         do {
-            try Self.configuration(target: target).write(to: configuration, atomically: true, encoding: .utf8)
+            try (text ?? Self.configuration(target: target)).write(to: configuration, atomically: true, encoding: .utf8)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error

@@ -66,15 +66,18 @@ enum Fixture {
         hop.certificate = CertificateSummary(
             subject: "CN=api.example.com", issuer: "CN=Lab CA", notAfter: notAfter,
             subjectAltNames: ["api.example.com", "www.example.com"])
+        hop.certificate?.serialNumber = "1a2b3c"
+        hop.certificate?.sha256Fingerprint = String(repeating: "0f", count: 32)
         hop.tls = TLSSession(
             version: .v1_3, cipher: "TLS_AES_256_GCM_SHA384", chainVerified: true,
             chain: [
                 ChainCertificate(
                     subject: "CN=api.example.com", spkiSHA256: Array(repeating: 0xA1, count: 32), keyType: "EC", keyBits: 256,
-                    signature: "ecdsa-with-SHA256", signatureDigest: "SHA256"),
+                    signature: "ecdsa-with-SHA256", signatureDigest: "SHA256", notAfter: notAfter),
+                // The CA expires first: the chain's earliest expiry is not the leaf's.
                 ChainCertificate(
                     subject: "CN=Lab CA", spkiSHA256: Array(repeating: 0xC4, count: 32), keyType: "RSA", keyBits: 2048,
-                    signature: "sha256WithRSAEncryption", signatureDigest: "SHA256"),
+                    signature: "sha256WithRSAEncryption", signatureDigest: "SHA256", notAfter: notAfter.addingTimeInterval(-86_400)),
             ])
         hop.newConnection = true
         hop.contentLength = 27

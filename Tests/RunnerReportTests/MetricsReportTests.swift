@@ -55,10 +55,37 @@ import RunnerVocabulary
             family("probe_http_redirects", "The number of redirects followed.", each(ran, ["0", "1", "0", "0", "0"])),
             family(
                 "probe_ssl_earliest_cert_expiry",
-                "Expiry of the final server certificate read (its notAfter), in Unix seconds.", ["{\(p)} 1751327999"]),
+                "The earliest expiry (notAfter) of the certificates the final server presented, in Unix seconds; an expired or untrusted chain included.",
+                // The chain's CA expires a day before the leaf.
+                ["{\(p)} 1751241599"]),
             family(
                 "probe_tls_version_info", "The TLS version the final response's connection negotiated, as a label; always 1.",
                 ["{\(p),version=\"TLS 1.3\"} 1"]),
+            family("probe_http_ssl", "Whether the final response came over TLS (1) or not (0).", each(ran, ["1", "0", "0", "0", "0"])),
+            family(
+                "probe_ip_protocol", "The IP family of the result's address: 4 or 6 (0 without one).", each(ran, ["4", "4", "4", "6", "0"])),
+            family(
+                "probe_dns_lookup_time_seconds",
+                "Seconds the result's address took to look up: its map's HTTPDNS or resolver lookup (0 for a static map or an answer already at hand).",
+                each(ran, ["0.0001", "0", "0", "0", "0"])),
+            family(
+                "probe_http_content_length",
+                "The Content-Length the final response declared (-1 when it declared none, 0 without a response).",
+                each(ran, ["27", "-1", "0", "-1", "-1"])),
+            family(
+                "probe_http_uncompressed_body_length", "Bytes of the final response's body, decoded.", each(ran, ["27", "9", "0", "0", "0"])),
+            family(
+                "probe_tls_cipher_info",
+                "The cipher the final response's connection negotiated (OpenSSL's name), as a label; always 1.",
+                ["{\(p),cipher=\"TLS_AES_256_GCM_SHA384\"} 1"]),
+            family(
+                "probe_ssl_last_chain_expiry_timestamp_seconds",
+                "The earliest expiry (notAfter) in the final response's verified chain, in Unix seconds.", ["{\(p)} 1751241599"]),
+            family(
+                "probe_ssl_last_chain_info",
+                "The leaf of the final response's verified chain, as labels (its SHA-256, subject, issuer, subjectAltName and serial); always 1.",
+                ["{\(p),fingerprint_sha256=\"\(String(repeating: "0f", count: 32))\",subject=\"CN=api.example.com\",issuer=\"CN=Lab CA\","
+                    + "subjectalternative=\"api.example.com,www.example.com\",serialnumber=\"1a2b3c\"} 1"]),
             family(
                 "runner_result", "The result's status: 1 for the one it had, 0 for the others (pass, fail, error, skipped).",
                 statusSamples),

@@ -71,6 +71,11 @@ typedef struct ccurl_cert_info {
     char *alt_names;
     size_t alt_names_length; /* bytes in alt_names, terminators included */
     size_t alt_names_count;
+    /* The serial number in lower-case hex without leading zeros (as blackbox_exporter labels it). */
+    char *serial_number;
+    /* SHA-256 of the certificate's DER: its fingerprint, valid when has_sha256. */
+    unsigned char sha256[32];
+    int has_sha256;
 } ccurl_cert_info;
 
 void ccurl_cert_info_release(ccurl_cert_info *info);
@@ -104,6 +109,8 @@ typedef struct ccurl_chain_cert {
     int key_bits;                   /* EVP_PKEY_get_bits: 2048, 256, … (0 when unknown) */
     char signature[64];             /* OpenSSL's long name, e.g. "sha256WithRSAEncryption", "ecdsa-with-SHA256" */
     char signature_digest[16];      /* the signature's hash, e.g. "SHA256", "SHA1" ("" when none: Ed25519) */
+    int64_t not_after;              /* seconds since 1970, valid when has_not_after */
+    int has_not_after;
 } ccurl_chain_cert;
 
 /* The live session's negotiated version and cipher and its chain: the verified chain (leaf

@@ -49,11 +49,40 @@ struct MetricFamily: Sendable {
         name: "probe_http_redirects", help: "The number of redirects followed.", type: .gauge, labels: resultLabels)
     static let probeSSLEarliestCertExpiry = MetricFamily(
         name: "probe_ssl_earliest_cert_expiry",
-        help: "Expiry of the final server certificate read (its notAfter), in Unix seconds.", type: .gauge,
-        labels: resultLabels)
+        help: "The earliest expiry (notAfter) of the certificates the final server presented, in Unix seconds; an expired or untrusted chain included.",
+        type: .gauge, labels: resultLabels)
     static let probeTLSVersionInfo = MetricFamily(
         name: "probe_tls_version_info", help: "The TLS version the final response's connection negotiated, as a label; always 1.",
         type: .gauge, labels: resultLabels + ["version"])
+    static let probeHTTPSSL = MetricFamily(
+        name: "probe_http_ssl", help: "Whether the final response came over TLS (1) or not (0).", type: .gauge,
+        labels: resultLabels)
+    static let probeIPProtocol = MetricFamily(
+        name: "probe_ip_protocol", help: "The IP family of the result's address: 4 or 6 (0 without one).", type: .gauge,
+        labels: resultLabels)
+    static let probeDNSLookupTime = MetricFamily(
+        name: "probe_dns_lookup_time_seconds",
+        help: "Seconds the result's address took to look up: its map's HTTPDNS or resolver lookup (0 for a static map or an answer already at hand).",
+        type: .gauge, labels: resultLabels)
+    static let probeHTTPContentLength = MetricFamily(
+        name: "probe_http_content_length",
+        help: "The Content-Length the final response declared (-1 when it declared none, 0 without a response).", type: .gauge,
+        labels: resultLabels)
+    static let probeHTTPUncompressedBodyLength = MetricFamily(
+        name: "probe_http_uncompressed_body_length", help: "Bytes of the final response's body, decoded.", type: .gauge,
+        labels: resultLabels)
+    static let probeTLSCipherInfo = MetricFamily(
+        name: "probe_tls_cipher_info",
+        help: "The cipher the final response's connection negotiated (OpenSSL's name), as a label; always 1.", type: .gauge,
+        labels: resultLabels + ["cipher"])
+    static let probeSSLLastChainExpiry = MetricFamily(
+        name: "probe_ssl_last_chain_expiry_timestamp_seconds",
+        help: "The earliest expiry (notAfter) in the final response's verified chain, in Unix seconds.", type: .gauge,
+        labels: resultLabels)
+    static let probeSSLLastChainInfo = MetricFamily(
+        name: "probe_ssl_last_chain_info",
+        help: "The leaf of the final response's verified chain, as labels (its SHA-256, subject, issuer, subjectAltName and serial); always 1.",
+        type: .gauge, labels: resultLabels + ["fingerprint_sha256", "subject", "issuer", "subjectalternative", "serialnumber"])
     static let result = MetricFamily(
         name: "runner_result",
         help: "The result's status: 1 for the one it had, 0 for the others (pass, fail, error, skipped).",
@@ -135,7 +164,9 @@ struct MetricFamily: Sendable {
     /// Every family, in the order the exposition writes them.
     static let all: [MetricFamily] = [
         probeSuccess, probeDuration, probeHTTPDuration, probeHTTPStatusCode, probeHTTPVersion, probeHTTPRedirects,
-        probeSSLEarliestCertExpiry, probeTLSVersionInfo, result, resultFlaky, resolutionFallback, addressRetained, certificatePinMatch,
+        probeSSLEarliestCertExpiry, probeTLSVersionInfo, probeHTTPSSL, probeIPProtocol, probeDNSLookupTime,
+        probeHTTPContentLength, probeHTTPUncompressedBodyLength, probeTLSCipherInfo, probeSSLLastChainExpiry,
+        probeSSLLastChainInfo, result, resultFlaky, resolutionFallback, addressRetained, certificatePinMatch,
         httpdnsLookupSuccess, httpdnsLookupDuration, httpdnsAnswerAddresses, dnsForeignAddresses, dnsLookupDuration,
         clientEdges, clientEdgesPassing, schedulingMisses, cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful, buildInfo,
     ]

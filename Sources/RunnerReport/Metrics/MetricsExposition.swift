@@ -87,6 +87,21 @@ public struct MetricsExposition: Sendable {
         perResult(.probeHTTPRedirects) { $0.probe.map { Double($0.redirects) } }
         perResult(.probeSSLEarliestCertExpiry) { $0.probe?.earliestCertificateExpiry }
         writeTLSVersions(results, labels: resultLabels, into: &writer, spill: spill)
+        perResult(.probeHTTPSSL) { $0.probe.map { flag($0.ssl) } }
+        perResult(.probeIPProtocol) { $0.probe.map { Double($0.ipProtocol) } }
+        perResult(.probeDNSLookupTime) { $0.probe?.dnsLookup }
+        perResult(.probeHTTPContentLength) { $0.probe.map { Double($0.contentLength) } }
+        perResult(.probeHTTPUncompressedBodyLength) { $0.probe.map { Double($0.bodyLength) } }
+        writeLabelled(.probeTLSCipherInfo, results, labels: resultLabels, into: &writer, spill: spill) { probe in
+            probe.cipher.map { [("cipher", $0)] }
+        }
+        perResult(.probeSSLLastChainExpiry) { $0.probe?.lastChainExpiry }
+        writeLabelled(.probeSSLLastChainInfo, results, labels: resultLabels, into: &writer, spill: spill) { probe in
+            probe.lastChainLeaf.map { leaf in
+                [("fingerprint_sha256", leaf.fingerprint), ("subject", leaf.subject), ("issuer", leaf.issuer),
+                 ("subjectalternative", leaf.subjectAlternative), ("serialnumber", leaf.serialNumber)]
+            }
+        }
         writeStatuses(results, labels: resultLabels, into: &writer, spill: spill)
         perResult(.resultFlaky) { $0.probe.map { flag($0.flaky) } }
         perResult(.resolutionFallback) { $0.probe.map { flag($0.resolutionFallback) } }
@@ -131,6 +146,29 @@ public struct MetricsExposition: Sendable {
                 wroteHeader = true
             }
             labels.withLabels(of: index) { writer.sample(family, labels: $0, extra: ("version", version), value: 1) }
+            spill(&writer)
+        }
+    }
+
+    /// An info family (`probe_tls_cipher_info`, `probe_ssl_last_chain_info`): one sample of 1 per
+    /// result for which `values` gives labels, those labels after the result's.
+    private func writeLabelled(
+        _ family: MetricFamily, _ results: [ResultSamples], labels: borrowing LabelBlocks, into writer: inout PrometheusTextWriter,
+        spill: (inout PrometheusTextWriter) -> Void, values: (ResultSamples.Probe) -> [(String, String)]?
+    ) {
+        var wroteHeader = false
+        var more = ByteBuffer(capacity: 512)
+        for index in results.indices {
+            guard let probe = results[index].probe, let pairs = values(probe) else { continue }
+            if !wroteHeader {
+                writer.header(family)
+                wroteHeader = true
+            }
+            more.removeAll()
+            for (name, value) in pairs { PrometheusTextWriter.label(name, value, into: &more, start: 0) }
+            more.withUnsafeBytes { extra in
+                labels.withLabels(of: index) { writer.sample(family, labels: $0, more: extra, value: 1) }
+            }
             spill(&writer)
         }
     }

@@ -28,15 +28,23 @@ struct PrometheusTextWriter: ~Copyable {
     /// One sample: `NAME{LABELS,EXTRA,CONSTANT LABELS} VALUE`. `labels` is a label list
     /// already written by `label(_:_:into:start:)` (empty for none); `extra`, one more label of
     /// the family's own (`phase`, `status`).
+    /// `more`: the family's own labels whose values vary (`cipher`), written by
+    /// `label(_:_:into:start:)` like `labels`.
     mutating func sample(
         _ family: MetricFamily, labels: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0),
-        extra: (name: StaticString, value: StaticString)? = nil, value: Double
+        extra: (name: StaticString, value: StaticString)? = nil,
+        more: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0), value: Double
     ) {
         buffer.append(family.nameBytes)
-        if !labels.isEmpty || extra != nil || !constantLabels.isEmpty {
+        if !labels.isEmpty || extra != nil || !more.isEmpty || !constantLabels.isEmpty {
             buffer.append(UInt8(ascii: "{"))
             buffer.append(labels)
             var separate = !labels.isEmpty
+            if !more.isEmpty {
+                if separate { buffer.append(UInt8(ascii: ",")) }
+                buffer.append(more)
+                separate = true
+            }
             if let extra {
                 if separate { buffer.append(UInt8(ascii: ",")) }
                 buffer.append(extra.name)

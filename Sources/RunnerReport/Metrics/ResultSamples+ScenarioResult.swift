@@ -28,13 +28,36 @@ extension ResultSamples {
         }
         let hops = result.evidence.hops
         let final = hops.last
+        let verified = final?.tls.flatMap { $0.chainVerified && !$0.chain.isEmpty ? $0.chain : nil }
         probe = Probe(
             success: status == .pass, duration: result.duration.inSeconds, phases: Self.phases(of: hops),
             statusCode: final?.status ?? 0, httpVersion: final?.httpVersion.map(Self.versionNumber) ?? 0,
             redirects: max(0, hops.count - 1),
-            earliestCertificateExpiry: final?.certificate?.notAfter.map(\.timeIntervalSince1970),
+            earliestCertificateExpiry: Self.earliestExpiry(of: final),
             flaky: result.isFlaky, resolutionFallback: result.evidence.resolutionFallbackFrom != nil,
-            tlsVersion: final?.tls.map { Self.versionLabel($0.version) }, pinMatch: result.evidence.pinMatch)
+            tlsVersion: final?.tls.map { Self.versionLabel($0.version) }, pinMatch: result.evidence.pinMatch,
+            ssl: final?.tls != nil && final?.status != nil, ipProtocol: result.ip.map { $0.contains(":") ? 6 : 4 } ?? 0,
+            dnsLookup: hops.first?.timings.resolve?.inSeconds ?? 0,
+            contentLength: final?.status == nil ? 0 : final?.contentLength ?? -1, bodyLength: final?.bodyLength ?? 0,
+            cipher: final?.tls.flatMap { $0.cipher.isEmpty ? nil : redactor.redact($0.cipher) },
+            lastChainExpiry: verified?.compactMap(\.notAfter).min()?.timeIntervalSince1970,
+            lastChainLeaf: verified == nil ? nil : final?.certificate.flatMap { Self.chainLeaf($0, redactor: redactor) })
+    }
+
+    /// The earliest notAfter of the certificates the final hop's server presented (the leaf, and
+    /// the chain, verified or not), as blackbox_exporter's `probe_ssl_earliest_cert_expiry`.
+    static func earliestExpiry(of hop: HopEvidence?) -> Double? {
+        guard let hop else { return nil }
+        let dates = [hop.certificate?.notAfter].compactMap { $0 } + (hop.tls?.chain.compactMap(\.notAfter) ?? [])
+        return dates.min()?.timeIntervalSince1970
+    }
+
+    /// The leaf's labels of `probe_ssl_last_chain_info`; nil when its serial or fingerprint was not read.
+    static func chainLeaf(_ leaf: CertificateSummary, redactor: Redactor) -> ChainLeaf? {
+        guard let serial = leaf.serialNumber, let fingerprint = leaf.sha256Fingerprint else { return nil }
+        return ChainLeaf(
+            fingerprint: fingerprint, subject: redactor.redact(leaf.subject), issuer: redactor.redact(leaf.issuer),
+            subjectAlternative: redactor.redact(leaf.subjectAltNames.joined(separator: ",")), serialNumber: serial)
     }
 
     /// The result's populations, with the misses `expect.edges` found for each.

@@ -35,6 +35,34 @@ struct ResultSamples: Sendable {
         var tlsVersion: StaticString?
         /// Whether the chain matched the pins; nil when the scenario has none.
         var pinMatch: Bool?
+        /// A final response came, over TLS (`probe_http_ssl`).
+        var ssl: Bool
+        /// 4 or 6: the family of the result's address; 0 without one.
+        var ipProtocol: Int
+        /// Seconds the first request's address took to look up (the map's lookup; 0 for a static map).
+        var dnsLookup: Double
+        /// The final response's declared `Content-Length`, -1 when it declared none, 0 without a response.
+        var contentLength: Int
+        /// Bytes of the final response's body, as received (decoded).
+        var bodyLength: Int
+        /// OpenSSL's name of the final hop's cipher; nil without a TLS session.
+        var cipher: String?
+        /// The earliest notAfter of the final hop's verified chain, Unix seconds; nil without one.
+        var lastChainExpiry: Double?
+        /// The verified chain's leaf, as `probe_ssl_last_chain_info` labels it; nil without one.
+        var lastChainLeaf: ChainLeaf?
+    }
+
+    /// `probe_ssl_last_chain_info`'s labels, as blackbox_exporter writes them (redacted).
+    struct ChainLeaf: Sendable, Equatable {
+        /// Lower-case hex of the leaf's SHA-256.
+        var fingerprint: String
+        var subject: String
+        var issuer: String
+        /// The DNS names and addresses of subjectAltName, joined with `,`.
+        var subjectAlternative: String
+        /// Lower-case hex.
+        var serialNumber: String
     }
 
     var position: ResultPosition

@@ -24,6 +24,11 @@ extension CertificateSummary {
             notBefore: info.has_not_before != 0 ? Date(timeIntervalSince1970: TimeInterval(info.not_before)) : nil,
             notAfter: info.has_not_after != 0 ? Date(timeIntervalSince1970: TimeInterval(info.not_after)) : nil,
             subjectAltNames: names)
+        serialNumber = info.serial_number.map { String(cString: $0) }
+        if info.has_sha256 != 0 {
+            var digest = info.sha256
+            sha256Fingerprint = withUnsafeBytes(of: &digest) { lowercaseHex($0) }
+        }
     }
 
     /// Runs a shim extractor and converts what it filled.
@@ -130,7 +135,8 @@ extension ChainCertificate {
             keyType: withUnsafeBytes(of: &keyType) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) },
             keyBits: Int(cert.key_bits),
             signature: withUnsafeBytes(of: &signature) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) },
-            signatureDigest: withUnsafeBytes(of: &signatureDigest) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+            signatureDigest: withUnsafeBytes(of: &signatureDigest) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) },
+            notAfter: cert.has_not_after != 0 ? Date(timeIntervalSince1970: TimeInterval(cert.not_after)) : nil)
     }
 
     /// One certificate (DER) as a chain entry: what the profile and pin checks see of it.
