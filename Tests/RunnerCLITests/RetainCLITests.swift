@@ -53,6 +53,7 @@ struct RetainCLITests {
         let third = try await run([
             file, "--state", state, "--json", folder.appendingPathComponent("third.json").path,
             "--html", folder.appendingPathComponent("third.html").path, "--metrics", folder.appendingPathComponent("third.prom").path,
+            "--junit", folder.appendingPathComponent("third.xml").path,
         ])
         #expect(third.status == 1, "\(third.stdout)\(third.stderr)")
         #expect(third.stdout.contains("ERROR api [sni-resolve 127.0.0.9] [RETAINED] — connect: "), "\(third.stdout)")
@@ -63,6 +64,12 @@ struct RetainCLITests {
         let retained = results.compactMap { ($0["evidence"] as? [String: Any])?["retained"] as? [String: Any] }
         #expect(retained.count == 1 && retained.first?["map"] as? String == "tencent" && retained.first?["window_s"] as? Int == 3600,
             "\(results)")
+
+        // JUnit names it among the suite's properties, beside the answer that no longer holds it.
+        let junit = try String(contentsOf: folder.appendingPathComponent("third.xml"), encoding: .utf8)
+        #expect(junit.contains(#"<property name="domains.tencent.api.lab.test retained" value="127.0.0.9 (last returned by &apos;tencent&apos; "#)
+            || junit.contains(#"<property name="domains.tencent.api.lab.test retained" value="127.0.0.9 (last returned by 'tencent' "#), "\(junit)")
+        #expect(junit.contains(#"<property name="domains.tencent.api.lab.test" value="127.0.0.2 "#), "\(junit)")
 
         // The HTML report marks it; the metrics say which result is retained.
         let page = try String(contentsOf: folder.appendingPathComponent("third.html"), encoding: .utf8)

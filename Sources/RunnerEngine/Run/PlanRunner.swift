@@ -290,7 +290,8 @@ final class SuiteRun {
         }
     }
 
-    /// Runner version, plan path, and each domain map's answers as the run saw them.
+    /// Runner version, plan path, and each domain map's answers as the run saw them (with the
+    /// addresses it no longer returns but `retain:` still checks).
     private func properties() -> [Property] {
         var properties = [
             Property(name: "runner.version", value: RunnerVersion.current),
@@ -310,6 +311,12 @@ final class SuiteRun {
                 value = "error: \(error.message)"
             }
             properties.append(Property(name: name, value: value))
+            // The addresses `retain:` still checks for this answer, each with why (JUnit has no
+            // property per test case: the suite names them).
+            if case .success(let resolution) = record.answer, !resolution.retained.isEmpty {
+                let retained = resolution.retained.map { "\($0.address.text) (\($0.evidence.summary))" }
+                properties.append(Property(name: "\(name) retained", value: retained.joined(separator: ", ")))
+            }
         }
         let resolved = properties.prefix(2) + properties.dropFirst(2).sorted { $0.name < $1.name }
         return Array(resolved)
