@@ -41,6 +41,20 @@ static const char *cipher_name(ccrypto_cipher cipher, size_t *key_length, size_t
     return NULL;
 }
 
+/* OpenSSL's cipher called `name`, and a context for it: CCRYPTO_OK with both set (the caller
+ * frees them), CCRYPTO_UNAVAILABLE or CCRYPTO_FAILED with neither. */
+static ccrypto_status cipher_context(const char *name, EVP_CIPHER **evp, EVP_CIPHER_CTX **context) {
+    *evp = EVP_CIPHER_fetch(NULL, name, NULL);
+    if (!*evp) return CCRYPTO_UNAVAILABLE;
+    *context = EVP_CIPHER_CTX_new();
+    if (!*context) {
+        EVP_CIPHER_free(*evp);
+        *evp = NULL;
+        return CCRYPTO_FAILED;
+    }
+    return CCRYPTO_OK;
+}
+
 ccrypto_status ccrypto_crypt(
     ccrypto_cipher cipher, int encrypt, const uint8_t *key, size_t key_length, const uint8_t *iv, size_t iv_length,
     const uint8_t *in, size_t in_length, uint8_t *out, size_t out_capacity, size_t *out_length) {
@@ -54,14 +68,11 @@ ccrypto_status ccrypto_crypt(
     if (in_length > INT_MAX - block || out_capacity < in_length + block || (in_length && !in) || !out) {
         return CCRYPTO_BAD_ARGUMENT;
     }
-    EVP_CIPHER *evp = EVP_CIPHER_fetch(NULL, name, NULL);
-    if (!evp) return CCRYPTO_UNAVAILABLE;
-    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
-    if (!context) {
-        EVP_CIPHER_free(evp);
-        return CCRYPTO_FAILED;
-    }
-    ccrypto_status status = CCRYPTO_FAILED;
+    EVP_CIPHER *evp = NULL;
+    EVP_CIPHER_CTX *context = NULL;
+    ccrypto_status status = cipher_context(name, &evp, &context);
+    if (status != CCRYPTO_OK) return status;
+    status = CCRYPTO_FAILED;
     int written = 0, final_written = 0;
     if (!EVP_CipherInit_ex2(context, evp, key, expected_iv ? iv : NULL, encrypt ? 1 : 0, NULL)) goto done;
     if (in_length && !EVP_CipherUpdate(context, out, &written, in, (int)in_length)) goto done;
@@ -99,14 +110,11 @@ ccrypto_status ccrypto_aes_128_gcm(
     if (!encrypt && in_length < tag_length) return CCRYPTO_BAD_TAG;
     size_t body = encrypt ? in_length : in_length - tag_length;
     if (out_capacity < body + (encrypt ? tag_length : 0)) return CCRYPTO_BAD_ARGUMENT;
-    EVP_CIPHER *evp = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
-    if (!evp) return CCRYPTO_UNAVAILABLE;
-    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
-    if (!context) {
-        EVP_CIPHER_free(evp);
-        return CCRYPTO_FAILED;
-    }
-    ccrypto_status status = CCRYPTO_FAILED;
+    EVP_CIPHER *evp = NULL;
+    EVP_CIPHER_CTX *context = NULL;
+    ccrypto_status status = cipher_context("AES-128-GCM", &evp, &context);
+    if (status != CCRYPTO_OK) return status;
+    status = CCRYPTO_FAILED;
     int written = 0, final_written = 0;
     size_t iv_size = iv_length;
     OSSL_PARAM params[] = {
