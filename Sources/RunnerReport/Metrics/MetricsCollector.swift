@@ -8,6 +8,8 @@ public final class MetricsCollector: ResultSink {
     private let redactor: Redactor
     private let plans: [String]
     private var results: [ResultSamples] = []
+    /// The TLS facts met so far, one object per distinct session and certificate.
+    private var sessions = ResultSamples.TLSSample.Cache()
     /// Whether `results` are in plan order (results finish out of order when jobs > 1).
     private var inOrder = true
     /// Whether masking a secret changed a scenario's or an IP's label (two may then read alike).
@@ -29,7 +31,7 @@ public final class MetricsCollector: ResultSink {
 
     private func add(_ result: ScenarioResult, at position: ResultPosition) {
         if let last = results.last, position < last.position { inOrder = false }
-        let samples = ResultSamples(result, at: position, redactor: redactor)
+        let samples = ResultSamples(result, at: position, redactor: redactor, sessions: &sessions)
         if samples.scenario != result.scenario || samples.ip != (result.ip ?? "") { redactedLabels = true }
         results.append(samples)
     }

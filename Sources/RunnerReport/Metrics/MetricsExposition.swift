@@ -85,7 +85,7 @@ public struct MetricsExposition: Sendable {
         perResult(.probeHTTPStatusCode) { $0.probe.map { Double($0.statusCode) } }
         perResult(.probeHTTPVersion) { $0.probe?.httpVersion }
         perResult(.probeHTTPRedirects) { $0.probe.map { Double($0.redirects) } }
-        perResult(.probeSSLEarliestCertExpiry) { $0.probe?.earliestCertificateExpiry }
+        perResult(.probeSSLEarliestCertExpiry) { $0.probe?.tls?.earliestCertificateExpiry }
         writeTLSVersions(results, labels: resultLabels, into: &writer, spill: spill)
         perResult(.probeHTTPSSL) { $0.probe.map { flag($0.ssl) } }
         perResult(.probeIPProtocol) { $0.probe.map { Double($0.ipProtocol) } }
@@ -93,11 +93,11 @@ public struct MetricsExposition: Sendable {
         perResult(.probeHTTPContentLength) { $0.probe.map { Double($0.contentLength) } }
         perResult(.probeHTTPUncompressedBodyLength) { $0.probe.map { Double($0.bodyLength) } }
         writeLabelled(.probeTLSCipherInfo, results, labels: resultLabels, into: &writer, spill: spill) { probe in
-            probe.cipher.map { [("cipher", $0)] }
+            probe.tls?.cipher.map { [("cipher", $0)] }
         }
-        perResult(.probeSSLLastChainExpiry) { $0.probe?.lastChainExpiry }
+        perResult(.probeSSLLastChainExpiry) { $0.probe?.tls?.lastChainExpiry }
         writeLabelled(.probeSSLLastChainInfo, results, labels: resultLabels, into: &writer, spill: spill) { probe in
-            probe.lastChainLeaf.map { leaf in
+            probe.tls?.lastChainLeaf.map { leaf in
                 [("fingerprint_sha256", leaf.fingerprint), ("subject", leaf.subject), ("issuer", leaf.issuer),
                  ("subjectalternative", leaf.subjectAlternative), ("serialnumber", leaf.serialNumber)]
             }
@@ -140,7 +140,7 @@ public struct MetricsExposition: Sendable {
         let family = MetricFamily.probeTLSVersionInfo
         var wroteHeader = false
         for index in results.indices {
-            guard let version = results[index].probe?.tlsVersion else { continue }
+            guard let version = results[index].probe?.tls?.version else { continue }
             if !wroteHeader {
                 writer.header(family)
                 wroteHeader = true

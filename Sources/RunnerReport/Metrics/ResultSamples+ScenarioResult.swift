@@ -3,8 +3,9 @@ import RunnerVocabulary
 
 extension ResultSamples {
     /// The samples of `result`, its labels redacted; the probe values as blackbox_exporter
-    /// computes its own from the final response and every request made.
-    init(_ result: borrowing ScenarioResult, at position: ResultPosition, redactor: Redactor) {
+    /// computes its own from the final response and every request made. Its TLS facts come from
+    /// `sessions` when an earlier result had the same.
+    init(_ result: borrowing ScenarioResult, at position: ResultPosition, redactor: Redactor, sessions: inout TLSSample.Cache) {
         self.position = position
         scenario = redactor.redact(result.scenario)
         strategy = redactor.redact(result.strategy.rawValue)
@@ -28,20 +29,34 @@ extension ResultSamples {
         }
         let hops = result.evidence.hops
         let final = hops.last
-        let verified = final?.tls.flatMap { $0.chainVerified && !$0.chain.isEmpty ? $0.chain : nil }
         probe = Probe(
-            success: status == .pass, duration: result.duration.inSeconds, phases: Self.phases(of: hops),
-            statusCode: final?.status ?? 0, httpVersion: final?.httpVersion.map(Self.versionNumber) ?? 0,
-            redirects: max(0, hops.count - 1),
-            earliestCertificateExpiry: Self.earliestExpiry(of: final),
-            flaky: result.isFlaky, resolutionFallback: result.evidence.resolutionFallbackFrom != nil,
-            tlsVersion: final?.tls.map { Self.versionLabel($0.version) }, pinMatch: result.evidence.pinMatch,
-            ssl: final?.tls != nil && final?.status != nil, ipProtocol: result.ip.map { $0.contains(":") ? 6 : 4 } ?? 0,
-            dnsLookup: hops.first?.timings.resolve?.inSeconds ?? 0,
+            duration: result.duration.inSeconds, phases: Self.phases(of: hops),
+            httpVersion: final?.httpVersion.map(Self.versionNumber) ?? 0, dnsLookup: hops.first?.timings.resolve?.inSeconds ?? 0,
+            statusCode: final?.status ?? 0, redirects: max(0, hops.count - 1),
             contentLength: final?.status == nil ? 0 : final?.contentLength ?? -1, bodyLength: final?.bodyLength ?? 0,
-            cipher: final?.tls.flatMap { $0.cipher.isEmpty ? nil : redactor.redact($0.cipher) },
-            lastChainExpiry: verified?.compactMap(\.notAfter).min()?.timeIntervalSince1970,
-            lastChainLeaf: verified == nil ? nil : final?.certificate.flatMap { Self.chainLeaf($0, redactor: redactor) })
+            tls: final.flatMap { Self.tlsSample(of: $0, redactor: redactor, sessions: &sessions) },
+            success: status == .pass, flaky: result.isFlaky, resolutionFallback: result.evidence.resolutionFallbackFrom != nil,
+            ssl: final?.tls != nil && final?.status != nil, pinMatch: result.evidence.pinMatch,
+            ipProtocol: result.ip.map { $0.contains(":") ? 6 : 4 } ?? 0)
+    }
+
+    /// The TLS facts of a final hop (nil without a session or a certificate), made once per
+    /// distinct session and certificate.
+    static func tlsSample(of hop: HopEvidence, redactor: Redactor, sessions: inout TLSSample.Cache) -> TLSSample? {
+        let earliest = earliestExpiry(of: hop)
+        guard hop.tls != nil || earliest != nil else { return nil }
+        let verified = hop.tls.map { $0.chainVerified && !$0.chain.isEmpty } ?? false
+        let key = TLSSample.Cache.Key(
+            version: hop.tls?.version, cipher: hop.tls?.cipher ?? "", fingerprint: hop.certificate?.sha256Fingerprint,
+            verified: verified, earliest: earliest)
+        if let known = sessions.samples[key] { return known }
+        let made = TLSSample(
+            version: hop.tls.map { versionLabel($0.version) }, cipher: hop.tls.flatMap { $0.cipher.isEmpty ? nil : redactor.redact($0.cipher) },
+            earliestCertificateExpiry: earliest,
+            lastChainExpiry: verified ? hop.tls?.chain.compactMap(\.notAfter).min()?.timeIntervalSince1970 : nil,
+            lastChainLeaf: verified ? hop.certificate.flatMap { chainLeaf($0, redactor: redactor) } : nil)
+        sessions.samples[key] = made
+        return made
     }
 
     /// The earliest notAfter of the certificates the final hop's server presented (the leaf, and

@@ -18,39 +18,70 @@ struct ResultSamples: Sendable {
         var transfer = 0.0
     }
 
-    /// What a result that ran shows (a skipped one shows only its status).
+    /// What a result that ran shows (a skipped one shows only its status). Laid out with its
+    /// small fields last: a run of 40,000 results keeps 40,000 of these.
     struct Probe: Sendable {
-        var success: Bool
         var duration: Double
         var phases: Phases
-        /// The final response's, 0 without one.
-        var statusCode: Int
         var httpVersion: Double
-        var redirects: Int
-        /// The final hop's certificate's notAfter, in Unix seconds; nil when it had none.
-        var earliestCertificateExpiry: Double?
-        var flaky: Bool
-        var resolutionFallback: Bool
-        /// `TLS 1.3`: the final hop's negotiated version; nil without a TLS session.
-        var tlsVersion: StaticString?
-        /// Whether the chain matched the pins; nil when the scenario has none.
-        var pinMatch: Bool?
-        /// A final response came, over TLS (`probe_http_ssl`).
-        var ssl: Bool
-        /// 4 or 6: the family of the result's address; 0 without one.
-        var ipProtocol: Int
         /// Seconds the first request's address took to look up (the map's lookup; 0 for a static map).
         var dnsLookup: Double
+        /// The final response's, 0 without one.
+        var statusCode: Int
+        var redirects: Int
         /// The final response's declared `Content-Length`, -1 when it declared none, 0 without a response.
         var contentLength: Int
         /// Bytes of the final response's body, as received (decoded).
         var bodyLength: Int
-        /// OpenSSL's name of the final hop's cipher; nil without a TLS session.
-        var cipher: String?
-        /// The earliest notAfter of the final hop's verified chain, Unix seconds; nil without one.
-        var lastChainExpiry: Double?
+        /// The final hop's TLS session as the series show it, shared by the results on the same
+        /// certificate and session; nil without one.
+        var tls: TLSSample?
+        var success: Bool
+        var flaky: Bool
+        var resolutionFallback: Bool
+        /// A final response came, over TLS (`probe_http_ssl`).
+        var ssl: Bool
+        /// Whether the chain matched the pins; nil when the scenario has none.
+        var pinMatch: Bool?
+        /// 4 or 6: the family of the result's address; 0 without one.
+        var ipProtocol: UInt8
+    }
+
+    /// What a final hop's TLS session shows in the series: its version and cipher, the expiries
+    /// and the verified chain's leaf. One object for every result on the same certificate and
+    /// session (`TLSSample.Cache`), so a large run keeps a handful.
+    final class TLSSample: Sendable {
+        /// `TLS 1.3`: the negotiated version's label; nil without a session (a certificate only).
+        let version: StaticString?
+        /// OpenSSL's name of the cipher; nil when it named none.
+        let cipher: String?
+        /// The earliest notAfter of the certificates the server presented, in Unix seconds.
+        let earliestCertificateExpiry: Double?
+        /// The earliest notAfter of the verified chain, in Unix seconds; nil without one.
+        let lastChainExpiry: Double?
         /// The verified chain's leaf, as `probe_ssl_last_chain_info` labels it; nil without one.
-        var lastChainLeaf: ChainLeaf?
+        let lastChainLeaf: ChainLeaf?
+
+        init(version: StaticString?, cipher: String?, earliestCertificateExpiry: Double?, lastChainExpiry: Double?, lastChainLeaf: ChainLeaf?) {
+            self.version = version
+            self.cipher = cipher
+            self.earliestCertificateExpiry = earliestCertificateExpiry
+            self.lastChainExpiry = lastChainExpiry
+            self.lastChainLeaf = lastChainLeaf
+        }
+
+        /// The samples made so far, by what tells sessions apart.
+        struct Cache {
+            struct Key: Hashable {
+                var version: TLSVersion?
+                var cipher: String
+                var fingerprint: String?
+                var verified: Bool
+                var earliest: Double?
+            }
+
+            var samples: [Key: TLSSample] = [:]
+        }
     }
 
     /// `probe_ssl_last_chain_info`'s labels, as blackbox_exporter writes them (redacted).
