@@ -108,17 +108,21 @@ struct RunPlans: ParsableCommand {
             throw ExitCode(ExitStatus.failed)
         }
         display?.stop()
+        // What the run recorded, in the file before it exits; a failure is said, and the run does
+        // not end as checked (exit 3, as for a report not written).
+        var stateRecorded = true
         do throws(StateStoreError) {
             try options.addressMemory?.flush()
         } catch {
             Console.error("error: \(error.description); this run's answers were not all recorded")
+            stateRecorded = false
         }
 
         let reportErrors = reportWorker.finish(run)
         reportErrors.forEach { Console.error("error: \($0.description)") }
         Console.output(console.summary(for: run))
         if stats { Console.error(Self.statsLine(run, descriptorsAtStart: descriptorsAtStart)) }
-        let status = ExitStatus.of(run, reportsWritten: reportErrors.isEmpty)
+        let status = ExitStatus.of(run, reportsWritten: reportErrors.isEmpty && stateRecorded)
         // Ends the process here instead of returning: unwinding would free every plan and the
         // run's bookkeeping piece by piece (tens of milliseconds at 40,000 results) for nothing.
         // They must stay alive until then, or they are released right after their last use above.

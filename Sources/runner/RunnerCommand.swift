@@ -33,8 +33,9 @@ enum ExitStatus {
     static let passed: Int32 = 0
     static let failed: Int32 = 1
     static let invalidInput: Int32 = 2
-    /// The run ended, but a report could not be written after it: never 0 or 1, which a
-    /// monitor (the systemd timer counts 1 as success) would read as "checked".
+    /// The run ended, but a report (or the state file, `--state`) could not be written after
+    /// it: never 0 or 1, which a monitor (the systemd timer counts 1 as success) would read as
+    /// "checked".
     static let reportNotWritten: Int32 = 3
 
     /// A finished run's status: the signal that ended it, else 3 when a report was not
