@@ -123,6 +123,25 @@ public final class AddressMemory: Sendable {
         return AddressMemory(connection, reader: reader)
     }
 
+    /// The state file at `path`, only to read it (`runner state show`): it must exist, be a
+    /// runner state database, and have this runner's schema (a run migrates an older one).
+    public static func openToRead(path: String) throws(StateStoreError) -> AddressMemory {
+        let connection = try SQLiteConnection(path: path, create: false, busyTimeout: busyTimeout, readOnly: true)
+        var application: Int64 = 0
+        var version: Int64 = 0
+        try connection.run("PRAGMA application_id") { if case .integer(let value) = $0.first { application = value } }
+        try connection.run("PRAGMA user_version") { if case .integer(let value) = $0.first { version = value } }
+        guard application == applicationID else {
+            throw StateStoreError(path: path, reason: "a SQLite database, but not a runner state file (application_id \(application))")
+        }
+        guard version == schemaVersion else {
+            throw StateStoreError(
+                path: path,
+                reason: "schema \(version), this runner reads \(schemaVersion); a run with --state \(path) brings it to \(schemaVersion)")
+        }
+        return AddressMemory(connection, reader: nil)
+    }
+
     /// A memory that lasts as long as the process (`serve` without `--state`).
     public static func inMemory() throws(StateStoreError) -> AddressMemory {
         let connection = try SQLiteConnection(path: ":memory:", create: true, busyTimeout: busyTimeout)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LabTestSupport
 import PlanFixtures
 import RunnerLab
@@ -126,6 +129,35 @@ struct RetainCLITests {
     }
 
     /// A file that is not a state file is exit 2 with its name, and left as it was.
+    /// A state file this user may not write is exit 2 before the run (SQLite would open it
+    /// read-only without a word); `state show` still reads it. As root, the runner runs as
+    /// `nobody` (setpriv), from a copy in a folder everyone may enter.
+    @Test func aStateFileThatCannotBeWrittenIsRefusedButShown() async throws {
+        let lab = try await SharedLab.get()
+        let folder = try LabPlans.temporaryDirectory().appendingPathComponent("read-only")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let state = folder.appendingPathComponent("state.db").path
+        let plan = try plan(lab)
+        let first = try await run([plan, "--state", state])
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        let runner = folder.appendingPathComponent("runner")
+        try FileManager.default.copyItem(at: PackageExecutable.url("runner"), to: runner)
+        try FileManager.default.copyItem(atPath: plan, toPath: folder.appendingPathComponent("plan.yaml").path)
+        for (path, mode) in [(state, 0o444), (folder.appendingPathComponent("plan.yaml").path, 0o444), (folder.path, 0o555),
+                             (folder.deletingLastPathComponent().path, 0o755)] {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        }
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
+        let asUser = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", runner.path] : [runner.path]
+        let refused = try await PackageExecutable.runTool(
+            asUser[0], Array(asUser.dropFirst()) + [folder.appendingPathComponent("plan.yaml").path, "--state", state, "--color", "never"])
+        #expect(refused.status == 2 && refused.stdout.isEmpty, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr == "error: state file '\(state)': cannot be written (it, or its folder, is read-only for this user)\n",
+            "\(refused.stderr)")
+        let show = try await PackageExecutable.runTool(asUser[0], Array(asUser.dropFirst()) + ["state", "show", "--state", state])
+        #expect(show.status == 0 && show.stdout.contains("retained  tencent  api.lab.test  -       127.0.0.2"), "\(show.stdout)\(show.stderr)")
+    }
+
     @Test func aCorruptStateFileIsRefusedAndKept() async throws {
         let lab = try await SharedLab.get()
         let state = try LabPlans.temporaryDirectory().appendingPathComponent("corrupt.db").path

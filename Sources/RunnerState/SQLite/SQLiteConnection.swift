@@ -19,17 +19,23 @@ final class SQLiteConnection {
     private var statements: [String: OpaquePointer] = [:]
 
     /// Opens `path` (`:memory:` for a database that lives as long as the connection), creating
-    /// the file only when `create` is set. Waits up to `busyTimeout` for another writer.
-    init(path: String, create: Bool, busyTimeout: Duration) throws(StateStoreError) {
+    /// the file only when `create` is set. Waits up to `busyTimeout` for another writer. A file
+    /// this user may not write is refused unless `readOnly` (then it is opened only to read).
+    init(path: String, create: Bool, busyTimeout: Duration, readOnly: Bool = false) throws(StateStoreError) {
         self.path = path
-        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
-        if create { flags |= SQLITE_OPEN_CREATE }
+        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         var opened: OpaquePointer?
         let status = sqlite3_open_v2(path, &opened, flags, nil)
         guard status == SQLITE_OK, let opened else {
             let reason = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             if let opened { sqlite3_close_v2(opened) }
             throw StateStoreError(path: path, reason: "cannot open it: \(reason)")
+        }
+        // SQLite opens a file it may not write read-only, silently; a state file must take writes.
+        if !readOnly && sqlite3_db_readonly(opened, "main") == 1 {
+            sqlite3_close_v2(opened)
+            throw StateStoreError(path: path, reason: "cannot be written (it, or its folder, is read-only for this user)")
         }
         handle = opened
         sqlite3_extended_result_codes(handle, 1)

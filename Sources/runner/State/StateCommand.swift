@@ -15,14 +15,14 @@ struct StateFileOption: ParsableArguments {
     @Option(help: ArgumentHelp("The state file, as given to runner --state.", valueName: "FILE"))
     var state = "runner.db"
 
-    /// The file opened, or exit 2 with its name and why not.
-    func open() throws -> AddressMemory {
+    /// The file opened (only to read it for `show`), or exit 2 with its name and why not.
+    func open(toRead: Bool = false) throws -> AddressMemory {
         guard FileManager.default.fileExists(atPath: state) else {
             Console.error("error: state file '\(state)': no such file; a run with --state \(state) creates it")
             throw ExitCode(ExitStatus.invalidInput)
         }
         do throws(StateStoreError) {
-            return try AddressMemory.open(path: state)
+            return try toRead ? AddressMemory.openToRead(path: state) : AddressMemory.open(path: state)
         } catch {
             Console.error("error: \(error.description)")
             throw ExitCode(ExitStatus.invalidInput)
@@ -41,7 +41,7 @@ struct StateShow: ParsableCommand {
     var json = false
 
     func run() throws {
-        let memory = try file.open()
+        let memory = try file.open(toRead: true)
         let rows: [ReturnedAddress]
         do throws(StateStoreError) {
             rows = try memory.all()
