@@ -153,11 +153,19 @@ public final class AddressMemory: Sendable {
     private static func prepare(_ connection: SQLiteConnection, new: Bool) throws(StateStoreError) {
         var application: Int64 = 0
         var version: Int64 = 0
-        var tables = 0
-        // The first read: a file that is not a database fails here.
-        try connection.run("PRAGMA application_id") { if case .integer(let value) = $0.first { application = value } }
-        try connection.run("PRAGMA user_version") { if case .integer(let value) = $0.first { version = value } }
-        try connection.run("SELECT count(*) FROM sqlite_master") { if case .integer(let value) = $0.first { tables = Int(value) } }
+        var tables: Int64 = 0
+        // The first read: a file that is not a database fails here. One statement, so one
+        // snapshot: another runner creating the file at the same moment is seen before its
+        // migration or after it, never between (its tables without its application_id).
+        try connection.run(
+            "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), "
+                + "(SELECT count(*) FROM sqlite_master)"
+        ) { columns in
+            guard columns.count == 3, case .integer(let a) = columns[0], case .integer(let v) = columns[1],
+                case .integer(let t) = columns[2]
+            else { return }
+            (application, version, tables) = (a, v, t)
+        }
         let empty = application == 0 && version == 0 && tables == 0
         guard empty || application == applicationID else {
             throw StateStoreError(
@@ -171,7 +179,7 @@ public final class AddressMemory: Sendable {
                 reason: "written by a newer runner (schema \(version); this one knows up to \(schemaVersion))")
         }
         if connection.path != ":memory:" {
-            try connection.execute("PRAGMA journal_mode = WAL")
+            try connection.executeWaitingForLocks("PRAGMA journal_mode = WAL", timeout: busyTimeout)
             // Durable against the process being killed; WAL commits need no fsync of the database.
             try connection.execute("PRAGMA synchronous = NORMAL")
         }

@@ -58,6 +58,25 @@ final class SQLiteConnection {
         }
     }
 
+    /// Runs `sql` as `execute` does, trying again while another connection holds a lock it
+    /// needs, for up to `timeout`: SQLite calls no busy handler for some locks (switching the
+    /// journal to WAL while another process reads the new file).
+    func executeWaitingForLocks(_ sql: String, timeout: Duration) throws(StateStoreError) {
+        let clock = ContinuousClock()
+        let end = clock.now + timeout
+        while true {
+            var message: UnsafeMutablePointer<CChar>?
+            let status = sqlite3_exec(handle, sql, nil, nil, &message)
+            let detail = message.map { String(cString: $0) }
+            sqlite3_free(message)
+            if status == SQLITE_OK { return }
+            guard status & 0xFF == SQLITE_BUSY || status & 0xFF == SQLITE_LOCKED, clock.now < end else {
+                throw failure(status, detail: detail)
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+
     /// Runs one statement with `parameters` bound in order, calling `row` for each row it
     /// returns (its columns in order).
     func run(_ sql: String, _ parameters: [Value] = [], row: ([Value]) -> Void = { _ in }) throws(StateStoreError) {
