@@ -134,19 +134,27 @@ struct RetainCLITests {
     /// `nobody` (setpriv), from a copy in a folder everyone may enter.
     @Test func aStateFileThatCannotBeWrittenIsRefusedButShown() async throws {
         let lab = try await SharedLab.get()
-        let folder = try LabPlans.temporaryDirectory().appendingPathComponent("read-only")
+        // Under /tmp itself: the tests' own temporary folder may be one only its owner can enter.
+        let base = URL(fileURLWithPath: "/tmp").appendingPathComponent("runner-read-only-\(UUID().uuidString)")
+        let folder = base.appendingPathComponent("read-only")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
         let state = folder.appendingPathComponent("state.db").path
         let plan = try plan(lab)
         let first = try await run([plan, "--state", state])
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
         let runner = folder.appendingPathComponent("runner")
         try FileManager.default.copyItem(at: PackageExecutable.url("runner"), to: runner)
-        try FileManager.default.copyItem(atPath: plan, toPath: folder.appendingPathComponent("plan.yaml").path)
-        for (path, mode) in [(state, 0o444), (folder.appendingPathComponent("plan.yaml").path, 0o444), (folder.path, 0o555),
-                             (folder.deletingLastPathComponent().path, 0o755)] {
+        // The plan and the lab's CA beside it, where `nobody` may read them.
+        let ca = folder.appendingPathComponent("ca.pem").path
+        try FileManager.default.copyItem(atPath: lab.caFile, toPath: ca)
+        try String(contentsOfFile: plan, encoding: .utf8).replacingOccurrences(of: lab.caFile, with: ca)
+            .write(toFile: folder.appendingPathComponent("plan.yaml").path, atomically: true, encoding: .utf8)
+        for (path, mode) in [(state, 0o444), (ca, 0o444), (folder.appendingPathComponent("plan.yaml").path, 0o444),
+                             (folder.path, 0o555), (base.path, 0o755)] {
             try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
         }
+        // Writable again before the folder goes (the defers run last to first).
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
         let asUser = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", runner.path] : [runner.path]
         let refused = try await PackageExecutable.runTool(
