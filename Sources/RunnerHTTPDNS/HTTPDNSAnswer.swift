@@ -58,6 +58,20 @@ extension HTTPDNSProblem {
         return HTTPDNSProblem(.garbage, "\(what): \(HTTPDNSBodyQuote.quote(body))")
     }
 
+    /// What `parse` reads from `body`: a reason it throws (`HTTPDNSMalformed`) makes the body
+    /// garbage for `formatName`, with that reason; a problem it throws stands as it is.
+    static func reading<Value>(_ formatName: String, _ body: Data, _ parse: () throws -> Value) throws(HTTPDNSProblem) -> Value {
+        do {
+            return try parse()
+        } catch let malformed as HTTPDNSMalformed {
+            throw .garbage(formatName, body, reason: malformed.reason)
+        } catch let problem as HTTPDNSProblem {
+            throw problem
+        } catch {
+            throw .garbage(formatName, body)
+        }
+    }
+
     /// A non-200 HTTP status, with the start of whatever came with it.
     static func httpStatus(_ status: Int, _ body: Data) -> HTTPDNSProblem {
         if body.isEmpty { return HTTPDNSProblem(.serviceError, "HTTP \(status) with an empty body") }

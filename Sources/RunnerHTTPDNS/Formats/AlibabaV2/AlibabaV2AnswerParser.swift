@@ -17,7 +17,7 @@ enum AlibabaV2AnswerParser {
         }
         guard status == 200 else { throw .httpStatus(status, body) }
         guard let envelope else { throw .garbage(formatName, body) }
-        do {
+        return try HTTPDNSProblem.reading(formatName, body) {
             let entry = try self.entry(in: envelope, host: host)
             var addresses: [IPAddress] = []
             var ttls: [Int] = []
@@ -35,12 +35,6 @@ enum AlibabaV2AnswerParser {
                 throw HTTPDNSProblem(.noAnswer, "no answer (no 'ips' for \(family.map(HTTPDNSFields.familyName) ?? "either family"))\(why)")
             }
             return HTTPDNSAnswer(addresses: addresses, ttl: ttls.min())
-        } catch let malformed as HTTPDNSMalformed {
-            throw .garbage(formatName, body, reason: malformed.reason)
-        } catch let problem as HTTPDNSProblem {
-            throw problem
-        } catch {
-            throw .garbage(formatName, body)
         }
     }
 

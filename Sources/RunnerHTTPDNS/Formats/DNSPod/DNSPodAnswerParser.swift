@@ -19,7 +19,7 @@ enum DNSPodAnswerParser {
 
         // `\r\n` is one Character in Swift: split on it as well as on `\n`.
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(trimmed)
-        do {
+        return try HTTPDNSProblem.reading(formatName, body) {
             if lines.count == 1 {
                 let plain: HTTPDNSAnswer?
                 do {
@@ -36,12 +36,6 @@ enum DNSPodAnswerParser {
                 return plain
             }
             return try batch(lines, host: host)
-        } catch let malformed as HTTPDNSMalformed {
-            throw .garbage(formatName, body, reason: malformed.reason)
-        } catch let problem as HTTPDNSProblem {
-            throw problem
-        } catch {
-            throw .garbage(formatName, body)
         }
     }
 
