@@ -62,9 +62,12 @@ extension ResultSamples {
     /// The earliest notAfter of the certificates the final hop's server presented (the leaf, and
     /// the chain, verified or not), as blackbox_exporter's `probe_ssl_earliest_cert_expiry`.
     static func earliestExpiry(of hop: HopEvidence?) -> Double? {
-        guard let hop else { return nil }
-        let dates = [hop.certificate?.notAfter].compactMap { $0 } + (hop.tls?.chain.compactMap(\.notAfter) ?? [])
-        return dates.min()?.timeIntervalSince1970
+        // Once per result: no arrays made for three dates.
+        var earliest = hop?.certificate?.notAfter
+        for certificate in hop?.tls?.chain ?? [] {
+            if let date = certificate.notAfter, earliest.map({ date < $0 }) ?? true { earliest = date }
+        }
+        return earliest?.timeIntervalSince1970
     }
 
     /// The leaf's labels of `probe_ssl_last_chain_info`; nil when its serial or fingerprint was not read.

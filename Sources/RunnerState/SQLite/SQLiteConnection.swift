@@ -50,17 +50,12 @@ final class SQLiteConnection {
 
     /// Runs `sql` (one or more statements, no parameters).
     func execute(_ sql: String) throws(StateStoreError) {
-        var message: UnsafeMutablePointer<CChar>?
-        let status = sqlite3_exec(handle, sql, nil, nil, &message)
-        defer { sqlite3_free(message) }
-        guard status == SQLITE_OK else {
-            throw failure(status, detail: message.map { String(cString: $0) })
-        }
+        try executeWaitingForLocks(sql, timeout: .zero)
     }
 
-    /// Runs `sql` as `execute` does, trying again while another connection holds a lock it
-    /// needs, for up to `timeout`: SQLite calls no busy handler for some locks (switching the
-    /// journal to WAL while another process reads the new file).
+    /// Runs `sql` (one or more statements, no parameters), trying again while another
+    /// connection holds a lock it needs, for up to `timeout` (zero: once). SQLite calls no busy
+    /// handler for some locks (switching the journal to WAL while another process reads the file).
     func executeWaitingForLocks(_ sql: String, timeout: Duration) throws(StateStoreError) {
         let clock = ContinuousClock()
         let end = clock.now + timeout
