@@ -47,7 +47,7 @@ let package = Package(
         // functions of bytes (the fuzz targets build them alone).
         .target(name: "RunnerHTTPDNS", dependencies: ["RunnerVocabulary", "RunnerPlan", "CCryptoShim", "CDNSShim", "CLDNS"], swiftSettings: crossModule),
         // The state file: what the HTTPDNS services returned, remembered across runs (SQLite).
-        .target(name: "RunnerState", dependencies: ["CSQLite"], swiftSettings: crossModule),
+        .target(name: "RunnerState", dependencies: ["CSQLite", "RunnerResults"], swiftSettings: crossModule),
         .target(name: "RunnerEngine", dependencies: ["RunnerVocabulary", "RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults", "RunnerState"], swiftSettings: crossModule),
         .target(name: "RunnerReport", dependencies: ["RunnerVocabulary", "RunnerResults"], swiftSettings: crossModule),
         // `serve`: the cycle loop and the SwiftNIO HTTP server around its latest cycle, a library
@@ -94,7 +94,7 @@ let package = Package(
                 "RunnerLab", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // make bench's driver of the state file at issue 34's scale (bench/state.sh).
-        .executableTarget(name: "state-bench", dependencies: ["RunnerState"], path: "bench/StateBench"),
+        .executableTarget(name: "state-bench", dependencies: ["RunnerState", "RunnerResults"], path: "bench/StateBench"),
 
         .target(name: "PlanFixtures", path: "Tests/PlanFixtures"),
         .testTarget(name: "RunnerPlanTests", dependencies: ["RunnerVocabulary", "RunnerPlan", "PlanFixtures"]),
@@ -109,7 +109,7 @@ let package = Package(
                 "RunnerLab", "LabTestSupport", "PlanFixtures",
             ]),
         .testTarget(name: "RunnerHTTPDNSTests", dependencies: ["RunnerHTTPDNS", "RunnerPlan", "PlanFixtures"]),
-        .testTarget(name: "RunnerStateTests", dependencies: ["RunnerState"]),
+        .testTarget(name: "RunnerStateTests", dependencies: ["RunnerState", "RunnerResults"]),
         .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures", "RunnerState"]),
         // `serve`'s HTTP server logic (connection state, head scan, cap, descriptor budget, routes)
         // without sockets, and its cycles against the in-process lab.

@@ -14,10 +14,12 @@ public struct RunResult: Sendable {
     public var connectionsOpened: Int
     /// The part of a split run this was (`--shard K/N`); nil for a whole run.
     public var shard: Shard?
+    /// What the state file (`--state`) took of the run's HTTPDNS answers; nil without one.
+    public var stateRecording: StateRecording?
 
     public init(
         suites: [SuiteResult], startedAt: Date, duration: Duration, interruptedBy: Int32? = nil,
-        connectionsOpened: Int = 0, shard: Shard? = nil
+        connectionsOpened: Int = 0, shard: Shard? = nil, stateRecording: StateRecording? = nil
     ) {
         self.suites = suites
         self.startedAt = startedAt
@@ -25,7 +27,11 @@ public struct RunResult: Sendable {
         self.interruptedBy = interruptedBy
         self.connectionsOpened = connectionsOpened
         self.shard = shard
+        self.stateRecording = stateRecording
     }
+
+    /// Every answer the run gave its state file is in it (true without a state file).
+    public var stateRecorded: Bool { stateRecording?.isComplete ?? true }
 
     public var counts: OutcomeCounts { suites.reduce(OutcomeCounts()) { $0 + $1.counts } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RunnerResults
 
 /// What one answer changes in the file: the latest answer's row always; the address rows only
 /// when the answer differs from the one before.
@@ -20,6 +21,11 @@ struct AnswerWrite: Sendable {
     /// Addresses the answer before held and this one does not, and when they were last returned.
     var left: [String]
     var leftAt: Int64
+
+    /// The answer this write records, as a failure names it.
+    var answer: RecordedAnswer {
+        RecordedAnswer(plan: plan, map: map, host: host, client: client.isEmpty ? nil : client)
+    }
 }
 
 /// The writer's queue, under `AddressMemory.pending`.
@@ -27,8 +33,8 @@ struct PendingWrites: Sendable {
     var queued: [AnswerWrite] = []
     /// A drain is scheduled or running on the writer's thread: it takes what is queued.
     var draining = false
-    /// The first commit that failed since the last `flush()`.
-    var failure: StateStoreError?
+    /// The answers whose writes failed since the last `flush()`, and why.
+    var notRecorded: [(answers: [RecordedAnswer], reason: String)] = []
 }
 
 extension AddressMemory {
@@ -44,15 +50,27 @@ extension AddressMemory {
         if startsDrain { writer.async { self.drain() } }
     }
 
-    /// Waits until every answer queued so far is in the file; the first commit that failed since
-    /// the last call, if one did (its answers are not in the file).
-    public func flush() throws(StateStoreError) {
-        writer.sync {}
-        let failure = pending.withLock { pending in
-            defer { pending.failure = nil }
-            return pending.failure
+    /// Waits until every answer queued so far is in the file, or failed; what became of the
+    /// writes since the last call (a failure is said once, here).
+    public func flush() -> StateRecording {
+        waitForWrites()
+        let failures = pending.withLock { pending in
+            defer { pending.notRecorded = [] }
+            return pending.notRecorded
         }
-        if let failure { throw failure }
+        var recording = StateRecording(file: path)
+        for failure in failures { recording.add(problem: failure.reason, notRecorded: failure.answers) }
+        return recording
+    }
+
+    /// Waits until the writer's thread has taken, and committed or failed, every answer queued so far.
+    func waitForWrites() {
+        writer.sync {}
+    }
+
+    /// Notes that `answers` are not in the file because of `error`: said by the next `flush()`.
+    func notRecorded(_ answers: [RecordedAnswer], because error: StateStoreError) {
+        pending.withLock { $0.notRecorded.append((answers, error.reason)) }
     }
 
     /// Commits what is queued, group after group, until nothing is.
@@ -68,7 +86,8 @@ extension AddressMemory {
             do throws(StateStoreError) {
                 try commit(group)
             } catch {
-                pending.withLock { pending in pending.failure = pending.failure ?? error }
+                // The group's transaction was rolled back whole: none of its answers are in the file.
+                notRecorded(group.map(\.answer), because: error)
             }
         }
     }
@@ -77,6 +96,7 @@ extension AddressMemory {
         // The same answers again (most of a steady run) move one time each, by row, in one
         // statement per time: SQLite walks the list, not a statement per answer.
         var sameAgain: [Int64: [Int64]] = [:]
+        try checkStillAtPath()
         try transaction { (connection) throws(StateStoreError) in
             for write in group {
                 let key: [SQLiteConnection.Value] = [.text(write.plan), .text(write.map), .text(write.host), .text(write.client)]

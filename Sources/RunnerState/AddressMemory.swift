@@ -70,6 +70,8 @@ public final class AddressMemory: Sendable {
 
     /// The file's path, or `:memory:`.
     public let path: String
+    /// A memory for the process's life, not a file.
+    public var isInMemory: Bool { path == ":memory:" }
     private let connection: LockedConnection
     /// The answers waiting for the writer's thread, and how its last commit went.
     let pending = Mutex(PendingWrites())
@@ -96,6 +98,17 @@ public final class AddressMemory: Sendable {
         try (reader ?? connection).withLock(body)
     }
 
+    /// Refuses to write a file that was removed or replaced since it was opened: SQLite would go
+    /// on writing the old one, which no run reads again.
+    func checkStillAtPath() throws(StateStoreError) {
+        guard !isInMemory else { return }
+        let moved = try withConnection { (connection) throws(StateStoreError) -> Bool in try connection.hasMoved() }
+        guard !moved else {
+            throw StateStoreError(
+                path: path, reason: "it was removed or replaced since this runner opened it (writes would go to a file no run reads)")
+        }
+    }
+
     /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT`, rolled back when it throws.
     func transaction<Value>(_ body: (SQLiteConnection) throws(StateStoreError) -> Value) throws(StateStoreError) -> Value {
         try withConnection { (connection) throws(StateStoreError) -> Value in
@@ -114,6 +127,11 @@ public final class AddressMemory: Sendable {
     /// The state file at `path`, created when there is none; an existing file must be a runner
     /// state database (or empty), at this schema or an older one (then migrated).
     public static func open(path: String) throws(StateStoreError) -> AddressMemory {
+        try open(path: path, busyTimeout: busyTimeout)
+    }
+
+    /// `open(path:)`, waiting `busyTimeout` for another process's lock (tests wait less).
+    static func open(path: String, busyTimeout: Duration) throws(StateStoreError) -> AddressMemory {
         let exists = FileManager.default.fileExists(atPath: path)
         let connection = try SQLiteConnection(path: path, create: !exists, busyTimeout: busyTimeout)
         try prepare(connection, new: !exists)
@@ -212,7 +230,7 @@ public final class AddressMemory: Sendable {
     /// Everything remembered, by plan, map, host, client and address; an address in the latest
     /// answer was last returned when that answer was.
     public func all() throws(StateStoreError) -> [ReturnedAddress] {
-        try flush()
+        waitForWrites()
         var rows: [ReturnedAddress] = []
         try withConnection { (connection) throws(StateStoreError) in
             try connection.run(
@@ -239,7 +257,7 @@ public final class AddressMemory: Sendable {
     /// Deletes every record of `addresses` (an edge retired for good); how many went. A latest
     /// answer that held one no longer does, so that a service returning it again records it afresh.
     public func forget(_ addresses: [String]) throws(StateStoreError) -> Int {
-        try flush()
+        waitForWrites()
         return try transaction { (connection) throws(StateStoreError) -> Int in
             var removed = 0
             for address in addresses {

@@ -1,4 +1,5 @@
 import Foundation
+import RunnerResults
 
 /// One run's answers for one plan, on the run's thread: the first answer of a map reads what the
 /// file remembers of it (each latest answer, and the addresses that left within the window) in
@@ -39,8 +40,20 @@ public final class AddressRecording {
 
     /// Records that `map`'s service returned `addresses` for `host` as `client` at `date`, and
     /// returns what it returned since `date - window` and no longer does, the most recently
-    /// returned first.
+    /// returned first. An answer that cannot be compared (the file cannot be read) is not recorded, and the
+    /// run's `flush()` says so.
     public func answer(
+        map: String, host: String, client: String?, addresses: [String], at date: Date, window: Duration
+    ) throws(StateStoreError) -> [ReturnedAddress] {
+        do throws(StateStoreError) {
+            return try record(map: map, host: host, client: client, addresses: addresses, at: date, window: window)
+        } catch {
+            memory.notRecorded([RecordedAnswer(plan: plan, map: map, host: host, client: client)], because: error)
+            throw error
+        }
+    }
+
+    private func record(
         map: String, host: String, client: String?, addresses: [String], at date: Date, window: Duration
     ) throws(StateStoreError) -> [ReturnedAddress] {
         guard !addresses.isEmpty else { return [] }
@@ -95,7 +108,7 @@ public final class AddressRecording {
     /// The map's latest answers, and the addresses that left one since `since`.
     private func read(map: String, since: Int64) throws(StateStoreError) -> [Key: Remembered] {
         // Another plan's, or the last cycle's, answers may still be on their way to the file.
-        try memory.flush()
+        memory.waitForWrites()
         var answers: [Key: Remembered] = [:]
         try memory.withReader { (connection) throws(StateStoreError) in
             try connection.run(
@@ -124,7 +137,7 @@ public final class AddressRecording {
         map: String, key: Key, addresses: [String], lastReturned: Int64
     ) throws(StateStoreError) -> [ReturnedAddress] {
         // This run's own earlier answer for the key may have added them.
-        if added.contains([map, key.host, key.client]) { try memory.flush() }
+        if added.contains([map, key.host, key.client]) { memory.waitForWrites() }
         let leaving = Set(addresses)
         var rows: [ReturnedAddress] = []
         try memory.withReader { (connection) throws(StateStoreError) in

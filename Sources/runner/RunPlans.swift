@@ -11,7 +11,7 @@ struct RunPlans: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Run plans; exit 0 when every result passed.",
         discussion: """
-            Exit status: 0 every result passed; 1 at least one failed or errored; 2 invalid command line, plan or report path (nothing ran); 3 the run ended but a report could not be written; 130 and 143 interrupted by SIGINT and SIGTERM.
+            Exit status: 0 every result passed; 1 at least one failed or errored; 2 invalid command line, plan or report path (nothing ran); 3 the run ended but a report could not be written, or the state file (--state) could not record its HTTPDNS answers; 130 and 143 interrupted by SIGINT and SIGTERM.
             A report path of - is standard output (the console's lines then go to standard error); through a symlink the target is replaced and the link kept; /dev/stdout, /dev/fd/N, devices and FIFOs are written in place, never replaced.
             """)
 
@@ -108,21 +108,17 @@ struct RunPlans: ParsableCommand {
             throw ExitCode(ExitStatus.failed)
         }
         display?.stop()
-        // What the run recorded, in the file before it exits; a failure is said, and the run does
-        // not end as checked (exit 3, as for a report not written).
-        var stateRecorded = true
-        do throws(StateStoreError) {
-            try options.addressMemory?.flush()
-        } catch {
-            Console.error("error: \(error.description); this run's answers were not all recorded")
-            stateRecorded = false
+        // Answers the state file could not take are said, and the run does not end as checked
+        // (exit 3, as for a report not written): the next run would not know of those addresses.
+        if let recording = run.stateRecording, !recording.isComplete {
+            Console.error("error: \(redactor.redact(recording.summary(listed: 20))); the next run will not know of the addresses these answers returned")
         }
 
         let reportErrors = reportWorker.finish(run)
         reportErrors.forEach { Console.error("error: \($0.description)") }
         Console.output(console.summary(for: run))
         if stats { Console.error(Self.statsLine(run, descriptorsAtStart: descriptorsAtStart)) }
-        let status = ExitStatus.of(run, reportsWritten: reportErrors.isEmpty && stateRecorded)
+        let status = ExitStatus.of(run, reportsWritten: reportErrors.isEmpty && run.stateRecorded)
         // Ends the process here instead of returning: unwinding would free every plan and the
         // run's bookkeeping piece by piece (tens of milliseconds at 40,000 results) for nothing.
         // They must stay alive until then, or they are released right after their last use above.

@@ -23,6 +23,14 @@ enum Fixture {
         RecordedRun(suites: [prod, staging], startedAt: start, duration: .seconds(2.5), interruptedBy: interruptedBy)
     }
 
+    /// What a state file on a full disk says of the run (two answers of `prod.eu`).
+    static let stateNotRecorded = StateRecording(
+        file: "/var/lib/runner/state.db", problems: ["the disk is full (database or disk is full)"],
+        notRecorded: [
+            RecordedAnswer(plan: "prod.eu", map: "tencent", host: "api.example.com", client: nil),
+            RecordedAnswer(plan: "prod.eu", map: "ali", host: "cdn.example.com", client: "gd-mobile"),
+        ])
+
     static let prod = RecordedSuite(
         name: "prod.eu", file: "plans/prod.eu.yaml", startedAt: start, duration: .seconds(1.25), hostname: "ci-01",
         properties: [

@@ -197,7 +197,10 @@ import RunnerResults
             guard line.hasPrefix("| `"), let end = line.dropFirst(3).firstIndex(of: "`") else { return nil }
             return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
         })
-        let data = try RenderedReport.json(Fixture.run(interruptedBy: 2), redactor: Fixture.redactor)
+        // With every optional part: a state file that did not record.
+        var run = Fixture.run(interruptedBy: 2)
+        run.stateRecording = Fixture.stateNotRecorded
+        let data = try RenderedReport.json(run, redactor: Fixture.redactor)
         var written = Set<String>()
         Self.keys(of: try JSONSerialization.jsonObject(with: data), into: &written)
         #expect(written.subtracting(documented).isEmpty, "undocumented: \(written.subtracting(documented).sorted())")

@@ -13,12 +13,13 @@ struct RecordedRun {
     var duration: Duration
     var interruptedBy: Int32? = nil
     var connectionsOpened = 0
+    var stateRecording: StateRecording? = nil
 
     /// The run's summary, as the engine hands it to the reports.
     var result: RunResult {
         RunResult(
             suites: suites.map(\.result), startedAt: startedAt, duration: duration,
-            interruptedBy: interruptedBy, connectionsOpened: connectionsOpened)
+            interruptedBy: interruptedBy, connectionsOpened: connectionsOpened, stateRecording: stateRecording)
     }
 
     var plans: [PlanIdentity] { suites.map(\.plan) }

@@ -26,6 +26,18 @@ import Testing
         #expect(MonitorRoutes.response(method: method, uri: "/", latest: nil) == .text(200, "OK", Self.index))
     }
 
+    /// While the last cycle's answers are not all in the state file, readiness says why; the
+    /// documents are still served (checking goes on).
+    @Test func aCycleWhoseStateWasNotRecordedIsNotReady() {
+        var latest = Self.latest
+        latest.stateProblem = "state file 's.db' did not record 1 answer (tencent api.example.com): the disk is full (database or disk is full)"
+        #expect(
+            MonitorRoutes.response(method: "GET", uri: "/-/ready", latest: latest)
+                == .text(503, "Service Unavailable", "Not ready: the last cycle's \(latest.stateProblem ?? "").\n"))
+        #expect(MonitorRoutes.response(method: "GET", uri: "/metrics", latest: latest).status == 200)
+        #expect(MonitorRoutes.response(method: "GET", uri: "/-/healthy", latest: latest).status == 200)
+    }
+
     @Test(arguments: [
         ("/metrics", MonitorRoutes.metricsType, "runner_up 1\n"),
         ("/report.json", "application/json", "{\"ok\":true}"),

@@ -5,6 +5,7 @@
 // round against the 0.2 s budget; exits 1 when the median is over it.
 // Usage: state-bench FILE [ROUNDS]
 import Foundation
+import RunnerResults
 import RunnerState
 
 let arguments = CommandLine.arguments
@@ -52,7 +53,8 @@ func run(_ answers: [Answer], into memory: AddressMemory, at date: Date) throws 
         ).count
     }
     let answered = clock.now
-    try memory.flush()
+    let written = memory.flush()
+    guard written.isComplete else { throw StateStoreError(path: written.file, reason: written.summary()) }
     let end = clock.now
     return (seconds(end - start), seconds(end - answered), retained)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RunnerPlan
+import RunnerResults
 
 /// HTTPDNS answers kept from one run to the next (`runner serve`'s cycles), each until its TTL
 /// runs out, as an app keeps them between requests. Only answers with a TTL are kept: a failed
@@ -53,5 +54,15 @@ public final class ResolutionMemory: @unchecked Sendable {
             entries = entries.filter { now < $0.value.expires }
             entries[key] = Entry(service: service, resolution: resolution, expires: now + UInt64(ttl) * 1_000_000_000)
         }
+    }
+
+    /// Drops the kept answers for `answers`' maps, hosts and clients (the state file could not
+    /// record them), so that the next run asks those services again and records what they say.
+    /// Whatever the plan (named here, a file there): one more lookup of another plan's map costs
+    /// a request, never a result.
+    public func forget(_ answers: [RecordedAnswer]) {
+        guard !answers.isEmpty else { return }
+        let dropped = Set(answers.map { [$0.map, $0.host, $0.client ?? ""] })
+        lock.withLock { entries = entries.filter { !dropped.contains([$0.key.map, $0.key.host, $0.key.client ?? ""]) } }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RunnerPlan
 import RunnerResults
+import RunnerState
 import RunnerTransport
 import RunnerVocabulary
 
@@ -53,12 +54,37 @@ public final class PlanRunner {
         scheduler.pump()
         engine.run()
         let duration = Duration.between(started)
+        let stateRecording = recordedState()
+        var suiteResults = suites.map { $0.finish() }
+        if let stateRecording {
+            for index in suiteResults.indices {
+                suiteResults[index].properties += Self.properties(of: stateRecording, plan: suiteResults[index].plan.name)
+            }
+        }
         let run = RunResult(
-            suites: suites.map { $0.finish() }, startedAt: startedAt,
+            suites: suiteResults, startedAt: startedAt,
             duration: duration, interruptedBy: interrupter.signal, connectionsOpened: engine.connectionsOpened,
-            shard: options.shard)
+            shard: options.shard, stateRecording: stateRecording)
         retired = suites.map { $0.retire() }
         return run
+    }
+
+    /// Waits for the run's answers to reach the state file; what it took of them. A memory
+    /// that is no file (`serve` without `--state`) is said only when it failed.
+    private func recordedState() -> StateRecording? {
+        guard let memory = options.addressMemory else { return nil }
+        let recording = memory.flush()
+        return memory.isInMemory && recording.isComplete ? nil : recording
+    }
+
+    /// A suite's properties for the state file: its path, and what it did not record of the
+    /// plan's answers.
+    private static func properties(of recording: StateRecording, plan: String) -> [Property] {
+        var properties = [Property(name: "state.file", value: recording.file)]
+        let answers = recording.notRecorded(ofPlan: plan)
+        guard !answers.isEmpty else { return properties }
+        properties.append(Property(name: "state.not_recorded", value: recording.summary(of: answers)))
+        return properties
     }
 }
 

@@ -153,6 +153,9 @@ public struct ConsoleFormatter: Sendable {
                 "FALLBACK: \(Format.count(fallbacks, "result", "results")) resolved through a fallback because an HTTPDNS service failed",
                 .yellow))
         }
+        if let recording = run.stateRecording, !recording.isComplete {
+            lines.append(paint("STATE NOT RECORDED: " + redactor.redact(recording.summary()), .red))
+        }
         if let signal = run.interruptedBy {
             lines.append(paint(
                 "Interrupted by \(Format.signalName(signal)): results that had not finished are marked skipped.",

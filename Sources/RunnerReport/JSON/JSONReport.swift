@@ -136,6 +136,8 @@ struct RunnerRecord: Codable, Equatable {
     var name: String
     var shard: String?
     var startedAt: String
+    /// Absent from reports written before the state file said how its writes went.
+    var state: StateRecording?
 
     init(_ run: RunResult) {
         name = "runner"
@@ -145,6 +147,7 @@ struct RunnerRecord: Codable, Equatable {
         interrupted = run.interruptedBy != nil
         interruptedBy = run.interruptedBy.map(Format.signalName)
         shard = run.shard?.description
+        state = run.stateRecording
     }
 
     enum CodingKeys: String, CodingKey {
@@ -155,6 +158,7 @@ struct RunnerRecord: Codable, Equatable {
         case name
         case shard
         case startedAt = "started_at"
+        case state
     }
 
 }

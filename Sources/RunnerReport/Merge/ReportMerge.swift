@@ -41,9 +41,12 @@ public enum ReportMerge {
         }
         let span = TimeSpan(starts: starts, durations: runners.map { .milliseconds($0.durationMs) })
         let interruptedBy = runners.lazy.compactMap(\.interruptedBy).first.flatMap(Format.signal(named:))
+        // The shards' state files (one shared file, or one each): what any of them did not record.
+        var state = runners.lazy.compactMap(\.state).first
+        for shardState in runners.compactMap(\.state).dropFirst() { state?.add(shardState) }
         let run = RunResult(
             suites: suiteResults, startedAt: span.start, duration: span.duration, interruptedBy: interruptedBy,
-            connectionsOpened: documents.reduce(0) { $0 + $1.document.summary.connectionsOpened })
+            connectionsOpened: documents.reduce(0) { $0 + $1.document.summary.connectionsOpened }, stateRecording: state)
         return MergedRun(run: run, plans: plans, results: results)
     }
 

@@ -157,6 +157,13 @@ struct MetricFamily: Sendable {
     static let configLastReloadSuccessful = MetricFamily(
         name: "runner_config_last_reload_successful",
         help: "Whether the plans were last loaded (or reloaded) without errors.", type: .gauge, labels: [])
+    static let stateWriteFailures = MetricFamily(
+        name: "runner_state_write_failures_total",
+        help: "Cycles whose HTTPDNS answers the state file (--state) could not all record.", type: .counter, labels: [])
+    static let stateLastWriteSuccess = MetricFamily(
+        name: "runner_state_last_write_success_timestamp_seconds",
+        help: "When the last cycle whose answers the state file all recorded ended, in Unix seconds.", type: .gauge,
+        labels: [])
     static let buildInfo = MetricFamily(
         name: "runner_build_info", help: "The runner's version, as a label; always 1.", type: .gauge,
         labels: ["version"])
@@ -168,7 +175,8 @@ struct MetricFamily: Sendable {
         probeHTTPContentLength, probeHTTPUncompressedBodyLength, probeTLSCipherInfo, probeSSLLastChainExpiry,
         probeSSLLastChainInfo, result, resultFlaky, resolutionFallback, addressRetained, certificatePinMatch,
         httpdnsLookupSuccess, httpdnsLookupDuration, httpdnsAnswerAddresses, dnsForeignAddresses, dnsLookupDuration,
-        clientEdges, clientEdgesPassing, schedulingMisses, cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful, buildInfo,
+        clientEdges, clientEdgesPassing, schedulingMisses, cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful,
+        stateWriteFailures, stateLastWriteSuccess, buildInfo,
     ]
 
     /// Every label name some family sets itself; a constant label may not take one.

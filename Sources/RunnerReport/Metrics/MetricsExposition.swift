@@ -16,16 +16,19 @@ public struct MetricsExposition: Sendable {
     public var version: String
     /// Labels set on every series, after the series' own.
     public var constantLabels: [MetricLabel]
+    /// How the state file's writes have gone; nil without one (no `runner_state_*` series).
+    public var stateWrites: StateWriteHealth?
 
     public init(
         cycle: CycleSamples, cyclesTotal: Int, configLastReloadSuccessful: Bool, version: String,
-        constantLabels: [MetricLabel] = []
+        constantLabels: [MetricLabel] = [], stateWrites: StateWriteHealth? = nil
     ) {
         self.cycle = cycle
         self.cyclesTotal = cyclesTotal
         self.configLastReloadSuccessful = configLastReloadSuccessful
         self.version = version
         self.constantLabels = constantLabels
+        self.stateWrites = stateWrites
     }
 
     /// The whole exposition, in memory.
@@ -123,6 +126,14 @@ public struct MetricsExposition: Sendable {
         writer.sample(.cyclesTotal, value: Double(cyclesTotal))
         writer.header(.configLastReloadSuccessful)
         writer.sample(.configLastReloadSuccessful, value: flag(configLastReloadSuccessful))
+        if let stateWrites {
+            writer.header(.stateWriteFailures)
+            writer.sample(.stateWriteFailures, value: Double(stateWrites.failuresTotal))
+            if let lastSuccess = stateWrites.lastSuccess {
+                writer.header(.stateLastWriteSuccess)
+                writer.sample(.stateLastWriteSuccess, value: lastSuccess.timeIntervalSince1970)
+            }
+        }
         var build = ByteBuffer(capacity: 256)
         PrometheusTextWriter.label("version", version, into: &build, start: 0)
         build.withUnsafeBytes { labels in

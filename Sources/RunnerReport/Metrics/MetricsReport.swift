@@ -1,4 +1,6 @@
+import Foundation
 import RunnerResults
+import RunnerVocabulary
 
 /// Prometheus text metrics of a one-shot run (`--metrics FILE`), for node_exporter's textfile
 /// collector: the results' samples are collected as they finish; `finish` writes the
@@ -31,10 +33,16 @@ public final class MetricsReport: StreamedReport {
     }
 
     /// Writes the exposition of `run`, its one cycle: the plans loaded, so the last (only)
-    /// load was successful.
+    /// load was successful; with a state file, whether it recorded the run's answers.
     public func finish(_ run: RunResult) throws(ReportWriteError) {
+        let stateWrites = run.stateRecording.map { recording in
+            var health = StateWriteHealth()
+            health.count(recording, endedAt: run.startedAt.addingTimeInterval(run.duration.inSeconds))
+            return health
+        }
         let exposition = MetricsExposition(
-            cycle: collector.samples(of: run), cyclesTotal: 1, configLastReloadSuccessful: true, version: version)
+            cycle: collector.samples(of: run), cyclesTotal: 1, configLastReloadSuccessful: true, version: version,
+            stateWrites: stateWrites)
         try target.write { (output: inout FileOutput) throws(ReportWriteError) in
             exposition.write(into: &output)
         }

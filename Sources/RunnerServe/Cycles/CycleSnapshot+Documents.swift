@@ -9,5 +9,8 @@ extension CycleSnapshot {
         public var junitXML: [UInt8]
         /// The HTML report, as written.
         public var reportHTML: [UInt8]
+        /// Why the last cycle's answers are not all in the state file; nil when they are (or
+        /// without one). `/-/ready` answers 503 meanwhile.
+        public var stateProblem: String? = nil
     }
 }

@@ -1,6 +1,8 @@
+import Foundation
 import NIOConcurrencyHelpers
 import RunnerEngine
 import RunnerReport
+import RunnerResults
 
 /// What `serve` shows: the latest completed cycle (its reports and its metrics' samples),
 /// replaced whole when a cycle completes, and the runner's own state, read by the HTTP
@@ -15,6 +17,8 @@ public final class CycleSnapshot: Sendable {
         var reportHTML: [UInt8] = []
         var cyclesTotal = 0
         var lastReloadSucceeded = true
+        /// With a state file (`--state`): how its writes have gone.
+        var stateWrites: StateWriteHealth?
     }
 
     private let constantLabels: [MetricLabel]
@@ -31,10 +35,10 @@ public final class CycleSnapshot: Sendable {
             guard let samples = state.samples else { return nil }
             let exposition = MetricsExposition(
                 cycle: samples, cyclesTotal: state.cyclesTotal, configLastReloadSuccessful: state.lastReloadSucceeded,
-                version: RunnerVersion.current, constantLabels: constantLabels)
+                version: RunnerVersion.current, constantLabels: constantLabels, stateWrites: state.stateWrites)
             return Documents(
                 metrics: { exposition.render() }, reportJSON: state.reportJSON, junitXML: state.junitXML,
-                reportHTML: state.reportHTML)
+                reportHTML: state.reportHTML, stateProblem: state.stateWrites?.lastProblem)
         }
     }
 
@@ -47,6 +51,17 @@ public final class CycleSnapshot: Sendable {
             state.reportHTML = reportHTML
             state.cyclesTotal += 1
             return state.cyclesTotal
+        }
+    }
+
+    /// Counts a cycle's state writes, which ended at `end` (whether or not its reports are
+    /// published: an interrupted cycle's answers count too); returns whether the state file
+    /// records again after a cycle that failed.
+    public func recorded(_ recording: StateRecording, endedAt end: Date) -> Bool {
+        state.withLockedValue { state in
+            var health = state.stateWrites ?? StateWriteHealth()
+            defer { state.stateWrites = health }
+            return health.count(recording, endedAt: end)
         }
     }
 

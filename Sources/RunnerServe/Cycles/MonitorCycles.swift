@@ -5,7 +5,6 @@ import RunnerEngine
 import RunnerPlan
 import RunnerReport
 import RunnerResults
-import RunnerState
 
 /// `serve`'s cycles: the plans run every `every` (the first at once), one cycle at a time (a
 /// long cycle delays the next, never overlaps it), each cycle's reports published whole when it
@@ -141,10 +140,17 @@ public final class MonitorCycles: Sendable {
             log("serve: error: \(redactor.redact(error.description))")
             return
         }
-        do throws(StateStoreError) {
-            try options.addressMemory?.flush()
-        } catch {
-            log("serve: error: \(error.description); this cycle's answers were not all recorded")
+        if let recording = run.stateRecording {
+            // Once per cycle, not per answer; the next cycle asks those services again and
+            // compares with the file, so what this one could not record is recorded once it can.
+            let recovered = snapshot.recorded(recording, endedAt: Date())
+            if !recording.isComplete {
+                // Kept answers would not be looked up, so not recorded, until their TTL ran out.
+                memory.forget(recording.notRecorded)
+                log("serve: error: \(redactor.redact(recording.summary())); the next cycle tries again")
+            } else if recovered {
+                log("serve: state file '\(redactor.redact(recording.file))' records again: this cycle's answers are in it")
+            }
         }
         let errors = worker.finish(run)
         guard errors.isEmpty else {

@@ -54,9 +54,12 @@ enum MonitorRoutes {
         case "/-/healthy":
             return .text(200, "OK", "Healthy.\n")
         case "/-/ready":
-            return latest == nil
-                ? .text(503, "Service Unavailable", "Not ready: the first cycle has not completed.\n")
-                : .text(200, "OK", "Ready.\n")
+            guard let latest else { return .text(503, "Service Unavailable", "Not ready: the first cycle has not completed.\n") }
+            // Checks that go on while their answers are lost would let retained checks miss edges.
+            if let problem = latest.stateProblem {
+                return .text(503, "Service Unavailable", "Not ready: the last cycle's \(problem).\n")
+            }
+            return .text(200, "OK", "Ready.\n")
         case "/":
             return .text(200, "OK", "runner serve: /metrics, /report.json, /junit.xml, /report.html, /-/healthy, /-/ready\n")
         default:

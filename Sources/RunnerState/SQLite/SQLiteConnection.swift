@@ -118,6 +118,15 @@ final class SQLiteConnection {
         return statement
     }
 
+    /// Whether the file at `path` is no longer the one this connection has open (removed,
+    /// renamed or replaced): SQLite keeps writing the one it opened.
+    func hasMoved() throws(StateStoreError) -> Bool {
+        var moved: Int32 = 0
+        let status = sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
+        guard status == SQLITE_OK else { throw failure(status) }
+        return moved != 0
+    }
+
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -1,0 +1,42 @@
+/// One HTTPDNS answer as the state file keys it: the plan, the map, the host and the client
+/// population it was asked as (nil: this machine).
+public struct RecordedAnswer: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The plan's name.
+    public var plan: String
+    public var map: String
+    public var host: String
+    public var client: String?
+
+    public init(plan: String, map: String, host: String, client: String?) {
+        self.plan = plan
+        self.map = map
+        self.host = host
+        self.client = client
+    }
+
+    /// `MAP HOST`, with ` as CLIENT` for a population.
+    public var description: String {
+        guard let client else { return "\(map) \(host)" }
+        return "\(map) \(host) as \(client)"
+    }
+}
+
+// The JSON report's `runner.state.not_recorded` entries (docs/json-report.md): keys declared in
+// key order, a `null` client written rather than left out.
+extension RecordedAnswer {
+    enum CodingKeys: String, CodingKey {
+        case client
+        case host
+        case map
+        case plan
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        // `null` for this machine: every documented key is always present.
+        try container.encode(client, forKey: .client)
+        try container.encode(host, forKey: .host)
+        try container.encode(map, forKey: .map)
+        try container.encode(plan, forKey: .plan)
+    }
+}
