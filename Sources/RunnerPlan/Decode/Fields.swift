@@ -126,6 +126,9 @@ extension PlanDecoder {
                 report(at: keyNode.mark, "expected a plain key \(context), got \(keyNode.kindDescription)")
                 continue
             }
+            // A key of the plan's own (`x-common: &defaults {…}`), as docker-compose and OpenAPI
+            // reserve `x-`: a place to park anchors, or notes for other tools; never read.
+            if Self.isExtensionKey(key) { continue }
             report(at: keyNode.mark, "unknown key '\(key)' \(context); " + advice(
                 forUnknown: key, textIndex: pairs.keyTextIndex(at: position), in: section,
                 siblings: enclosing ?? pairs))
@@ -139,6 +142,9 @@ extension PlanDecoder {
             return misplaced.advice(section: section, siblings: siblings)
         }
         let names = section.keys.names
+        if Self.looksLikeExtensionKey(key) {
+            return "a key of the plan's own starts with 'x-' (lower case, then a hyphen)"
+        }
         if let closest = Suggestion.closest(to: key, among: names) { return "did you mean '\(closest)'?" }
         // A misspelt key of another section (`tiemout` in request): its name and its home.
         let elsewhere = PlanKey.allCases.filter { MisplacedKey($0, in: section) != nil }.map(\.rawValue)
@@ -147,6 +153,20 @@ extension PlanDecoder {
             return "did you mean '\(closest)'? " + misplaced.advice(section: section, siblings: siblings)
         }
         return "expected one of \(names.joined(separator: ", "))"
+    }
+
+    /// Whether a key of a section the runner defines is the plan's own: it starts with `x-`.
+    /// In mappings whose keys the plan chooses (headers, vars, hosts, map names) such a key is a
+    /// name like any other: `x-request-id` under `headers` is a header.
+    static func isExtensionKey(_ key: String) -> Bool {
+        key.utf8.starts(with: "x-".utf8)
+    }
+
+    /// `X-note`, `x_note`: meant as a key of the plan's own, written another way.
+    private static func looksLikeExtensionKey(_ key: String) -> Bool {
+        let head = Array(key.utf8.prefix(2))
+        return head.count == 2 && (head[0] == UInt8(ascii: "x") || head[0] == UInt8(ascii: "X"))
+            && (head[1] == UInt8(ascii: "-") || head[1] == UInt8(ascii: "_"))
     }
 
     /// The entry for a key the section cannot do without; reported at the owner when missing.
