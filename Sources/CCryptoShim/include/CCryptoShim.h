@@ -1,8 +1,9 @@
 /*
  * CCryptoShim: the OpenSSL primitives the HTTPDNS auth schemes use (MD5, HMAC-SHA256,
  * DES-EDE3-ECB, AES-128-CBC, AES-128-GCM, random bytes), for RunnerHTTPDNS's one facade file (OpenSSLCrypto.swift); and
- * the TLS names a plan may use (cipher, TLS 1.3 suite and group names), for RunnerPlan's one
- * facade file (Decode/TLSNames.swift).
+ * the TLS names a plan may use (cipher, TLS 1.3 suite and group names), and SHA-256 for the
+ * fingerprints of a GitLab Code Quality report of plan errors, for RunnerPlan's two facade files
+ * (Decode/TLSNames.swift, Findings/Fingerprint.swift).
  *
  * Only plain C types cross this header, so Swift never handles an OpenSSL object. Each call
  * returns CCRYPTO_OK or a status saying what went wrong.

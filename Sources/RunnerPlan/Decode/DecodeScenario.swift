@@ -242,8 +242,12 @@ extension PlanDecoder {
     ) {
         names.reserveCapacity(names.count + items.count)
         for (offset, item) in items.enumerated() {
+            let errorsBefore = errors.count
             if let scenario = decodeScenario(item, number: firstNumber + offset, defaults: defaults, names: &names) {
                 emit(scenario)
+            } else if errors.count == errorsBefore {
+                // Not built for want of a value only the environment has (its notes say which).
+                scenariosNotBuilt += 1
             }
         }
     }

@@ -10,9 +10,24 @@ final class PlanDecoder {
     /// The plan's directory as the path was given ("" for the current directory).
     let planDirectory: String
     let environment: [String: String]
+    /// What a `${env:…}` or `${secret:…}` whose variable is not in `environment` is.
+    let unsetEnvironment: UnsetEnvironment
     private(set) var errors: [PlanError] = []
     /// The errors reported so far, to report each once.
     private var reported: Set<PlanError> = []
+    /// Errors at values an unset variable made (`UnsetEnvironment.unknown`), as notes: in file
+    /// order once `PlanLoader` has sorted them.
+    private(set) var notes: [PlanError] = []
+    /// The scalars whose value an unset variable made, with the variables: an error reported
+    /// at one is a note. Empty unless `unsetEnvironment` is `.unknown`.
+    var unknownValues: [YAMLMark: [EnvironmentVariableUse]] = [:]
+    /// Each environment variable the plan reads, first use first (a name read both ways counts
+    /// as a secret).
+    private(set) var environmentUses: [EnvironmentVariableUse] = []
+    /// Scenarios with no error that could not be built: a value an unset variable makes is
+    /// missing (`UnsetEnvironment.unknown`).
+    var scenariosNotBuilt = 0
+    private var environmentUseIndex: [String: Int] = [:]
 
     /// `vars:` merged with `--var`, already substituted.
     var variables: [String: ResolvedVariable] = [:]
@@ -52,9 +67,10 @@ final class PlanDecoder {
     var fileVerdicts: [String: String?] = [:]
     private var workingDirectory: String?
 
-    init(file: String, environment: [String: String]) {
+    init(file: String, environment: [String: String], unsetEnvironment: UnsetEnvironment = .error) {
         self.file = file
         self.environment = environment
+        self.unsetEnvironment = unsetEnvironment
         if let slash = file.lastIndex(of: "/") {
             let directory = String(file[..<slash])
             planDirectory = directory.isEmpty ? "/" : directory
@@ -67,7 +83,7 @@ final class PlanDecoder {
     /// what this one has learnt of the top level (variables, domain maps, secrets so far) and
     /// shares nothing mutable with it.
     func pieceDecoder() -> PlanDecoder {
-        let piece = PlanDecoder(file: file, environment: environment)
+        let piece = PlanDecoder(file: file, environment: environment, unsetEnvironment: unsetEnvironment)
         piece.variables = variables
         piece.failedVariables = failedVariables
         piece.secrets = secrets
@@ -100,6 +116,15 @@ final class PlanDecoder {
     /// For checks made once the plan's values are built (their marks are locations by then).
     /// A node an alias (`*name`) repeats is decoded again: its error is reported once.
     func report(at location: SourceLocation, _ message: String) {
+        if !unknownValues.isEmpty, let unset = unknownValues[YAMLMark(line: location.line, column: location.column)] {
+            let names = unset.map(\.description).joined(separator: ", ")
+            let note = PlanError(
+                location: location, message: "not checked without \(names), which is not read: taken as empty, \(message)",
+                severity: .note)
+            guard reported.insert(note).inserted else { return }
+            notes.append(note)
+            return
+        }
         let error = PlanError(location: location, message: message)
         guard reported.insert(error).inserted else { return }
         errors.append(error)
@@ -121,7 +146,21 @@ final class PlanDecoder {
         return raw.quoted
     }
 
-    // MARK: Secrets
+    /// Puts the notes in order (`PlanLoader.finish`), once decoding is over.
+    func sortNotes(_ finish: ([PlanError]) -> [PlanError]) {
+        if !notes.isEmpty { notes = finish(notes) }
+    }
+
+    // MARK: Environment and secrets
+
+    func recordEnvironmentUse(_ use: EnvironmentVariableUse) {
+        guard let index = environmentUseIndex[use.name] else {
+            environmentUseIndex[use.name] = environmentUses.count
+            environmentUses.append(use)
+            return
+        }
+        if use.isSecret { environmentUses[index].isSecret = true }
+    }
 
     func recordSecret(_ secret: SecretValue) {
         guard !secret.value.isEmpty, secretSet.insert(secret.value).inserted else { return }

@@ -12,12 +12,40 @@ public enum PlanLoader {
         try load(path: path, variables: variables, environment: environment, parallelism: .automatic)
     }
 
+    /// Reads, parses and validates the plan at `path` as `load` does, and says what it could not
+    /// check and which environment variables it reads.
+    ///
+    /// - Parameter unsetEnvironment: `.unknown` checks a plan without the variables it reads
+    ///   (`runner check --no-env`): what their values decide becomes notes, not errors.
+    public static func check(
+        path: String, variables: [String: String] = [:], environment: [String: String],
+        unsetEnvironment: UnsetEnvironment
+    ) throws(PlanErrors) -> PlanCheck {
+        // One core when values may be unknown: the notes are the one-core decoder's (pieces
+        // read in parallel only ever return a plan with nothing to say).
+        let parallelism: PlanParallelism = unsetEnvironment == .error ? .automatic : .oneCore
+        let (plan, decoder) = try decode(
+            path: path, variables: variables, environment: environment, unsetEnvironment: unsetEnvironment,
+            parallelism: parallelism)
+        return PlanCheck(
+            plan: plan, notes: decoder?.notes ?? [], environment: decoder?.environmentUses ?? [],
+            scenarioCount: plan.scenarios.count + (decoder?.scenariosNotBuilt ?? 0))
+    }
+
     /// `load(path:variables:environment:)` with the scenario list read by `parallelism` cores.
     /// The plan and the errors are the same whatever it says: only the time differs.
     static func load(
         path: String, variables: [String: String] = [:], environment: [String: String],
         parallelism: PlanParallelism
     ) throws(PlanErrors) -> Plan {
+        try decode(path: path, variables: variables, environment: environment, unsetEnvironment: .error, parallelism: parallelism).plan
+    }
+
+    /// The plan, and the one-core decoder that read it (nil when pieces were read in parallel).
+    private static func decode(
+        path: String, variables: [String: String], environment: [String: String], unsetEnvironment: UnsetEnvironment,
+        parallelism: PlanParallelism
+    ) throws(PlanErrors) -> (plan: Plan, decoder: PlanDecoder?) {
         let source: SourceText
         let document: YAMLDocument
         do {
@@ -28,7 +56,7 @@ public enum PlanLoader {
         }
         if let plan = ParallelPlanLoad.load(
             source, variables: variables, environment: environment, parallelism: parallelism) {
-            return plan
+            return (plan, nil)
         }
         do {
             // Keys are interned first, so the decoder recognises them by text index.
@@ -39,13 +67,15 @@ public enum PlanLoader {
         guard let root = document.root, !isEmpty(root) else {
             throw PlanErrors([PlanError(location: SourceLocation(file: path, line: 1, column: 1), message: "plan is empty")])
         }
-        let decoder = PlanDecoder(file: path, environment: environment)
+        let decoder = PlanDecoder(file: path, environment: environment, unsetEnvironment: unsetEnvironment)
         let plan = decoder.decodePlan(root, variables: variables)
         let errors = document.errors + decoder.errors
         guard errors.isEmpty, let plan else {
-            throw PlanErrors(finish(errors, source: source))
+            // The notes too (`UnsetEnvironment.unknown`): what was not checked beside what is wrong.
+            throw PlanErrors(finish(errors + decoder.notes, source: source, root: root))
         }
-        return plan
+        decoder.sortNotes { finish($0, source: source, root: root) }
+        return (plan, decoder)
     }
 
     /// A stream whose only document is nothing (`---` alone, `~`).
@@ -54,8 +84,9 @@ public enum PlanLoader {
         return value.isEmpty || value == "~" || value == "null" || value == "Null" || value == "NULL"
     }
 
-    /// Errors in file order, each with its source line for the caret snippet.
-    private static func finish(_ errors: [PlanError], source: SourceText) -> [PlanError] {
+    /// Errors in file order, each with its source line for the caret snippet, where its token
+    /// ends, and (given the document's root) its key path.
+    private static func finish(_ errors: [PlanError], source: SourceText, root: YAMLNode? = nil) -> [PlanError] {
         guard !errors.isEmpty else {
             // Decoding failed without saying why: never return an empty error list.
             return [PlanError(location: nil, message: "plan '\(source.file)' could not be decoded")]
@@ -72,10 +103,14 @@ public enum PlanLoader {
             }
         }.map(\.element)
         let lines = SourceLines(source.bytes)
+        let marks = Set(ordered.compactMap { $0.location.map { YAMLMark(line: $0.line, column: $0.column) } })
+        let keyPaths = root.map { KeyPaths.find(marks, from: $0) } ?? [:]
         return ordered.map { error in
             var error = error
-            if let location = error.location, error.sourceLine == nil {
-                error.sourceLine = source.snippetLine(location.line, lines: lines)
+            if let location = error.location {
+                if error.sourceLine == nil { error.sourceLine = source.snippetLine(location.line, lines: lines) }
+                error.end = source.tokenEnd(line: location.line, column: location.column, lines: lines)
+                error.keyPath = keyPaths[YAMLMark(line: location.line, column: location.column)]
             }
             return error
         }

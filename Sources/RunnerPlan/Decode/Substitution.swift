@@ -4,6 +4,9 @@ import RunnerVocabulary
 struct ResolvedVariable: Sendable {
     var value: String
     var shown: String
+    /// The unset environment variables that went into it (`runner check --no-env`): the value
+    /// is not known, so what it makes is not checked.
+    var unset: [EnvironmentVariableUse] = []
 }
 
 extension PlanDecoder {
@@ -26,7 +29,9 @@ extension PlanDecoder {
         // Most scalars hold no `${` (a lone `$`, as in a pattern's `^…$`, stays as written).
         guard raw.containsReference else { return ResolvedVariable(value: raw, shown: raw) }
         switch expand(raw, allowVariables: allowVariables, record: true) {
-        case .success(let resolved): return resolved
+        case .success(let resolved):
+            if !resolved.unset.isEmpty { unknownValues[mark] = resolved.unset }
+            return resolved
         case .failure(let problem):
             if !problem.alreadyReported { report(at: mark, problem.message) }
             return nil
@@ -48,6 +53,7 @@ extension PlanDecoder {
             value.reserveCapacity(utf8.count + 16)
             // Only made when a secret shows up: until then it equals `value`.
             var shown: [UInt8]?
+            var unset: [EnvironmentVariableUse] = []
             var literalStart = 0
             var index = 0
             func appendLiteral(upTo end: Int) {
@@ -103,13 +109,15 @@ extension PlanDecoder {
                     if shown == nil, resolved.shown != resolved.value { shown = value }
                     value.append(contentsOf: resolved.value.utf8)
                     shown?.append(contentsOf: resolved.shown.utf8)
+                    unset.append(contentsOf: resolved.unset.filter { !unset.contains($0) })
                 }
                 index = end + 1
                 literalStart = index
             }
             appendLiteral(upTo: utf8.count)
             let text = String(decoding: value, as: UTF8.self)
-            return .success(ResolvedVariable(value: text, shown: shown.map { String(decoding: $0, as: UTF8.self) } ?? text))
+            return .success(ResolvedVariable(
+                value: text, shown: shown.map { String(decoding: $0, as: UTF8.self) } ?? text, unset: unset))
         }
     }
 
@@ -120,8 +128,16 @@ extension PlanDecoder {
             guard !name.isEmpty else {
                 return .failure(Problem("missing environment variable name in '${\(reference)}'"))
             }
+            let use = EnvironmentVariableUse(name: name, isSecret: isSecret)
+            if record { recordEnvironmentUse(use) }
             guard let value = environment[name] else {
-                return .failure(Problem("environment variable '\(name)' is not set"))
+                switch unsetEnvironment {
+                case .error:
+                    return .failure(Problem("environment variable '\(name)' is not set"))
+                case .unknown:
+                    // An empty stand-in: whatever it makes is reported as not checked (a note).
+                    return .success(ResolvedVariable(value: "", shown: "", unset: [use]))
+                }
             }
             guard isSecret else { return .success(ResolvedVariable(value: value, shown: value)) }
             if record { recordSecret(SecretValue(name: name, value: value)) }

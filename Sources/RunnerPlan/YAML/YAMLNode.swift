@@ -1,5 +1,5 @@
 /// A 1-based position in the plan file.
-struct YAMLMark: Sendable, Equatable, Comparable {
+struct YAMLMark: Sendable, Hashable, Comparable {
     // Stored narrow: a large plan holds millions of marks.
     private var storedLine: Int32
     private var storedColumn: Int32
