@@ -3,29 +3,69 @@ import Foundation
 import RunnerPlan
 
 /// Loads every plan named on the command line (a folder stands for the plans in it); any error
-/// in any plan stops everything (exit 2).
+/// in any plan stops everything (exit 2). The errors are written in `--format`.
 enum PlanFiles {
     static func load(_ options: PlanOptions) throws -> [Plan] {
-        let environment = ProcessInfo.processInfo.environment
+        try check(options, unsetEnvironment: .error, alwaysWrite: false).map(\.plan)
+    }
+
+    /// Each plan checked, with what could not be checked and the environment it reads.
+    ///
+    /// - Parameters:
+    ///   - unsetEnvironment: `.unknown` reads no environment at all (`runner check --no-env`):
+    ///     the result is the same wherever it runs, with the secrets or without.
+    ///   - alwaysWrite: writes a `json` or `gitlab` document when nothing was found too (an
+    ///     empty list), for `runner check`, whose output is that document; a run writes one only
+    ///     when it stops on a plan error (its standard output is the run's otherwise).
+    static func check(_ options: PlanOptions, unsetEnvironment: UnsetEnvironment, alwaysWrite: Bool) throws -> [PlanCheck] {
+        let environment = unsetEnvironment == .unknown ? [:] : ProcessInfo.processInfo.environment
+        let format = options.format
+        var findings: [PlanFinding] = []
+        /// Text goes out as each plan is read (a large folder shows its first errors early).
+        func found(_ errors: [PlanError], in plan: String) {
+            guard !errors.isEmpty else { return }
+            if format == .text {
+                Console.error(PlanErrors(errors).description)
+            } else {
+                findings += errors.map { PlanFinding(plan: plan, error: $0) }
+            }
+        }
         let paths: [String]
         do throws(PlanErrors) {
             paths = try PlanPaths.expand(options.plans)
         } catch {
-            Console.error(error.description)
+            found(error.errors, in: options.plans.first ?? ".")
+            try write(findings, in: format)
             throw ExitCode(ExitStatus.invalidInput)
         }
-        var plans: [Plan] = []
+        var checks: [PlanCheck] = []
         var failed = false
         for path in paths {
             do throws(PlanErrors) {
-                plans.append(try PlanLoader.load(path: path, variables: options.variableValues, environment: environment))
+                let check = try PlanLoader.check(
+                    path: path, variables: options.variableValues, environment: environment, unsetEnvironment: unsetEnvironment)
+                found(check.notes, in: path)
+                checks.append(check)
             } catch {
                 failed = true
-                Console.error(error.description)
+                found(error.errors, in: path)
             }
         }
+        if failed || alwaysWrite || !findings.isEmpty { try write(findings, in: format) }
         if failed { throw ExitCode(ExitStatus.invalidInput) }
-        return plans
+        return checks
+    }
+
+    /// Writes what a non-text format collected: a document, or GitHub's commands, on standard output.
+    private static func write(_ findings: [PlanFinding], in format: PlanErrorFormat) throws {
+        guard format != .text else { return }
+        do throws(FingerprintUnavailable) {
+            let rendered = try format.render(findings)
+            if !rendered.isEmpty { Console.output(rendered) }
+        } catch {
+            Console.error("error: \(error.description)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
     }
 
     /// Each `--client` name that no plan's `clients:` has, with the closest one.

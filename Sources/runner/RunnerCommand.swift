@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RunnerEngine
+import RunnerPlan
 import RunnerResults
 
 @main
@@ -56,6 +57,11 @@ struct PlanOptions: ParsableArguments {
 
     @Option(name: .customLong("var"), help: ArgumentHelp("Set a plan variable (repeatable).", valueName: "NAME=VALUE"))
     var variables: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "How plan errors are written: text (for a terminal, on standard error), json (a list), github (workflow commands: annotations) or gitlab (a Code Quality report); all but text on standard output.",
+        valueName: "FORMAT"))
+    var format: PlanErrorFormat = .text
 
     func validate() throws {
         guard !plans.isEmpty else { throw ValidationError("give at least one plan file") }
