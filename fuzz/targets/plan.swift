@@ -6,7 +6,8 @@
 // crashes, hangs and leaks, a finding is an error list that breaks what plan-format.md
 // promises: never empty, every error located in this file (line, column >= 1) with a message,
 // and a `${secret:…}` value never shown; or a plan read in pieces (the path large plans take
-// on several cores) that differs from the plan read whole, in any field or error.
+// on several cores) that differs from the plan read whole, in any field or error; an error whose
+// token (for --format) ends before it starts, or whose GitHub workflow command is not one line.
 
 #if canImport(Glibc)
 import Glibc
@@ -168,6 +169,15 @@ func checkErrors(_ failure: PlanErrors, input: UnsafeRawBufferPointer) {
             guard location.file == workspace.planPath, location.line >= 1, location.column >= 1 else {
                 finding("an error located outside the plan: \(error.rendered)")
             }
+            // Where its token ends (`--format`): at or after where it starts.
+            if let end = error.end, end.line < location.line || (end.line == location.line && end.column < location.column) {
+                finding("an error ending at \(end.line):\(end.column), before it starts: \(error.rendered)")
+            }
+        }
+        // A GitHub workflow command is one line, whatever the plan quotes back.
+        let command = PlanErrorFormat.githubCommand(PlanFinding(plan: workspace.planPath, error: error))
+        if command.utf8.contains(UInt8(ascii: "\n")) || command.utf8.contains(UInt8(ascii: "\r")) {
+            finding("a workflow command over more than one line: \(command)")
         }
     }
     // `${env:API_TOKEN}` shows the value by design, and the input may spell it out itself.
