@@ -59,7 +59,7 @@ enum PlanFiles {
     /// Writes what a non-text format collected: a document, or GitHub's commands, on standard output.
     private static func write(_ findings: [PlanFinding], in format: PlanErrorFormat) throws {
         guard format != .text else { return }
-        do throws(FingerprintUnavailable) {
+        do throws(PlanErrorFormat.Failure) {
             let rendered = try format.render(findings)
             if !rendered.isEmpty { Console.output(rendered) }
         } catch {

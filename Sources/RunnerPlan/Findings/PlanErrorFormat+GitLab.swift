@@ -28,7 +28,7 @@ extension PlanErrorFormat {
     /// the SHA-256 of the file, the key path (the line when there is none), the severity, the
     /// message and how many alike came before: the same finding keeps it when lines move, so a
     /// merge request shows only what it changed.
-    static func gitlabReport(_ findings: [PlanFinding]) throws(FingerprintUnavailable) -> String {
+    static func gitlabReport(_ findings: [PlanFinding]) throws(Failure) -> String {
         var seen: [String: Int] = [:]
         var issues: [GitLabIssue] = []
         for finding in findings {
@@ -46,6 +46,6 @@ extension PlanErrorFormat {
                 fingerprint: try Fingerprint.sha256Hex(identity + "\n\(occurrence)"), severity: severity,
                 location: .init(path: path, lines: .init(begin: finding.error.location?.line ?? 1))))
         }
-        return encoded(issues)
+        return try encoded(issues)
     }
 }

@@ -43,16 +43,20 @@ extension PlanErrorFormat {
         }
     }
 
-    static func json(_ findings: [PlanFinding]) -> String {
-        encoded(findings.map(JSONFinding.init))
+    static func json(_ findings: [PlanFinding]) throws(Failure) -> String {
+        try encoded(findings.map(JSONFinding.init))
     }
 
     /// Pretty-printed, keys sorted: the layout of the runner's other JSON.
-    static func encoded(_ value: some Encodable) -> String {
+    static func encoded(_ value: some Encodable) throws(Failure) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Strings, numbers and nulls only: encoding cannot fail.
-        guard let data = try? encoder.encode(value) else { return "[]" }
-        return String(decoding: data, as: UTF8.self)
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            // Strings, numbers and nulls only: never expected, but never an empty list that
+            // would read as "nothing found" either.
+            throw .encoding(String(describing: error))
+        }
     }
 }

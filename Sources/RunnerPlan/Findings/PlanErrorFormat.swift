@@ -21,12 +21,29 @@ public enum PlanErrorFormat: String, CaseIterable, Sendable {
 
     /// The findings of every plan a command read, in the format: one document for `json` and
     /// `gitlab` (an empty list when there are none), else a line (or a snippet) each.
-    public func render(_ findings: [PlanFinding]) throws(FingerprintUnavailable) -> String {
+    public func render(_ findings: [PlanFinding]) throws(Failure) -> String {
         switch self {
         case .text: findings.map(\.error.rendered).joined(separator: "\n")
-        case .json: Self.json(findings)
+        case .json: try Self.json(findings)
         case .github: findings.map(Self.githubCommand).joined(separator: "\n")
         case .gitlab: try Self.gitlabReport(findings)
+        }
+    }
+
+    /// The findings could not be written in the format.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// OpenSSL could not compute a SHA-256 (a build without it): no GitLab fingerprints.
+        case fingerprintUnavailable
+        /// JSONEncoder refused the findings.
+        case encoding(String)
+
+        public var description: String {
+            switch self {
+            case .fingerprintUnavailable:
+                "cannot fingerprint the findings for --format gitlab: OpenSSL's SHA-256 is unavailable"
+            case .encoding(let reason):
+                "cannot write the findings as JSON: \(reason)"
+            }
         }
     }
 }
