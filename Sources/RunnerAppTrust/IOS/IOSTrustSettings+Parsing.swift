@@ -1,0 +1,35 @@
+import Foundation
+
+extension IOSTrustSettings {
+    /// Reads an Info.plist, XML or binary, with PropertyListSerialization. A value iOS or
+    /// TrustKit cannot use is an error at its key: the key's line and column in an XML plist,
+    /// line 1 in a binary one; the message names the key path in both.
+    public static func parse(_ data: Data, path: String) throws(AppTrustFileError) -> IOSTrustSettings {
+        let source = SourceLines(data)
+        let isBinary = data.starts(with: Array("bplist".utf8))
+        var locator: PlistKeyLocator?
+        var xmlRoot: XMLNode?
+        if !isBinary {
+            switch XMLTreeReader.read(data, source: source) {
+            case .success(let root):
+                xmlRoot = root
+                locator = PlistKeyLocator(xml: root)
+            case .failure(let failure):
+                throw AppTrustFileError(
+                    path: path, line: failure.line, column: failure.column, message: failure.message, sourceLine: source.line(failure.line))
+            }
+        }
+        let top: Any
+        do {
+            top = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            let line = xmlRoot?.line ?? 1
+            throw AppTrustFileError(
+                path: path, line: line, column: xmlRoot?.column ?? 1,
+                message: "not a property list PropertyListSerialization reads (\(isBinary ? "binary" : "XML"))",
+                sourceLine: xmlRoot == nil ? nil : source.line(line))
+        }
+        let reader = InfoPlistReader(path: path, source: source, locator: locator)
+        return try reader.read(top)
+    }
+}
