@@ -38,8 +38,8 @@ let package = Package(
         // The words every layer shares (a strategy, an HTTP version, a header, a certificate,
         // timings, a transfer error): one type per concept, no conversions between layers.
         .target(name: "RunnerVocabulary", swiftSettings: crossModule),
-        .target(name: "RunnerPlan", dependencies: ["CYAML", "CCryptoShim", "RunnerVocabulary"], swiftSettings: crossModule),
-        .target(name: "RunnerResults", dependencies: ["RunnerVocabulary"], swiftSettings: crossModule),
+        .target(name: "RunnerPlan", dependencies: ["CYAML", "CCryptoShim", "RunnerVocabulary", "RunnerAppTrust"], swiftSettings: crossModule),
+        .target(name: "RunnerResults", dependencies: ["RunnerVocabulary", "RunnerAppTrust"], swiftSettings: crossModule),
         .target(name: "RunnerTransport", dependencies: ["CCurlShim", "RunnerVocabulary"], swiftSettings: crossModule),
         // DNS messages (DoH) through glibc's libresolv.
         .target(name: "CDNSShim", linkerSettings: [.linkedLibrary("resolv")]),

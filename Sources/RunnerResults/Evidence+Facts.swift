@@ -11,6 +11,8 @@ extension ScenarioResult {
         sink.fact("ip source", evidence.ipSource)
         if !evidence.clients.isEmpty { sink.fact("clients", list: evidence.clients.map(\.described)) }
         if let retained = evidence.retained { sink.fact("retained", retained.summary) }
+        for policy in evidence.appPolicies { sink.fact("app policy", policy.summary) }
+        if !evidence.appWarnings.isEmpty { sink.fact("app warnings", list: evidence.appWarnings.map(\.description)) }
         if !tags.isEmpty { sink.fact("tags", list: tags) }
         for lookup in evidence.dns { sink.dnsLookup(lookup) }
         if let reason = evidence.dnsNotChecked {
@@ -53,6 +55,10 @@ extension Evidence {
     /// The keys of the evidence's record, in the order they are written (sorted). Writing and
     /// reading both switch over them: a key added here is a fact the compiler asks both to handle.
     public enum RecordKey: String, CodingKey, CaseIterable, Sendable {
+        /// The rules each app of the scenario applied (`app:`), `[]` for none.
+        case appPolicy = "app_policy"
+        /// What those rules warn of, `[]` for none.
+        case appWarnings = "app_warnings"
         /// What the result captured (`capture:`), `[]` for none.
         case captured
         /// The user populations whose answer held the address, `[]` for none (`clients:`).
@@ -75,6 +81,10 @@ extension Evidence {
     public func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
+            case .appPolicy:
+                sink.list(appPolicies) { policy, sink in policy.record(into: &sink) }
+            case .appWarnings:
+                sink.list(appWarnings) { warning, sink in warning.record(into: &sink) }
             case .captured:
                 sink.list(captured) { capture, sink in capture.record(into: &sink) }
             case .clients:
@@ -101,6 +111,11 @@ extension Evidence: Decodable {
         self.init(strategy: .system, ipSource: "", insecure: false)
         for key in RecordKey.allCases {
             switch key {
+            case .appPolicy:
+                // Missing or null only in reports written before apps: none.
+                appPolicies = try container.list(key, keyedBy: AppPolicyEvidence.RecordKey.self, AppPolicyEvidence.read)
+            case .appWarnings:
+                appWarnings = try container.list(key, keyedBy: AppWarning.RecordKey.self, AppWarning.read)
             case .captured:
                 // Missing or null only in reports written before flows: none.
                 captured = try container.list(key, keyedBy: CaptureRecord.RecordKey.self, CaptureRecord.read)

@@ -35,6 +35,11 @@ public struct Evidence: Sendable {
     /// Set when the address is one the map's service no longer returns but returned within its
     /// `retain:` window (apps' caches still hold it); nil for a current answer's.
     public var retained: RetainedEvidence? = nil
+    /// The rules each app of the scenario (`app:`) applied to this request, one per app and
+    /// platform; empty without `app:`.
+    public var appPolicies: [AppPolicyEvidence] = []
+    /// What those rules warn of (not failing unless `--strict`).
+    public var appWarnings: [AppWarning] = []
 
     public init(strategy: StrategyKind, ipSource: String, insecure: Bool, hops: [HopEvidence] = [], notes: [String] = []) {
         self.strategy = strategy

@@ -244,6 +244,9 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
         /// A user population was sent outside the edges `expect.edges` allows it, whatever
         /// the request did.
         case scheduling
+        /// The app's own trust rules (`app:`) refuse what came back: cleartext it forbids, a
+        /// chain no pin that applies matches, a TLS floor of ATS.
+        case appPolicy = "app-policy"
     }
 
     /// Which expectation, e.g. `status`, `header Content-Type`, `body json $.user.id`;
@@ -269,6 +272,7 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .expectation: "\(subject): expected \(expected), got \(actual)"
         case .scheduling: "\(actual), outside \(expected)"
+        case .appPolicy: "\(subject): \(actual) (the app requires \(expected))"
         }
     }
 }

@@ -49,6 +49,9 @@ struct RunSelection: ParsableArguments {
         transform: RunSelection.shard(from:))
     var shard: Shard?
 
+    @Flag(help: "Fail a result on what its apps' trust rules warn of (app:): pins expired or expiring, pins without a backup key, pins IP direct leaves off.")
+    var strict = false
+
     func validate() throws {
         guard (1...1024).contains(jobs) else { throw ValidationError("--jobs takes a number from 1 to 1024, got \(jobs)") }
         if let retries, !(0...TransferSettings.maxRetries).contains(retries) {
@@ -121,6 +124,7 @@ struct RunSelection: ParsableArguments {
         options.retriesOverride = retries
         options.shard = shard
         options.onlyClients = clients.isEmpty ? nil : Set(clients)
+        options.strictAppPolicy = strict
         return options
     }
 

@@ -258,7 +258,7 @@ final class SuiteRun {
         ResultJob(
             machine: ResultStateMachine(
                 planned: plannedResult, retries: options.retries(for: scenario), redactor: options.redactor,
-                digestsBodies: options.digestsBodies),
+                digestsBodies: options.digestsBodies, strictAppPolicy: options.strictAppPolicy),
             engine: engine, clock: clock, resolve: redirectResolve, isInterrupted: { [interrupter] in interrupter.signal != nil }
         ) { [self] result, machine in
             // Before any sink sees the result: its own evidence may hold what it captured.

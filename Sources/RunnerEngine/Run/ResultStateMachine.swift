@@ -72,11 +72,17 @@ struct ResultStateMachine {
     /// Whether each hop's response body is hashed: when an output of the run shows the digest
     /// (`RunOptions.digestsBodies`) or the scenario expects one (`body: {sha256: …}`).
     private let digestsBodies: Bool
+    /// The rules each app of the scenario applied to the final hop (`app:`), and their warnings.
+    private var appPolicies: [AppPolicyEvidence] = []
+    private var appWarnings: [AppWarning] = []
+    /// `--strict`: an app's warnings fail the result.
+    private let strictAppPolicy: Bool
 
-    init(planned: PlannedResult, retries: Int, redactor: Redactor? = nil, digestsBodies: Bool = true) {
+    init(planned: PlannedResult, retries: Int, redactor: Redactor? = nil, digestsBodies: Bool = true, strictAppPolicy: Bool = false) {
         self.planned = planned
         self.retries = retries
         self.redactor = redactor
+        self.strictAppPolicy = strictAppPolicy
         self.digestsBodies = digestsBodies || planned.scenario.expect.body.contains {
             if case .sha256 = $0 { return true } else { return false }
         }
@@ -169,7 +175,7 @@ struct ResultStateMachine {
                 redirects: chain.count - 1, finalURL: request.url.description)
             let problems = ExpectationChecker.problems(
                 for: scenario.expect, observed: observed, now: date, profile: scenario.settings.tls.profile,
-                redactor: redactor)
+                redactor: redactor) + appPolicyProblems(wire: wire, tls: observed.tls, date: date)
             if let pins = scenario.expect.certificate?.pins {
                 pinMatch = ExpectationChecker.pinProblems(pins, observed: observed).isEmpty
             }
@@ -182,6 +188,24 @@ struct ResultStateMachine {
             return conclude(.errored(error), now: now)
         case .follow(let next):
             return follow(next, from: wire, now: now, date: date)
+        }
+    }
+
+    /// The scenario's apps (`app:`) judging the final hop: their rules kept for the evidence,
+    /// what they refuse as problems, their warnings (problems too under `--strict`).
+    private mutating func appPolicyProblems(wire: WirePlan, tls: TLSSession?, date: Date) -> [Problem] {
+        guard !scenario.apps.isEmpty else { return [] }
+        var policies = AppPolicyVerdict.policies(
+            apps: scenario.apps, url: wire.originalURL, strategy: wire.strategy, ip: wire.pinnedIP?.text, now: date)
+        let judged = AppPolicyVerdict.judge(
+            &policies, apps: scenario.apps, url: wire.originalURL, strategy: wire.strategy, tls: tls, now: date)
+        appPolicies = policies
+        appWarnings = judged.warnings
+        guard strictAppPolicy else { return judged.problems }
+        return judged.problems + judged.warnings.map { warning in
+            Problem(
+                subject: "app \(warning.app) \(warning.kind.rawValue)", expected: "no warning (--strict)", actual: warning.message,
+                kind: .appPolicy)
         }
     }
 
@@ -246,6 +270,8 @@ struct ResultStateMachine {
         cookies = planned.lane?.cookies ?? CookieJar()
         notes = planned.resolution?.notes ?? []
         pinMatch = nil
+        appPolicies = []
+        appWarnings = []
         dnsLookups = planned.resolution?.dns.map { [$0] } ?? []
         ipSource = ResultExpansion.addressSource(of: planned.strategy, in: scenario) == nil
             ? "system resolver (libcurl, not pinned)" : planned.resolution?.source ?? "not resolved"
@@ -351,6 +377,13 @@ struct ResultStateMachine {
             }
         }
         evidence.pinMatch = pinMatch
+        if appPolicies.isEmpty, !scenario.apps.isEmpty {
+            // No final response was judged: the rules that would have applied, for the evidence.
+            appPolicies = AppPolicyVerdict.policies(
+                apps: scenario.apps, url: scenario.request.url, strategy: planned.strategy, ip: planned.ip?.text, now: lastDate)
+        }
+        evidence.appPolicies = appPolicies
+        evidence.appWarnings = appWarnings
         evidence.connection = ConnectionSettings(
             http: scenario.settings.http, timeout: scenario.settings.timeout, connectTimeout: scenario.settings.connectTimeout)
         evidence.captured = captured?.records ?? []

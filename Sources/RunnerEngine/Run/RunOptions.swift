@@ -37,6 +37,8 @@ public struct RunOptions: Sendable {
     /// small response's digest costs more than the rest of its handling. A scenario that
     /// expects a digest (`body: {sha256: …}`) has it computed whatever this says.
     public var digestsBodies = true
+    /// `--strict`: what an app's trust rules warn of (`app:`) fails the result as `app-policy`.
+    public var strictAppPolicy = false
 
     public init() {}
 

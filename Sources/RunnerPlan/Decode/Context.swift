@@ -12,6 +12,8 @@ struct Context: Sendable, CustomStringConvertible {
         case domainMap(String)
         case clients
         case client(String)
+        case apps
+        case app(String)
         /// Shown as `'login'` when the scenario's name (masked) is known, `#3` otherwise: the
         /// label is only put together when a message needs it.
         case scenario(number: Int, name: String?)
@@ -40,6 +42,9 @@ struct Context: Sendable, CustomStringConvertible {
         case httpdnsAuth = "httpdns.auth"
         case httpdnsAnswer = "httpdns.answer"
         case capture
+        case android
+        case ios
+        case okhttp
     }
 
     private final class SharedOwner: Sendable {
@@ -82,6 +87,8 @@ struct Context: Sendable, CustomStringConvertible {
         case .domainMap(let name): ownerText = "domain map '\(name)'"
         case .clients: ownerText = "clients"
         case .client(let name): ownerText = "client '\(name)'"
+        case .apps: ownerText = "apps"
+        case .app(let name): ownerText = "app '\(name)'"
         case .scenario(let number, let name): ownerText = Self.scenarioLabel(number: number, name: name)
         }
         guard let part else { return "in \(ownerText)" }

@@ -26,7 +26,7 @@ extension PlanDecoder {
         checkFlows(scenarios)
         return Plan(
             path: file, name: topLevel.name, domainMaps: topLevel.domainMaps, scenarios: scenarios, secrets: secrets,
-            clients: topLevel.clients)
+            clients: topLevel.clients, apps: apps)
     }
 
     /// Everything at the top level but the scenarios, which are left in `fields`.
@@ -53,6 +53,7 @@ extension PlanDecoder {
             name = text.value
         }
 
+        apps = fields[.apps].map { decodeApps($0) } ?? []
         // Clients before the maps that ask as them.
         let clients = fields[.clients].map { decodeClients($0) } ?? []
         clientPopulations = clients

@@ -21,6 +21,8 @@ struct SettingsLayer {
     var headers: [HeaderEntry]?
     var resolver: ResolverChoice?
     var tls: TLSLayer?
+    /// The apps a result is checked as (`app:`), by name.
+    var apps: [String]?
     /// `defaults` only: its `tls` checked and resolved once, for the scenarios that write none
     /// (so a mistake in it is reported once, not once per scenario).
     var resolvedTLS = ClientTLS()
@@ -95,6 +97,7 @@ extension PlanDecoder {
             case .headers: layer.headers = decodeHeaders(value, site: site(), context: context.part(.headers))
             case .resolver: layer.resolver = resolverChoice(value, site: site())
             case .tls: layer.tls = decodeTLS(value, site: site(), context: context)
+            case .app: layer.apps = appReferences(value, site: site())
             }
         }
         return layer
@@ -335,6 +338,8 @@ extension PlanDecoder {
             request: RequestSpec(method: request.method, url: request.url, headers: headers, body: request.body),
             expect: expect)
         scenario.after = after
+        let appNames = layer.apps ?? defaults.apps ?? []
+        scenario.apps = apps.filter { appNames.contains($0.name) }
         scenario.captures = captures
         scenario.captureUses = request.captureUses
         return scenario

@@ -24,6 +24,9 @@ enum PlanKey: String, CaseIterable, Sendable {
     case minVersion = "min_version", maxVersion = "max_version", ciphers, tls13Ciphers = "tls13_ciphers", curves
     case profile, pins, cipher
     case clients, ip, subnet, labels, edges, retain
+    case apps, app, android, ios, okhttp, pinWarn = "pin_warn"
+    case networkSecurityConfig = "network_security_config", targetSDK = "target_sdk", debuggable, raw
+    case infoPlist = "info_plist"
 
     fileprivate static let all = allCases
 
@@ -73,6 +76,14 @@ enum PlanSection: String, CaseIterable, Sendable {
     case client
     /// One rule of `expect.edges`.
     case edgeRule = "edge-rule"
+    /// One app under the top-level `apps:`.
+    case app
+    /// `android:` of an app.
+    case appAndroid = "app-android"
+    /// `ios:` of an app.
+    case appIOS = "app-ios"
+    /// `okhttp:` of an app.
+    case appOkHttp = "app-okhttp"
 
     /// The keys this section accepts, in the order messages list them.
     var keys: KeySet {
@@ -97,6 +108,10 @@ enum PlanSection: String, CaseIterable, Sendable {
         case .tlsExpect: Keys.tlsExpect.keySet
         case .client: Keys.client.keySet
         case .edgeRule: Keys.edgeRule.keySet
+        case .app: Keys.app.keySet
+        case .appAndroid: Keys.appAndroid.keySet
+        case .appIOS: Keys.appIOS.keySet
+        case .appOkHttp: Keys.appOkHttp.keySet
         }
     }
 }
@@ -119,7 +134,7 @@ extension SectionKey {
 }
 
 enum TopLevelKey: SectionKey {
-    case version, name, defaults, vars, clients, domains, scenarios
+    case version, name, defaults, vars, clients, apps, domains, scenarios
 
     var planKey: PlanKey {
         switch self {
@@ -128,8 +143,60 @@ enum TopLevelKey: SectionKey {
         case .defaults: .defaults
         case .vars: .vars
         case .clients: .clients
+        case .apps: .apps
         case .domains: .domains
         case .scenarios: .scenarios
+        }
+    }
+}
+
+/// One app under the top-level `apps:`: the trust files of each platform it ships on.
+enum AppKey: SectionKey {
+    case android, ios, okhttp, pinWarn
+
+    var planKey: PlanKey {
+        switch self {
+        case .android: .android
+        case .ios: .ios
+        case .okhttp: .okhttp
+        case .pinWarn: .pinWarn
+        }
+    }
+}
+
+/// `android:` of an app.
+enum AndroidAppKey: SectionKey {
+    case networkSecurityConfig, targetSDK, debuggable, raw
+
+    var planKey: PlanKey {
+        switch self {
+        case .networkSecurityConfig: .networkSecurityConfig
+        case .targetSDK: .targetSDK
+        case .debuggable: .debuggable
+        case .raw: .raw
+        }
+    }
+}
+
+/// `ios:` of an app.
+enum IOSAppKey: SectionKey {
+    case infoPlist, version
+
+    var planKey: PlanKey {
+        switch self {
+        case .infoPlist: .infoPlist
+        case .version: .version
+        }
+    }
+}
+
+/// `okhttp:` of an app.
+enum OkHttpAppKey: SectionKey {
+    case pins
+
+    var planKey: PlanKey {
+        switch self {
+        case .pins: .pins
         }
     }
 }
@@ -151,7 +218,7 @@ enum ClientKey: SectionKey {
 enum SettingKey: SectionKey {
     case timeout, connectTimeout, http, followRedirects
     case maxRedirects, ca, insecure, maxBody, retries, strategy, ips
-    case ipVersion, domains, headers, resolver, tls
+    case ipVersion, domains, headers, resolver, tls, app
 
     var planKey: PlanKey {
         switch self {
@@ -171,6 +238,7 @@ enum SettingKey: SectionKey {
         case .headers: .headers
         case .resolver: .resolver
         case .tls: .tls
+        case .app: .app
         }
     }
 }
@@ -469,6 +537,10 @@ enum Keys {
     static let httpdnsAnswer = SectionKeys<HTTPDNSAnswerKey>(.httpdnsAnswer)
     static let client = SectionKeys<ClientKey>(.client)
     static let edgeRule = SectionKeys<EdgeRuleKey>(.edgeRule)
+    static let app = SectionKeys<AppKey>(.app)
+    static let appAndroid = SectionKeys<AndroidAppKey>(.appAndroid)
+    static let appIOS = SectionKeys<IOSAppKey>(.appIOS)
+    static let appOkHttp = SectionKeys<OkHttpAppKey>(.appOkHttp)
     static let capture = SectionKeys<CaptureKey>(.capture)
     static let dns = SectionKeys<DNSExpectKey>(.dns)
     static let tls = SectionKeys<TLSKey>(.tls)

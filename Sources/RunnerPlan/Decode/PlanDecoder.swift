@@ -40,6 +40,11 @@ final class PlanDecoder {
     /// that select them.
     var clientPopulations: [ClientPopulation] = []
     var clientNames: [String] { clientPopulations.map(\.name) }
+    /// The plan's apps (`apps:`), for the scenarios that are checked as them (`app:`).
+    var apps: [AppDefinition] = []
+    /// Every app name `apps:` writes, those with errors too: a scenario naming one of those is
+    /// not told it is unknown.
+    var appNamesWritten: [String] = []
     /// The maps that are static lists: `expect.edges` may bound addresses by them.
     var staticMapNames: Set<String> = []
     /// The populations each map asking as clients is asked as, by map name: what a scenario's
@@ -92,6 +97,8 @@ final class PlanDecoder {
         piece.domainMapNameSet = domainMapNameSet
         piece.mapsReachingSystemResolver = mapsReachingSystemResolver
         piece.clientPopulations = clientPopulations
+        piece.apps = apps
+        piece.appNamesWritten = appNamesWritten
         piece.staticMapNames = staticMapNames
         piece.clientsAskedBy = clientsAskedBy
         piece.mapsAskingAsThisMachine = mapsAskingAsThisMachine
@@ -125,7 +132,11 @@ final class PlanDecoder {
             notes.append(note)
             return
         }
-        let error = PlanError(location: location, message: message)
+        report(PlanError(location: location, message: message))
+    }
+
+    /// An error found in another file the plan names (an app's trust file), with its own line.
+    func report(_ error: PlanError) {
         guard reported.insert(error).inserted else { return }
         errors.append(error)
     }
@@ -202,6 +213,29 @@ final class PlanDecoder {
             return nil
         }
         return absolute
+    }
+
+    /// Resolves `text` against the plan's directory and checks it is a folder that can be read.
+    /// Returns the absolute path; nil (reported at the value) when it is not one.
+    func planRelativeDirectory(_ text: Text, what: String, site: @autoclosure () -> Site) -> String? {
+        guard !text.value.isEmpty else {
+            report(at: text.mark, "expected a folder for \(site()), got an empty value")
+            return nil
+        }
+        let shown = text.value.hasPrefix("/") || planDirectory.isEmpty ? text.value : planDirectory + "/" + text.value
+        let absolute = shown.hasPrefix("/") ? shown : currentDirectory() + "/" + shown
+        var info = stat()
+        guard stat(absolute, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, access(absolute, R_OK | X_OK) == 0 else {
+            report(at: text.mark, "\(what) '\(text.shown)' is not a folder that can be read (looked for '\(shown)')")
+            return nil
+        }
+        return absolute
+    }
+
+    /// An absolute path as messages show it: relative to the current directory when under it.
+    func shownPath(_ absolute: String) -> String {
+        let here = currentDirectory() + "/"
+        return absolute.hasPrefix(here) ? String(absolute.dropFirst(here.count)) : absolute
     }
 
     private static func checkReadableFile(_ path: String) -> String? {

@@ -91,12 +91,18 @@ public enum PlanLoader {
             // Decoding failed without saying why: never return an empty error list.
             return [PlanError(location: nil, message: "plan '\(source.file)' could not be decoded")]
         }
+        // The plan's own errors in file order, then those of the files it names (apps' trust
+        // files), each file's in order.
         let ordered = errors.enumerated().sorted { lhs, rhs in
             switch (lhs.element.location, rhs.element.location) {
             case (nil, nil): return lhs.offset < rhs.offset
             case (nil, _): return true
             case (_, nil): return false
             case (let left?, let right?):
+                if left.file != right.file {
+                    if left.file == source.file || right.file == source.file { return left.file == source.file }
+                    return left.file < right.file
+                }
                 if left.line != right.line { return left.line < right.line }
                 if left.column != right.column { return left.column < right.column }
                 return lhs.offset < rhs.offset
@@ -107,7 +113,7 @@ public enum PlanLoader {
         let keyPaths = root.map { KeyPaths.find(marks, from: $0) } ?? [:]
         return ordered.map { error in
             var error = error
-            if let location = error.location {
+            if let location = error.location, location.file == source.file {
                 if error.sourceLine == nil { error.sourceLine = source.snippetLine(location.line, lines: lines) }
                 error.end = source.tokenEnd(line: location.line, column: location.column, lines: lines)
                 error.keyPath = keyPaths[YAMLMark(line: location.line, column: location.column)]

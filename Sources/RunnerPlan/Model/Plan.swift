@@ -15,10 +15,12 @@ public struct Plan: Sendable, Equatable {
     public var secrets: [SecretValue]
     /// The user populations the plan names (`clients:`), in the order written.
     public var clients: [ClientPopulation]
+    /// The apps whose trust files the plan reads (`apps:`), in the order written.
+    public var apps: [AppDefinition]
 
     public init(
         path: String, name: String, domainMaps: [DomainMapSpec], scenarios: [Scenario], secrets: [SecretValue],
-        clients: [ClientPopulation] = []
+        clients: [ClientPopulation] = [], apps: [AppDefinition] = []
     ) {
         self.path = path
         self.name = name
@@ -26,6 +28,7 @@ public struct Plan: Sendable, Equatable {
         self.scenarios = scenarios
         self.secrets = secrets
         self.clients = clients
+        self.apps = apps
     }
 
     /// The populations map `name` is asked as, in the plan's order; empty for a map that is not

@@ -60,6 +60,11 @@ public struct Scenario: Sendable, Equatable {
         _read { yield storage.fields.captures }
         _modify { yield &uniqueStorage().fields.captures }
     }
+    /// The apps whose trust rules each result is checked against (`app:`).
+    public var apps: [AppDefinition] {
+        _read { yield storage.fields.apps }
+        _modify { yield &uniqueStorage().fields.apps }
+    }
     /// Where this scenario's request takes captured values (`${capture:NAME}`).
     public var captureUses: [CaptureUse] {
         _read { yield storage.fields.captureUses }
@@ -93,6 +98,7 @@ public struct Scenario: Sendable, Equatable {
         var after: [ScenarioReference] = []
         var captures: [Capture] = []
         var captureUses: [CaptureUse] = []
+        var apps: [AppDefinition] = []
     }
 
     private mutating func uniqueStorage() -> Storage {
@@ -116,7 +122,7 @@ public struct Scenario: Sendable, Equatable {
             && lhs.domainMap == rhs.domainMap && lhs.strategies == rhs.strategies && lhs.ips == rhs.ips
             && lhs.ipVersion == rhs.ipVersion && lhs.settings == rhs.settings && lhs.request == rhs.request
             && lhs.expect == rhs.expect && lhs.after == rhs.after && lhs.captures == rhs.captures
-            && lhs.captureUses == rhs.captureUses
+            && lhs.captureUses == rhs.captureUses && lhs.apps == rhs.apps
     }
 }
 
