@@ -18,6 +18,8 @@ final class XMLTreeReader: NSObject, XMLParserDelegate {
     private let source: SourceLines
     private var stack: [XMLNode] = []
     private var root: XMLNode?
+    /// Where libxml2 stood when it reported its first error (after parse() it stands at the end).
+    private var firstErrorPosition: (line: Int, column: Int)?
 
     private init(source: SourceLines) {
         self.source = source
@@ -35,7 +37,8 @@ final class XMLTreeReader: NSObject, XMLParserDelegate {
         // On Linux parse() can be true with an error set ("<a x=1/>"), and true with no error for
         // a document that ends inside its root ("<a>"): each counts as malformed.
         if let code = (parser.parserError as NSError?)?.code {
-            return .failure(Failure(line: parser.lineNumber, column: parser.columnNumber, message: "malformed XML: \(Self.reason(code))"))
+            let position = reader.firstErrorPosition ?? (parser.lineNumber, parser.columnNumber)
+            return .failure(Failure(line: position.line, column: position.column, message: "malformed XML: \(Self.reason(code))"))
         }
         guard parsed, let root = reader.root else {
             let lastLine = max(1, source.lines.count)
@@ -64,6 +67,10 @@ final class XMLTreeReader: NSObject, XMLParserDelegate {
         }
     }
 
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        if firstErrorPosition == nil { firstErrorPosition = (parser.lineNumber, parser.columnNumber) }
+    }
+
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         guard !stack.isEmpty else { return }
         stack[stack.count - 1].text += string
@@ -78,6 +85,7 @@ final class XMLTreeReader: NSObject, XMLParserDelegate {
     private static func reason(_ code: Int) -> String {
         switch code {
         case 4: return "the document is empty"
+        case 5: return "an element not closed, or content after the root element"
         case 9: return "a character XML does not allow"
         case 26: return "an entity that is not declared"
         case 41: return "an attribute without a value"
