@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+@testable import RunnerAppTrust
+
+/// Inputs the fuzz targets (fuzz/targets/nsc.swift, info-plist.swift) found, reduced to what each shows.
+@Suite("App trust fuzz regressions")
+struct AppTrustFuzzRegressionTests {
+    /// XMLParser on Linux traps on an element name that is not UTF-8 (fuzz/regressions/nsc/element-name-not-utf8).
+    @Test("an element name that is not UTF-8 is an error at its byte, not a trap")
+    func elementNameNotUTF8() {
+        let bytes = Data([0x3C, 0x61, 0xEE, 0x6E, 0x66, 0x2F, 0x3E])  // <a\xEEnf/>
+        do {
+            _ = try AndroidNetworkSecurityConfig.parse(bytes, path: "nsc.xml", debuggable: true, rawDirectory: nil)
+            Issue.record("parsed without an error")
+        } catch {
+            #expect(error.description == "nsc.xml:1:3: error: a byte that is not UTF-8 (the file must be UTF-8)")
+        }
+    }
+
+    /// The same in an XML Info.plist (fuzz/regressions/info-plist/key-name-not-utf8).
+    @Test("a plist element name that is not UTF-8 is an error at its byte")
+    func plistElementNotUTF8() {
+        var bytes = Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<k".utf8)
+        bytes.append(0xEE)
+        bytes.append(contentsOf: Array("y>NSAppTransportSecurity</k".utf8) + [0xEE] + Array("y>\n</dict>\n</plist>\n".utf8))
+        do {
+            _ = try IOSTrustSettings.parse(bytes, path: "Info.plist")
+            Issue.record("parsed without an error")
+        } catch {
+            #expect(error.description == "Info.plist:4:4: error: a byte that is not UTF-8 (the file must be UTF-8)")
+        }
+    }
+}
