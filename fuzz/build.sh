@@ -5,8 +5,8 @@
 #   FUZZ_OPT=-Onone fuzz/build.sh
 #   fuzz/build.sh --list     # the targets' names, one a line, and nothing built
 #
-# RunnerVocabulary, RunnerPlan and RunnerHTTPDNS (the HTTPDNS wire formats, with the C shim
-# CCryptoShim for their auth schemes) are compiled from Sources/ with
+# RunnerVocabulary, RunnerPlan, RunnerHTTPDNS (the HTTPDNS wire formats, with the C shim
+# CCryptoShim for their auth schemes) and RunnerAppTrust (the app's trust files) are compiled from Sources/ with
 # coverage (-sanitize=fuzzer) and AddressSanitizer; each fuzz/targets/<name>.swift becomes
 # .build-fuzz/bin/<name>. -O by default: it keeps every bounds and overflow check (only
 # -Ounchecked drops them; the sources have no assert()), and runs 2-4x more inputs a
@@ -71,7 +71,14 @@ rm -f "$LIBS/libRunnerHTTPDNS.a"  # an archive keeps members of files since remo
 "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name RunnerHTTPDNS -emit-library -static -emit-module \
     -emit-module-path "$MODULES/RunnerHTTPDNS.swiftmodule" -o "$LIBS/libRunnerHTTPDNS.a" "${httpdns_sources[@]}"
 
-# The targets: plan, and one per HTTPDNS format, each compiled with the harnesses of
+# The app's own trust files (Network Security Config, Info.plist): RunnerAppTrust, Foundation only.
+mapfile -t apptrust_sources < <(find Sources/RunnerAppTrust -name '*.swift' | sort)
+echo "fuzz/build.sh: RunnerAppTrust (${#apptrust_sources[@]} files)"
+rm -f "$LIBS/libRunnerAppTrust.a"  # an archive keeps members of files since removed
+"$SWIFTC" "${FLAGS[@]}" -module-name RunnerAppTrust -emit-library -static -emit-module \
+    -emit-module-path "$MODULES/RunnerAppTrust.swiftmodule" -o "$LIBS/libRunnerAppTrust.a" "${apptrust_sources[@]}"
+
+# The targets: plan, one per app trust file format (with fuzz/targets/AppTrustSupport/), and one per HTTPDNS format, each compiled with the harnesses of
 # fuzz/targets/Support/ (HTTPDNSHarness for the text and JSON formats, DoHHarness for DNS messages).
 # lld: gold warns about every ASan symbol it cannot export.
 build_target() {
@@ -83,11 +90,14 @@ build_target() {
 }
 # The plan parser asks OpenSSL whether a `tls:` cipher, suite or group name exists.
 mapfile -t support_sources < <(find fuzz/targets/Support -name '*.swift' | sort)
+mapfile -t apptrust_support_sources < <(find fuzz/targets/AppTrustSupport -name '*.swift' | sort)
 for target in "${targets[@]}"; do
     case $target in
     plan)
         # The plan parser asks OpenSSL whether a `tls:` cipher, suite or group name exists.
         build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto ;;
+    nsc | info-plist)
+        build_target "$target" "fuzz/targets/$target.swift" "${apptrust_support_sources[@]}" -lRunnerAppTrust ;;
     *)
         build_target "$target" "fuzz/targets/$target.swift" "${support_sources[@]}" \
             -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto -lCDNSShim -lresolv -lldns ;;
