@@ -62,7 +62,27 @@ struct KeyDecodingTests {
         ("headers", "{X-Set: v}", { $0.request.headers.contains(Header(name: "X-Set", value: "v")) }),
         ("resolver", "'[2001:db8::53]:5353'", { $0.settings.resolver.description == "[2001:db8::53]:5353" }),
         ("tls", "{max_version: '1.2'}", { $0.settings.tls.maxVersion == .v1_2 }),
+        ("app", "a", { $0.apps.map(\.name) == ["a"] }),
     ]
+
+    /// A pin (32 bytes of base64) in OkHttp's spelling.
+    static let okhttpPin = "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+    /// `apps:` with app `a` on OkHttp, for the `app` setting's rows.
+    static let appsTop = "apps: {a: {okhttp: {pins: {api.example.com: [\(okhttpPin)]}}}}"
+    /// A Network Security Config whose base-config trusts `@raw/ca` (app/raw/ca.pem).
+    static let networkSecurityConfig = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <network-security-config>
+            <base-config cleartextTrafficPermitted="true"><trust-anchors><certificates src="@raw/ca"/></trust-anchors></base-config>
+        </network-security-config>
+        """
+    static let infoPlist = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/></dict></dict></plist>
+        """
+    static func app(_ check: @escaping @Sendable (AppDefinition) -> Bool) -> @Sendable (Plan) -> Bool {
+        { plan in plan.apps.first.map(check) ?? false }
+    }
 
     static func scenario(_ check: @escaping @Sendable (Scenario) -> Bool) -> @Sendable (Plan) -> Bool {
         { plan in plan.scenarios.first.map(check) ?? false }
@@ -116,6 +136,31 @@ struct KeyDecodingTests {
             Row(section: .client, key: "labels", yaml: plan(top: "clients: {gd: {ip: 120.196.0.1, labels: {isp: cm}}}"),
                 check: { $0.clients.first?.labels == [ClientPopulation.Label(name: "isp", value: "cm")] }),
             Row(section: .top, key: "scenarios", yaml: plan(), check: { $0.scenarios.map(\.name) == ["s"] }),
+            Row(section: .top, key: "apps", yaml: plan(top: appsTop), check: { $0.apps.map(\.name) == ["a"] }),
+            Row(section: .app, key: "android", yaml: plan(top: "apps: {a: {android: {}}}"),
+                check: app { $0.android?.targetSDK == 34 && $0.android?.file == nil && $0.ios == nil && $0.okhttp == nil }),
+            Row(section: .app, key: "ios", yaml: plan(top: "apps: {a: {ios: {info_plist: app/Info.plist}}}"),
+                check: app { $0.ios?.version == 17 && $0.ios?.file.hasSuffix("/app/Info.plist") == true && $0.android == nil }),
+            Row(section: .app, key: "okhttp", yaml: plan(top: appsTop),
+                check: app { $0.okhttp?.patterns.map(\.pattern) == ["api.example.com"] && $0.android == nil }),
+            Row(section: .app, key: "pin_warn", yaml: plan(top: "apps: {a: {android: {}, pin_warn: 9d}}"),
+                check: app { $0.pinWarning == .seconds(9 * 86_400) }),
+            Row(section: .appAndroid, key: "network_security_config",
+                yaml: plan(top: "apps: {a: {android: {network_security_config: app/nsc.xml, raw: app/raw}}}"),
+                check: app { $0.android?.file?.hasSuffix("/app/nsc.xml") == true && $0.android?.config.baseConfig != nil }),
+            Row(section: .appAndroid, key: "target_sdk", yaml: plan(top: "apps: {a: {android: {target_sdk: 27}}}"),
+                check: app { $0.android?.targetSDK == 27 }),
+            Row(section: .appAndroid, key: "debuggable", yaml: plan(top: "apps: {a: {android: {debuggable: true}}}"),
+                check: app { $0.android?.debuggable == true }),
+            Row(section: .appAndroid, key: "raw",
+                yaml: plan(top: "apps: {a: {android: {network_security_config: app/nsc.xml, raw: app/raw}}}"),
+                check: app { $0.android?.config.baseConfig?.trustAnchors?.map(\.source) == ["@raw/ca"] }),
+            Row(section: .appIOS, key: "info_plist", yaml: plan(top: "apps: {a: {ios: {info_plist: app/Info.plist}}}"),
+                check: app { $0.ios?.settings.allowsArbitraryLoads == true }),
+            Row(section: .appIOS, key: "version", yaml: plan(top: "apps: {a: {ios: {info_plist: app/Info.plist, version: 16}}}"),
+                check: app { $0.ios?.version == 16 }),
+            Row(section: .appOkHttp, key: "pins", yaml: plan(top: appsTop),
+                check: app { $0.okhttp?.patterns.first?.sha256Pins == ["AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="] }),
 
             Row(section: .scenario, key: "name", yaml: plan(), check: scenario { $0.name == "s" }),
             Row(section: .scenario, key: "tags", yaml: plan(scenario: "tags: [t1, t2]"), check: scenario { $0.tags == ["t1", "t2"] }),
@@ -182,9 +227,10 @@ struct KeyDecodingTests {
                 check: scenario { $0.settings.tls.profile == .iosATS && $0.settings.tls.minVersion == .v1_2 }),
         ]
         for setting in settings {
-            let defaults = plan(top: "\(staticMap)\ndefaults: {\(setting.key): \(setting.value)}")
+            let top = setting.key == "app" ? "\(staticMap)\n\(appsTop)" : staticMap
+            let defaults = plan(top: "\(top)\ndefaults: {\(setting.key): \(setting.value)}")
             rows.append(Row(section: .defaults, key: setting.key, yaml: defaults, check: scenario(setting.check)))
-            let own = plan(top: staticMap, scenario: "\(setting.key): \(setting.value)")
+            let own = plan(top: top, scenario: "\(setting.key): \(setting.value)")
             rows.append(Row(section: .scenario, key: setting.key, yaml: own, check: scenario(setting.check)))
         }
         let headerMatchers: [(String, String, StringMatcher)] = [
@@ -311,6 +357,9 @@ struct KeyDecodingTests {
     func decodes(_ row: Row) throws {
         let workspace = try PlanWorkspace()
         try workspace.write("certs/ca.pem", "x")
+        try workspace.write("app/nsc.xml", Self.networkSecurityConfig)
+        try workspace.write("app/raw/ca.pem", "x")
+        try workspace.write("app/Info.plist", Self.infoPlist)
         let path = try workspace.write("plan.yaml", row.yaml)
         let plan: Plan
         do {

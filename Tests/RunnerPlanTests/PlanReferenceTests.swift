@@ -92,6 +92,10 @@ struct PlanReferenceTests {
         case .tlsExpect: return "version: 1\n" + expect("tls: {\(item)}")
         case .client: return "version: 1\nclients: {c: {\(item)}}\n" + scenario("")
         case .edgeRule: return "version: 1\nclients: {c: {ip: 192.0.2.1}}\n" + expect("edges: [{\(item)}]")
+        case .app: return "version: 1\napps: {a: {\(item)}}\n" + scenario("")
+        case .appAndroid: return "version: 1\napps: {a: {android: {\(item)}}}\n" + scenario("")
+        case .appIOS: return "version: 1\napps: {a: {ios: {\(item)}}}\n" + scenario("")
+        case .appOkHttp: return "version: 1\napps: {a: {okhttp: {\(item)}}}\n" + scenario("")
         }
     }
 

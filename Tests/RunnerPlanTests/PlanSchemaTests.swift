@@ -34,6 +34,10 @@ struct PlanSchemaTests {
         case .tlsExpect: "/$defs/expectTLS"
         case .client: "/$defs/client"
         case .edgeRule: "/$defs/edgeRule"
+        case .app: "/$defs/app"
+        case .appAndroid: "/$defs/appAndroid"
+        case .appIOS: "/$defs/appIOS"
+        case .appOkHttp: "/$defs/appOkHttp"
         }
     }
 
