@@ -99,7 +99,7 @@ let package = Package(
 
         .target(name: "PlanFixtures", path: "Tests/PlanFixtures"),
         .testTarget(name: "RunnerPlanTests", dependencies: ["RunnerVocabulary", "RunnerPlan", "PlanFixtures"]),
-        .testTarget(name: "RunnerReportTests", dependencies: ["RunnerVocabulary", "RunnerReport", "RunnerResults", "PlanFixtures"]),
+        .testTarget(name: "RunnerReportTests", dependencies: ["RunnerVocabulary", "RunnerReport", "RunnerResults", "RunnerAppTrust", "PlanFixtures"]),
         .testTarget(name: "RunnerLabTests", dependencies: ["RunnerLab", "PlanFixtures"]),
         .target(name: "LabTestSupport", dependencies: ["RunnerLab", "PlanFixtures"], path: "Tests/LabTestSupport"),
         .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerVocabulary", "RunnerTransport", "CCurlShim", "RunnerLab", "LabTestSupport"]),

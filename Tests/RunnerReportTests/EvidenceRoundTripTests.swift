@@ -1,4 +1,5 @@
 import Foundation
+import RunnerAppTrust
 import RunnerResults
 import RunnerVocabulary
 import Testing
@@ -24,6 +25,11 @@ struct EvidenceRoundTripTests {
         "evidence.hops.certificate.notBefore": "the document has the expiry only",
         "evidence.hops.tls.chain.signatureDigest": "the document has the signature algorithm's name only",
         "predecessorOnly": "a run's bookkeeping, not a fact of the result",
+        "evidence.appPolicies.policy.leafPins": "pins lists every pin; which must match the leaf is in the file at source",
+        "evidence.appPolicies.policy.caPins": "pins lists every pin; which must match a CA is in the file at source",
+        "evidence.appPolicies.policy.anchorsOverridingPins": "anchors lists them; overridePins is in the file at source",
+        "evidence.appPolicies.policy.minimumRSAKeyBits": "ATS's key sizes are fixed; a key below them is a problem",
+        "evidence.appPolicies.policy.minimumECKeyBits": "ATS's key sizes are fixed; a key below them is a problem",
     ]
 
     /// A result with every fact set.
@@ -44,6 +50,15 @@ struct EvidenceRoundTripTests {
             strategy: .sniResolve, ipSource: "static map 'builtin'", insecure: true, hops: [hop], notes: ["a note"])
         evidence.resolutionFallbackFrom = "httpdns"
         evidence.captured = [CaptureRecord(name: "token", value: "abc")]
+        evidence.appPolicies = [AppPolicyEvidence(
+            app: "shop-ios", keyedOn: .address, key: "203.0.113.10",
+            policy: AppTrustPolicy(
+                platform: .ios, source: AppTrustSource(file: "Info.plist", line: 12), cleartextPermitted: true, anchors: ["system"],
+                anchorsOverridingPins: ["system"], pins: ["AAAA"], leafPins: ["AAAA"], caPins: ["CCCC"], sha1Pins: ["BBBB"],
+                pinsExpire: "2027-01-01", pinsEnforced: false, whyNotEnforced: .keyedOnAddress, tlsMinimum: "1.2",
+                forwardSecrecy: true, minimumRSAKeyBits: 2048, minimumECKeyBits: 256),
+            pinCheck: "no pin matched")]
+        evidence.appWarnings = [Fixture.appWarning]
         evidence.retained = RetainedEvidence(
             map: "ali", client: "gd-mobile", firstReturned: Date(timeIntervalSince1970: 1_800_000_000),
             lastReturned: Date(timeIntervalSince1970: 1_800_003_600), age: .seconds(11_520), window: .seconds(86_400))

@@ -1,4 +1,5 @@
 import Foundation
+import RunnerAppTrust
 import RunnerResults
 import RunnerVocabulary
 
@@ -30,6 +31,20 @@ enum Fixture {
             RecordedAnswer(plan: "prod.eu", map: "tencent", host: "api.example.com", client: nil),
             RecordedAnswer(plan: "prod.eu", map: "ali", host: "cdn.example.com", client: "gd-mobile"),
         ])
+
+    /// An Android app's rules for api.example.com, from its Network Security Config, its pins
+    /// matching the chain.
+    static let appPolicy = AppPolicyEvidence(
+        app: "shop-android", keyedOn: .name, key: "api.example.com",
+        policy: AppTrustPolicy(
+            platform: .android, source: AppTrustSource(file: "app/network_security_config.xml", line: 4), cleartextPermitted: false,
+            anchors: ["system"], pins: [String(repeating: "A", count: 43) + "="], pinsExpire: "2027-01-01", pinsEnforced: true,
+            whyNotEnforced: nil),
+        pinCheck: "matched " + String(repeating: "A", count: 43) + "=")
+
+    static let appWarning = AppWarning(
+        kind: .noBackupPin, app: "shop-android",
+        message: "the android pins for api.example.com match only the leaf served now: a new key on this edge fails every connection of the app")
 
     static let prod = RecordedSuite(
         name: "prod.eu", file: "plans/prod.eu.yaml", startedAt: start, duration: .seconds(1.25), hostname: "ci-01",

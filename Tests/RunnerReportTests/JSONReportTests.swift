@@ -67,7 +67,9 @@ import RunnerResults
         for result in all {
             #expect(Set(result.keys) == expected)
             let evidence = try #require(result["evidence"] as? [String: Any])
-            #expect(Set(evidence.keys) == ["ip_source", "notes", "hops", "captured", "clients", "dns", "dns_not_checked", "retained"])
+            #expect(Set(evidence.keys) == [
+                "ip_source", "notes", "hops", "captured", "clients", "dns", "dns_not_checked", "retained", "app_policy", "app_warnings",
+            ])
         }
         #expect(all.map { $0["outcome"] as? String } == ["passed", "failed", "error", "skipped", "passed", "failed"])
     }
@@ -200,6 +202,8 @@ import RunnerResults
         // With every optional part: a state file that did not record.
         var run = Fixture.run(interruptedBy: 2)
         run.stateRecording = Fixture.stateNotRecorded
+        run.suites[0].results[0].evidence.appPolicies = [Fixture.appPolicy]
+        run.suites[0].results[0].evidence.appWarnings = [Fixture.appWarning]
         let data = try RenderedReport.json(run, redactor: Fixture.redactor)
         var written = Set<String>()
         Self.keys(of: try JSONSerialization.jsonObject(with: data), into: &written)
