@@ -10,6 +10,8 @@ extension AppPolicyEvidence {
         case app
         case cleartext
         case forwardSecrecy = "forward_secrecy"
+        /// The request URL's host.
+        case host
         /// The name or address the rules were looked up for.
         case key
         case keyedOn = "keyed_on"
@@ -19,6 +21,8 @@ extension AppPolicyEvidence {
         case pinsEnforced = "pins_enforced"
         case pinsExpire = "pins_expire"
         case platform
+        /// What the rules refused: `cleartext`, `pins`, `ats`.
+        case refused
         /// `{file, line}` of the matched entry, null for the platform's defaults.
         case source
         case tlsMin = "tls_min"
@@ -39,6 +43,7 @@ extension AppPolicyEvidence {
             case .app: sink.value(app)
             case .cleartext: sink.flag(policy.cleartextPermitted)
             case .forwardSecrecy: sink.flag(policy.forwardSecrecy)
+            case .host: sink.value(host)
             case .key: sink.value(self.key)
             case .keyedOn: sink.value(keyedOn.rawValue)
             case .pinCheck: sink.value(pinCheck)
@@ -46,6 +51,7 @@ extension AppPolicyEvidence {
             case .pinsEnforced: sink.flag(policy.pinsEnforced)
             case .pinsExpire: sink.value(policy.pinsExpire)
             case .platform: sink.value(policy.platform.rawValue)
+            case .refused: sink.values(refused.map(\.rawValue))
             case .source:
                 if let source = policy.source {
                     sink.object(of: SourceKey.self) { key, sink in
@@ -65,7 +71,7 @@ extension AppPolicyEvidence {
 
     static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> AppPolicyEvidence {
         var evidence = AppPolicyEvidence(
-            app: "", keyedOn: .name, key: "",
+            app: "", host: "", keyedOn: .name, key: "",
             policy: AppTrustPolicy(
                 platform: .android, source: nil, cleartextPermitted: false, anchors: [], pins: [], pinsEnforced: false,
                 whyNotEnforced: nil))
@@ -75,6 +81,7 @@ extension AppPolicyEvidence {
             case .app: evidence.app = try container.decode(String.self, forKey: key)
             case .cleartext: evidence.policy.cleartextPermitted = try container.decode(Bool.self, forKey: key)
             case .forwardSecrecy: evidence.policy.forwardSecrecy = try container.decodeIfPresent(Bool.self, forKey: key)
+            case .host: evidence.host = try container.decode(String.self, forKey: key)
             case .key: evidence.key = try container.decode(String.self, forKey: key)
             case .keyedOn:
                 let text = try container.decode(String.self, forKey: key)
@@ -91,6 +98,11 @@ extension AppPolicyEvidence {
                 let text = try container.decode(String.self, forKey: key)
                 guard let platform = AppTrustPlatform(rawValue: text) else { throw container.recordProblem(key, "'\(text)' is not a platform") }
                 evidence.policy.platform = platform
+            case .refused:
+                evidence.refused = try container.decode([String].self, forKey: key).map { text throws in
+                    guard let refusal = Refusal(rawValue: text) else { throw container.recordProblem(key, "'\(text)' is not a refusal") }
+                    return refusal
+                }
             case .source:
                 guard try container.contains(key), try !container.decodeNil(forKey: key) else { continue }
                 let source = try container.nestedContainer(keyedBy: SourceKey.self, forKey: key)

@@ -10,17 +10,35 @@ public struct AppPolicyEvidence: Sendable, Equatable {
         case address
     }
 
+    /// What the rules refused of the request (each an `app-policy` problem of the result).
+    public enum Refusal: String, Sendable, Equatable, CaseIterable {
+        /// An `http://` request the app does not send.
+        case cleartext
+        /// Pins that apply and match no certificate of the chain.
+        case pins
+        /// A floor of App Transport Security (TLS version, forward secrecy, key, signature).
+        case ats
+    }
+
     /// The app's name in the plan.
     public var app: String
+    /// The request URL's host (the name, whatever the rules were keyed on).
+    public var host: String
     public var keyedOn: KeyedOn
     /// The name or address the rules were looked up for.
     public var key: String
     public var policy: AppTrustPolicy
     /// `matched sha256/…`, `no pin matched`, or nil when no chain was checked against them.
     public var pinCheck: String?
+    /// What the rules refused, in the order checked; empty when nothing (or nothing was judged).
+    public var refused: [Refusal]
 
-    public init(app: String, keyedOn: KeyedOn, key: String, policy: AppTrustPolicy, pinCheck: String? = nil) {
+    public init(
+        app: String, host: String, keyedOn: KeyedOn, key: String, policy: AppTrustPolicy, pinCheck: String? = nil, refused: [Refusal] = []
+    ) {
         self.app = app
+        self.host = host
+        self.refused = refused
         self.keyedOn = keyedOn
         self.key = key
         self.policy = policy

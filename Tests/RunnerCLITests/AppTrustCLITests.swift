@@ -117,8 +117,10 @@ struct AppTrustCLITests {
         let plan = try Self.plan(lab, pins: pins, in: directory)
         let json = directory.appendingPathComponent("report.json")
         let junit = directory.appendingPathComponent("junit.xml")
+        let metrics = directory.appendingPathComponent("metrics.prom")
         let output = try await PackageExecutable.run(
-            "runner", [plan, "--json", json.path, "--junit", junit.path, "--color", "never", "-v"], directory: directory)
+            "runner", [plan, "--json", json.path, "--junit", junit.path, "--metrics", metrics.path, "--color", "never", "-v"],
+            directory: directory)
         #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
         let results = try Self.results(json)
         let stale = "api [sni-resolve \(LabAddress.staleEdge)]"
@@ -177,6 +179,22 @@ struct AppTrustCLITests {
             "\(plain ?? [:])")
         let single = results["single [sni-resolve \(LabAddress.primary)]"]
         #expect(single?["outcome"] as? String == "passed" && Self.warnings(single) == ["shop-android pins-expired"], "\(single ?? [:])")
+
+        // The metrics: each pin-set's expiry by the name, and the results each kind touched.
+        let exposition = try String(contentsOf: metrics, encoding: .utf8)
+        for line in [
+            #"runner_app_pins_expiry_timestamp_seconds{plan="apps",app="shop-android",platform="android",host="api.lab.test"} 4070908800"#,
+            #"runner_app_pins_expiry_timestamp_seconds{plan="apps",app="shop-android",platform="android",host="single.lab.test"} 1577836800"#,
+            #"runner_app_policy_problems{plan="apps",app="shop-android",host="api.lab.test",strategy="sni-resolve",kind="pins"} 1"#,
+            #"runner_app_policy_problems{plan="apps",app="shop-android",host="api.lab.test",strategy="trust-override",kind="pins-not-applied"} 2"#,
+            #"runner_app_policy_problems{plan="apps",app="shop-android",host="api.lab.test",strategy="header-only",kind="cleartext"} 1"#,
+            #"runner_app_policy_problems{plan="apps",app="shop-android",host="single.lab.test",strategy="sni-resolve",kind="pins-expired"} 1"#,
+        ] {
+            #expect(exposition.contains(line + "\n"), "\(line)\n\(exposition)")
+        }
+        #expect(!exposition.contains(#"app="shop-ios",host="api.lab.test",strategy="sni-resolve",kind="pins""#), "iOS pins the CA: no refusal")
+        let promtool = try await PackageExecutable.runTool("/bin/sh", ["-c", "promtool check metrics < \"$1\"", "check", metrics.path])
+        #expect(promtool.status == 0, "\(promtool.stdout)\(promtool.stderr)")
     }
 
     @Test func warningsFailUnderStrict() async throws {

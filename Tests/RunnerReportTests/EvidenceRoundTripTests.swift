@@ -51,13 +51,13 @@ struct EvidenceRoundTripTests {
         evidence.resolutionFallbackFrom = "httpdns"
         evidence.captured = [CaptureRecord(name: "token", value: "abc")]
         evidence.appPolicies = [AppPolicyEvidence(
-            app: "shop-ios", keyedOn: .address, key: "203.0.113.10",
+            app: "shop-ios", host: "api.example.com", keyedOn: .address, key: "203.0.113.10",
             policy: AppTrustPolicy(
                 platform: .ios, source: AppTrustSource(file: "Info.plist", line: 12), cleartextPermitted: true, anchors: ["system"],
                 anchorsOverridingPins: ["system"], pins: ["AAAA"], leafPins: ["AAAA"], caPins: ["CCCC"], sha1Pins: ["BBBB"],
                 pinsExpire: "2027-01-01", pinsEnforced: false, whyNotEnforced: .keyedOnAddress, tlsMinimum: "1.2",
                 forwardSecrecy: true, minimumRSAKeyBits: 2048, minimumECKeyBits: 256),
-            pinCheck: "no pin matched")]
+            pinCheck: "no pin matched", refused: [.pins, .ats])]
         evidence.appWarnings = [Fixture.appWarning]
         evidence.retained = RetainedEvidence(
             map: "ali", client: "gd-mobile", firstReturned: Date(timeIntervalSince1970: 1_800_000_000),

@@ -35,7 +35,7 @@ enum Fixture {
     /// An Android app's rules for api.example.com, from its Network Security Config, its pins
     /// matching the chain.
     static let appPolicy = AppPolicyEvidence(
-        app: "shop-android", keyedOn: .name, key: "api.example.com",
+        app: "shop-android", host: "api.example.com", keyedOn: .name, key: "api.example.com",
         policy: AppTrustPolicy(
             platform: .android, source: AppTrustSource(file: "app/network_security_config.xml", line: 4), cleartextPermitted: false,
             anchors: ["system"], pins: [String(repeating: "A", count: 43) + "="], pinsExpire: "2027-01-01", pinsEnforced: true,

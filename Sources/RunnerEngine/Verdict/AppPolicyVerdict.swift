@@ -66,7 +66,7 @@ package enum AppPolicyVerdict {
                     policy.pinsEnforced = false
                     policy.whyNotEnforced = .keyedOnAddress
                 }
-                evidence.append(AppPolicyEvidence(app: app.name, keyedOn: rules.keyedOn, key: rules.key, policy: policy))
+                evidence.append(AppPolicyEvidence(app: app.name, host: url.host, keyedOn: rules.keyedOn, key: rules.key, policy: policy))
             }
         }
         return evidence
@@ -113,6 +113,7 @@ package enum AppPolicyVerdict {
             let who = "app \(entry.app) (\(policy.platform.rawValue))"
             let whereWritten = policy.source.map { " (\($0))" } ?? " (the platform's default)"
             if url.scheme == .http, !policy.cleartextPermitted, policy.platform != .okhttp {
+                policies[index].refused.append(.cleartext)
                 problems.append(Problem(
                     subject: "\(who) cleartext", expected: "https for \(entry.key)\(whereWritten)",
                     actual: "an http:// request, which the app refuses to send", kind: .appPolicy))
@@ -123,6 +124,7 @@ package enum AppPolicyVerdict {
                     policies[index].pinCheck = "matched \(pin)"
                 case .notMatched:
                     policies[index].pinCheck = "no pin matched"
+                    policies[index].refused.append(.pins)
                     let served = tls.chain.map { "\($0.pin) (\($0.subject))" }.joined(separator: ", ")
                     problems.append(Problem(
                         subject: "\(who) pins for \(entry.key)",
@@ -133,7 +135,9 @@ package enum AppPolicyVerdict {
                     break
                 }
                 if policy.platform == .ios, policy.tlsMinimum != nil {
-                    problems += atsProblems(policy, session: tls, who: who, whereWritten: whereWritten)
+                    let floors = atsProblems(policy, session: tls, who: who, whereWritten: whereWritten)
+                    if !floors.isEmpty { policies[index].refused.append(.ats) }
+                    problems += floors
                 }
                 if policy.pinsEnforced, policy.pinsOnlyTheLeaf(chain: chain) {
                     warnings.append(AppWarning(

@@ -144,6 +144,17 @@ struct MetricFamily: Sendable {
         help: "Addresses the client population was given outside its expect.edges rules.", type: .gauge,
         labels: ["plan", "scenario", "client"])
 
+    // The apps' own trust rules (`app:`).
+
+    static let appPinsExpiry = MetricFamily(
+        name: "runner_app_pins_expiry_timestamp_seconds",
+        help: "When the pins an app's files declare for a host stop applying (midnight UTC of their expiration), in Unix seconds.",
+        type: .gauge, labels: ["plan", "app", "platform", "host"])
+    static let appPolicyProblems = MetricFamily(
+        name: "runner_app_policy_problems",
+        help: "Results whose app refused them (kind pins, cleartext, ats) or warned of them (pins-expired, pins-expiring, no-backup-pin, pins-not-applied).",
+        type: .gauge, labels: ["plan", "app", "host", "strategy", "kind"])
+
     // The cycle (a run; `runner serve` runs one per --every) and the runner itself.
 
     static let cycleDuration = MetricFamily(
@@ -175,7 +186,7 @@ struct MetricFamily: Sendable {
         probeHTTPContentLength, probeHTTPUncompressedBodyLength, probeTLSCipherInfo, probeSSLLastChainExpiry,
         probeSSLLastChainInfo, result, resultFlaky, resolutionFallback, addressRetained, certificatePinMatch,
         httpdnsLookupSuccess, httpdnsLookupDuration, httpdnsAnswerAddresses, dnsForeignAddresses, dnsLookupDuration,
-        clientEdges, clientEdgesPassing, schedulingMisses, cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful,
+        clientEdges, clientEdgesPassing, schedulingMisses, appPinsExpiry, appPolicyProblems, cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful,
         stateWriteFailures, stateLastWriteSuccess, buildInfo,
     ]
 

@@ -14,6 +14,8 @@ public final class MetricsCollector: ResultSink {
     private var inOrder = true
     /// Whether masking a secret changed a scenario's or an IP's label (two may then read alike).
     private var redactedLabels = false
+    /// What the results show of their apps' rules.
+    private var apps = AppPolicyTally()
 
     /// A collector for a run of `plans`.
     public init(plans: [PlanIdentity], redactor: Redactor) {
@@ -34,6 +36,7 @@ public final class MetricsCollector: ResultSink {
         let samples = ResultSamples(result, at: position, redactor: redactor, sessions: &sessions)
         if samples.scenario != result.scenario || samples.ip != (result.ip ?? "") { redactedLabels = true }
         results.append(samples)
+        apps.add(result, plan: position.suite, redactor: redactor)
     }
 
     /// The samples of the run that has ended, `run`: every result handed over, in plan order,
@@ -61,9 +64,11 @@ public final class MetricsCollector: ResultSink {
                 lookups.append((plan, lookup))
             }
         }
-        return CycleSamples(
+        var cycle = CycleSamples(
             plans: plans, results: results, lookups: lookups, duration: run.duration.inSeconds,
             endedAt: run.startedAt.addingTimeInterval(run.duration.inSeconds))
+        cycle.apps = apps
+        return cycle
     }
 
     /// Each plan's `plan` label: its name, redacted. Plans that share a name (two files both

@@ -117,6 +117,8 @@ public struct MetricsExposition: Sendable {
         spill(&writer)
         writeClientEdges(into: &writer)
         spill(&writer)
+        writeApps(into: &writer)
+        spill(&writer)
 
         writer.header(.cycleDuration)
         writer.sample(.cycleDuration, value: cycle.duration)
@@ -290,6 +292,37 @@ public struct MetricsExposition: Sendable {
     /// The client families: per plan, scenario and population, the addresses it was given, how
     /// many passed (every result on the address passed), and its scheduling misses. Its own
     /// labels follow, but for a name a constant label takes (the constant one stays).
+    /// `runner_app_pins_expiry_timestamp_seconds` and `runner_app_policy_problems`, when any
+    /// result was checked as an app.
+    private func writeApps(into writer: inout PrometheusTextWriter) {
+        let apps = cycle.apps
+        guard !apps.isEmpty else { return }
+        var labels = ByteBuffer(capacity: 256)
+        if !apps.expiries.isEmpty {
+            writer.header(.appPinsExpiry)
+            for (key, seconds) in apps.expiries {
+                labels.removeAll()
+                PrometheusTextWriter.label("plan", cycle.plans[key.plan], into: &labels, start: 0)
+                PrometheusTextWriter.label("app", key.app, into: &labels, start: 0)
+                PrometheusTextWriter.label("platform", key.platform, into: &labels, start: 0)
+                PrometheusTextWriter.label("host", key.host, into: &labels, start: 0)
+                labels.withUnsafeBytes { writer.sample(.appPinsExpiry, labels: $0, value: seconds) }
+            }
+        }
+        if !apps.problems.isEmpty {
+            writer.header(.appPolicyProblems)
+            for (key, count) in apps.problems {
+                labels.removeAll()
+                PrometheusTextWriter.label("plan", cycle.plans[key.plan], into: &labels, start: 0)
+                PrometheusTextWriter.label("app", key.app, into: &labels, start: 0)
+                PrometheusTextWriter.label("host", key.host, into: &labels, start: 0)
+                PrometheusTextWriter.label("strategy", key.strategy, into: &labels, start: 0)
+                PrometheusTextWriter.label("kind", key.kind, into: &labels, start: 0)
+                labels.withUnsafeBytes { writer.sample(.appPolicyProblems, labels: $0, value: Double(count)) }
+            }
+        }
+    }
+
     private func writeClientEdges(into writer: inout PrometheusTextWriter) {
         var tally = ClientEdgeTally()
         for result in cycle.results {
