@@ -266,3 +266,32 @@ struct AppTrustCLITests {
         #expect(lines.indices.contains(index + 1) && lines[index + 1].contains(#"<pin digest="SHA-1">"#), "the line is shown")
     }
 }
+
+/// docs/guides/app-pins.md: its plan, with the files it shows beside it, checks; `runner app
+/// show` gives the gap the guide describes.
+@Suite("the app-pins guide", .timeLimit(.minutes(1)))
+struct AppPinsGuideTests {
+    @Test func theGuidesPlanChecksAndShowsTheGap() async throws {
+        let file = URL(fileURLWithPath: try GuidePlan.write("app-pins.md"))
+        let folder = file.deletingLastPathComponent()
+        let guide = try String(contentsOf: Repository.root.appendingPathComponent("docs/guides/app-pins.md"), encoding: .utf8)
+        let blocks = guide.components(separatedBy: "```xml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        try #require(blocks.count == 2)
+        for (block, path) in zip(blocks, ["app/android/network_security_config.xml", "app/ios/Info.plist"]) {
+            let target = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try block.write(to: target, atomically: true, encoding: .utf8)
+        }
+        let check = try await PackageExecutable.run("runner", ["check", file.path])
+        #expect(check.status == 0 && check.stdout == "\(file.path): ok (1 scenario)\n", "\(check.stdout)\(check.stderr)")
+        let shown = try await PackageExecutable.run("runner", ["app", "show", file.path, "--strategy", "trust-override", "--json"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 6, "two addresses × android, okhttp and ios: \(rows)")
+        for row in rows {
+            let platform = row["platform"] as? String
+            let off = platform != "ios"
+            #expect(row["pins_enforced"] as? Bool == !off && (row["why_not"] as? String) == (off ? "keyed-on-address" : nil), "\(row)")
+        }
+    }
+}
