@@ -7,7 +7,7 @@ import Testing
 /// monitoring/grafana/runner.json, the runner's own dashboard: every query of every panel, as
 /// Grafana sends it (`$plan` as its "All" value), asked of a real Prometheus scraping `runner
 /// serve` on a plan with each thing the dashboard shows (strategies × IPs, an HTTPDNS map asked
-/// as client populations, pins, a resolver check), must return data.
+/// as client populations, pins, a resolver check, an app's own trust files), must return data.
 @Suite("The Grafana dashboard's queries", .timeLimit(.minutes(3)))
 struct GrafanaDashboardTests {
     static let dashboard = Repository.root.appendingPathComponent("monitoring/grafana/runner.json")
@@ -50,9 +50,23 @@ struct GrafanaDashboardTests {
         let lab = try await SharedLab.get()
         let directory = try LabPlans.temporaryDirectory()
         let pin = try await MobileTrustCLITests.pin(ofPEM: lab.primaryLeafPEM, in: directory)
-        let plan = try LabPlans.write("""
+        // An app whose Network Security Config pins the current leaf until 2099 (its expiry
+        // panel), and OkHttp the same leaf alone (a no-backup-pin warning).
+        let planFolder = try LabPlans.temporaryDirectory()
+        try """
+            <?xml version="1.0" encoding="utf-8"?>
+            <network-security-config>
+                <domain-config><domain>api.lab.test</domain>
+                    <pin-set expiration="2099-01-01"><pin digest="SHA-256">\(pin.dropFirst("sha256/".count))</pin></pin-set>
+                </domain-config>
+            </network-security-config>
+            """.write(to: planFolder.appendingPathComponent("nsc.xml"), atomically: true, encoding: .utf8)
+        let plan = planFolder.appendingPathComponent("plan.yaml").path
+        try LabPlans.fill("""
             version: 1
             name: dashboard
+            apps:
+              shop: {android: {network_security_config: nsc.xml}, okhttp: {pins: {api.lab.test: ["\(pin)"]}}}
             clients:
               gd-mobile: {ip: 120.196.0.1, labels: {isp: china-mobile}}
               sh-telecom: {ip: 101.80.0.1, labels: {isp: china-telecom}}
@@ -69,6 +83,7 @@ struct GrafanaDashboardTests {
                 domains: edges
                 ips: all
                 strategy: [sni-resolve, trust-override]
+                app: shop
                 request: {url: "https://api.lab.test:{{https}}/echo"}
                 expect: {certificate: {pins: ["\(pin)"]}}
               - name: as each population
@@ -81,11 +96,13 @@ struct GrafanaDashboardTests {
                 resolver: "127.0.0.2:{{dns}}"
                 request: {url: "https://api.lab.test:{{https}}/status/200"}
                 expect: {status: 200, dns: {within: edges}}
-            """, lab: lab)
+            """, lab: lab).write(toFile: plan, atomically: true, encoding: .utf8)
         let queries = try Self.queries()
         try await ServeUnderPrometheus.run(plan: plan) { prometheus, _ in
             try await PrometheusScrapeTests.waitUntil("Prometheus to have the populations and the resolver check", within: .seconds(30)) {
-                for name in ["runner_client_edges", "runner_dns_foreign_addresses", "runner_certificate_pin_match"] {
+                for name in [
+                    "runner_client_edges", "runner_dns_foreign_addresses", "runner_certificate_pin_match", "runner_app_policy_problems",
+                ] {
                     if try await prometheus.query(name).isEmpty { return false }
                 }
                 return true
