@@ -101,6 +101,17 @@ struct IOSTrustSettingsErrorTests {
         }
     }
 
+    @Test("of two wrong entries, the first in the file is the error")
+    func fileOrder() {
+        let body = "<key>NSAppTransportSecurity</key>\n<dict>\n  <key>NSExceptionDomains</key>\n  <dict>\n    <key>z.example</key>\n    <dict><key>NSExceptionMinimumTLSVersion</key><string>1.2</string></dict>\n    <key>a.example</key>\n    <dict><key>NSExceptionMinimumTLSVersion</key><string>SSLv3</string></dict>\n  </dict>\n</dict>"
+        do {
+            _ = try IOSTrustSettings.parse(Data(InfoPlistText.wrap(body).utf8), path: "Info.plist")
+            Issue.record("parsed without an error")
+        } catch {
+            #expect(error.description == "Info.plist:10:11: error: NSAppTransportSecurity.NSExceptionDomains.z.example.NSExceptionMinimumTLSVersion: \"1.2\" is not one of TLSv1.0, TLSv1.1, TLSv1.2, TLSv1.3")
+        }
+    }
+
     @Test("a binary plist's error is at line 1 and names the key path")
     func binary() throws {
         let body = IOSTrustSettingsErrorTests.cases[0].body

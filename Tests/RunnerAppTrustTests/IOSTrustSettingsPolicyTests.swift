@@ -28,7 +28,7 @@ struct IOSTrustSettingsPolicyTests {
         #expect(policy == AppTrustPolicy(
             platform: .ios, source: AppTrustSource(file: Self.path, line: 13), cleartextPermitted: false, anchors: ["system"],
             pins: [TestPins.a], caPins: [TestPins.a], pinsEnforced: true, whyNotEnforced: nil, tlsMinimum: "1.2",
-            forwardSecrecy: true, minimumRSAKeyBits: 2048, minimumECKeyBits: 256))
+            forwardSecrecy: true, minimumRSAKeyBits: 2048, minimumECKeyBits: 256, minimumSignatureHash: "SHA-256"))
     }
 
     @Test("NSExceptionDomains covers any depth, NSPinnedDomains one label")

@@ -3,7 +3,8 @@ extension AppTrustPolicy {
     /// keys (and SHA-256+ signatures), no `http://`.
     static let atsDefault = AppTrustPolicy(
         platform: .ios, source: nil, cleartextPermitted: false, anchors: ["system"], pins: [], pinsEnforced: false,
-        whyNotEnforced: .noPins, tlsMinimum: "1.2", forwardSecrecy: true, minimumRSAKeyBits: 2048, minimumECKeyBits: 256)
+        whyNotEnforced: .noPins, tlsMinimum: "1.2", forwardSecrecy: true, minimumRSAKeyBits: 2048, minimumECKeyBits: 256,
+        minimumSignatureHash: "SHA-256")
 
     /// Where ATS does not apply (arbitrary loads, local networking, an IP before iOS 17, loopback).
     static let atsNotApplied = AppTrustPolicy(

@@ -36,7 +36,7 @@ struct InfoPlistReader {
         if let domainsValue = ats["NSExceptionDomains"] {
             let domainsPath = atsPath + ["NSExceptionDomains"]
             let domains = try dictionary(domainsValue, at: domainsPath)
-            for key in domains.keys.sorted() {
+            for key in orderedKeys(of: domains, at: domainsPath) {
                 let entryPath = domainsPath + [key]
                 let entry = try dictionary(domains[key] as Any, at: entryPath)
                 let tlsPath = entryPath + ["NSExceptionMinimumTLSVersion"]
@@ -62,7 +62,7 @@ struct InfoPlistReader {
         if let pinnedValue = ats["NSPinnedDomains"] {
             let pinnedPath = atsPath + ["NSPinnedDomains"]
             let pinned = try dictionary(pinnedValue, at: pinnedPath)
-            for key in pinned.keys.sorted() {
+            for key in orderedKeys(of: pinned, at: pinnedPath) {
                 let entryPath = pinnedPath + [key]
                 let entry = try dictionary(pinned[key] as Any, at: entryPath)
                 settings.pinnedDomains.append(IOSPinnedDomain(
@@ -107,7 +107,7 @@ struct InfoPlistReader {
         let domains = try dictionary(domainsValue, at: domainsPath)
         if domains.isEmpty { throw error(at: domainsPath, "TrustKit needs at least one pinned domain") }
         var result: [TrustKitDomain] = []
-        for name in domains.keys.sorted() {
+        for name in orderedKeys(of: domains, at: domainsPath) {
             let entryPath = domainsPath + [name]
             if IPLiteral(name) != nil { throw error(at: entryPath, "TrustKit cannot pin an IP address: \(name) is not a domain") }
             if HostName.normalized(name) == "localhost" { throw error(at: entryPath, "TrustKit cannot pin localhost") }
@@ -178,6 +178,15 @@ struct InfoPlistReader {
         case is Date: return "a date"
         case is Int, is Double, is NSNumber: return "a number"
         default: return "a \(type(of: value))"
+        }
+    }
+
+    /// A dictionary's keys in file order (an error is the first the file holds), by name in a binary plist.
+    private func orderedKeys(of dictionary: [String: Any], at path: [String]) -> [String] {
+        dictionary.keys.sorted { first, second in
+            let firstLine = locator?.location(of: path + [first])?.line ?? 0
+            let secondLine = locator?.location(of: path + [second])?.line ?? 0
+            return firstLine != secondLine ? firstLine < secondLine : first < second
         }
     }
 

@@ -37,12 +37,15 @@ public struct AppTrustPolicy: Sendable, Hashable {
     public var minimumRSAKeyBits: Int?
     /// ATS's smallest EC key in the chain (256) (iOS; nil where ATS does not apply).
     public var minimumECKeyBits: Int?
+    /// ATS's weakest signature hash in the chain, `"SHA-256"` (iOS; nil where ATS does not apply).
+    public var minimumSignatureHash: String?
 
     public init(
         platform: AppTrustPlatform, source: AppTrustSource?, cleartextPermitted: Bool, anchors: [String],
         anchorsOverridingPins: [String] = [], pins: [String], leafPins: [String] = [], caPins: [String] = [],
         sha1Pins: [String] = [], pinsExpire: String? = nil, pinsEnforced: Bool, whyNotEnforced: AppTrustPinsNotEnforced?,
-        tlsMinimum: String? = nil, forwardSecrecy: Bool? = nil, minimumRSAKeyBits: Int? = nil, minimumECKeyBits: Int? = nil
+        tlsMinimum: String? = nil, forwardSecrecy: Bool? = nil, minimumRSAKeyBits: Int? = nil, minimumECKeyBits: Int? = nil,
+        minimumSignatureHash: String? = nil
     ) {
         self.platform = platform
         self.source = source
@@ -60,5 +63,6 @@ public struct AppTrustPolicy: Sendable, Hashable {
         self.forwardSecrecy = forwardSecrecy
         self.minimumRSAKeyBits = minimumRSAKeyBits
         self.minimumECKeyBits = minimumECKeyBits
+        self.minimumSignatureHash = minimumSignatureHash
     }
 }
