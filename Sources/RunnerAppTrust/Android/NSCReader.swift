@@ -79,8 +79,7 @@ struct NSCReader {
                 config.pinSet = try readPinSet(child)
             case "domain-config":
                 guard kind == .domain, let index else { throw error(at: child, "nested domain-config not allowed in \(kind.rawValue)") }
-                // The parent's values so far are visible to the nested config's inheritance at the end.
-                domainConfigs[index] = config
+                // Inheritance is resolved when a host is asked for: the parent's index is enough here.
                 _ = try readConfig(child, kind: .domain, parentIndex: index)
             default:
                 continue
