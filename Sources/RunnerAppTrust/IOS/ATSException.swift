@@ -10,7 +10,10 @@ public struct ATSException: Sendable, Hashable {
     /// Where the key is written (1 in a binary plist).
     public var line: Int
 
-    public init(key: String, includesSubdomains: Bool, allowsInsecureHTTPLoads: Bool, minimumTLSVersion: String, requiresForwardSecrecy: Bool, line: Int) {
+    public init(
+        key: String, includesSubdomains: Bool, allowsInsecureHTTPLoads: Bool, minimumTLSVersion: String, requiresForwardSecrecy: Bool,
+        line: Int
+    ) {
         self.key = key
         self.includesSubdomains = includesSubdomains
         self.allowsInsecureHTTPLoads = allowsInsecureHTTPLoads

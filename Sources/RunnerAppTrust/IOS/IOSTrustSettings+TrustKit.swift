@@ -11,7 +11,8 @@ extension IOSTrustSettings {
         let name = HostName.normalized(host)
         var policy = atsPolicy(name: name, address: IPLiteral(name), iOSVersion: iOSVersion)
         let matched = trustKitDomains.first { $0.name == host }
-            ?? trustKitDomains.filter { $0.includeSubdomains && host.hasSuffix("." + $0.name) }.max { $0.name.utf8.count < $1.name.utf8.count }
+            ?? trustKitDomains.filter { $0.includeSubdomains && host.hasSuffix("." + $0.name) }
+            .max { $0.name.utf8.count < $1.name.utf8.count }
         guard let domain = matched else { return policy }
         policy.source = AppTrustSource(file: path, line: domain.line)
         policy.pins = domain.pins

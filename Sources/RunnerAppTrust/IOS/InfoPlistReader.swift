@@ -118,7 +118,9 @@ struct InfoPlistReader {
             let enforce = try boolean(entry["TSKEnforcePinning"], at: entryPath + ["TSKEnforcePinning"]) ?? true
             let hashesPath = entryPath + ["TSKPublicKeyHashes"]
             guard let hashes = entry["TSKPublicKeyHashes"] as? [Any] else {
-                throw error(at: entry["TSKPublicKeyHashes"] == nil ? entryPath : hashesPath, "TSKPublicKeyHashes must be an array of base64 SHA-256 SPKI hashes")
+                throw error(
+                    at: entry["TSKPublicKeyHashes"] == nil ? entryPath : hashesPath,
+                    "TSKPublicKeyHashes must be an array of base64 SHA-256 SPKI hashes")
             }
             var pins: [String] = []
             for (index, hash) in hashes.enumerated() {
@@ -129,9 +131,8 @@ struct InfoPlistReader {
             let distinct = Set(pins).count
             let needed = enforce ? 2 : 1
             if distinct < needed {
-                throw error(
-                    at: hashesPath,
-                    "TrustKit needs at least \(needed) distinct pin\(needed == 1 ? "" : "s")\(enforce ? " when TSKEnforcePinning is YES (a backup pin)" : ""), found \(distinct)")
+                let why = enforce ? " when TSKEnforcePinning is YES (a backup pin)" : ""
+                throw error(at: hashesPath, "TrustKit needs at least \(needed) distinct pin\(needed == 1 ? "" : "s")\(why), found \(distinct)")
             }
             let day = (entry["TSKExpirationDate"] as? String).flatMap(CalendarDay.init)
             result.append(TrustKitDomain(
@@ -163,7 +164,9 @@ struct InfoPlistReader {
     /// A boolean key: nil when absent, an error when it holds something else.
     private func boolean(_ value: Any?, at path: [String]) throws(AppTrustFileError) -> Bool? {
         guard let value else { return nil }
-        guard let flag = value as? Bool else { throw error(at: path, "must be a boolean (<true/> or <false/>), found \(Self.describe(value))") }
+        guard let flag = value as? Bool else {
+            throw error(at: path, "must be a boolean (<true/> or <false/>), found \(Self.describe(value))")
+        }
         return flag
     }
 

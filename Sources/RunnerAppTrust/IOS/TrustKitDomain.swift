@@ -16,7 +16,9 @@ public struct TrustKitDomain: Sendable, Hashable {
     public var expiresAt: Date?
     public var line: Int
 
-    public init(name: String, pins: [String], enforcePinning: Bool, includeSubdomains: Bool, expiration: String?, expiresAt: Date?, line: Int) {
+    public init(
+        name: String, pins: [String], enforcePinning: Bool, includeSubdomains: Bool, expiration: String?, expiresAt: Date?, line: Int
+    ) {
         self.name = name
         self.pins = pins
         self.enforcePinning = enforcePinning
