@@ -32,3 +32,31 @@ struct AppTrustFuzzRegressionTests {
         }
     }
 }
+
+extension AppTrustFuzzRegressionTests {
+    /// XMLParser on Linux calls strlen on NULL for `<?name?>` (fuzz/regressions/*/processing-instruction-without-data).
+    @Test("a processing instruction without data is an error at its `<?`, not a crash")
+    func processingInstructionWithoutData() {
+        do {
+            _ = try AndroidNetworkSecurityConfig.parse(
+                Data("<network-security-config>\n  <?a?>\n</network-security-config>\n".utf8), path: "nsc.xml", debuggable: false,
+                rawDirectory: nil)
+            Issue.record("parsed without an error")
+        } catch {
+            #expect(error.description == "nsc.xml:2:3: error: a processing instruction without data (<?name?>), which XMLParser cannot read")
+        }
+        do {
+            _ = try IOSTrustSettings.parse(Data("<?xml version=\"1.0\"?>\n<plist>\n<dict>\n\t<?target?>\n</dict>\n</plist>\n".utf8), path: "Info.plist")
+            Issue.record("parsed without an error")
+        } catch {
+            #expect(error.description == "Info.plist:4:2: error: a processing instruction without data (<?name?>), which XMLParser cannot read")
+        }
+    }
+
+    @Test("a processing instruction with data is read")
+    func processingInstructionWithData() throws {
+        let xml = "<?xml version=\"1.0\"?>\n<?xml-stylesheet href=\"a.css\"?>\n<network-security-config>\n  <base-config/>\n</network-security-config>\n"
+        let config = try AndroidNetworkSecurityConfig.parse(Data(xml.utf8), path: "nsc.xml", debuggable: false, rawDirectory: nil)
+        #expect(config.baseConfig?.line == 4)
+    }
+}

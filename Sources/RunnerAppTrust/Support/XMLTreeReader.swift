@@ -27,9 +27,8 @@ final class XMLTreeReader: NSObject, XMLParserDelegate {
 
     /// The document's root element, or why there is none.
     static func read(_ data: Data, source: SourceLines) -> Result<XMLNode, Failure> {
-        if let position = UTF8Check.firstInvalidPosition(in: data) {
-            return .failure(Failure(
-                line: position.line, column: position.column, message: "a byte that is not UTF-8 (the file must be UTF-8)"))
+        if let hazard = XMLParserHazards.first(in: data) {
+            return .failure(Failure(line: hazard.line, column: hazard.column, message: hazard.message))
         }
         let reader = XMLTreeReader(source: source)
         let parser = XMLParser(data: data)
