@@ -30,6 +30,13 @@ struct AppPolicyReportTests {
             "\(junit)")
     }
 
+    /// The curl script says in comments what curl does not check and the app would.
+    @Test func theCurlScriptCommentsTheAppsRules() throws {
+        let script = try RenderedReport.curl(Self.run(), redactor: Fixture.redactor)
+        #expect(script.contains("\n# app policy: shop-android (android) for api.example.com: app/network_security_config.xml:4;"), "\(script)")
+        #expect(script.contains("\n# app warning: no-backup-pin: the android pins for api.example.com match only the leaf"))
+    }
+
     @Test func theJSONRecordReadsBackToTheSameBytes() throws {
         let data = try RenderedReport.json(Self.run(), redactor: Fixture.redactor)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

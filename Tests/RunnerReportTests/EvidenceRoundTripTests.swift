@@ -30,6 +30,7 @@ struct EvidenceRoundTripTests {
         "evidence.appPolicies.policy.anchorsOverridingPins": "anchors lists them; overridePins is in the file at source",
         "evidence.appPolicies.policy.minimumRSAKeyBits": "ATS's key sizes are fixed; a key below them is a problem",
         "evidence.appPolicies.policy.minimumECKeyBits": "ATS's key sizes are fixed; a key below them is a problem",
+        "evidence.appPolicies.policy.minimumSignatureHash": "ATS's signature floor is fixed; a weaker one is a problem",
     ]
 
     /// A result with every fact set.
@@ -56,7 +57,7 @@ struct EvidenceRoundTripTests {
                 platform: .ios, source: AppTrustSource(file: "Info.plist", line: 12), cleartextPermitted: true, anchors: ["system"],
                 anchorsOverridingPins: ["system"], pins: ["AAAA"], leafPins: ["AAAA"], caPins: ["CCCC"], sha1Pins: ["BBBB"],
                 pinsExpire: "2027-01-01", pinsEnforced: false, whyNotEnforced: .keyedOnAddress, tlsMinimum: "1.2",
-                forwardSecrecy: true, minimumRSAKeyBits: 2048, minimumECKeyBits: 256),
+                forwardSecrecy: true, minimumRSAKeyBits: 2048, minimumECKeyBits: 256, minimumSignatureHash: "SHA-256"),
             pinCheck: "no pin matched", refused: [.pins, .ats])]
         evidence.appWarnings = [Fixture.appWarning]
         evidence.retained = RetainedEvidence(

@@ -122,6 +122,15 @@ enum RenderedReport {
         }, as: UTF8.self)
     }
 
+    /// The script `--curl` writes for `run`.
+    static func curl(_ run: RecordedRun, redactor: Redactor) throws -> String {
+        try String(decoding: written { path in
+            let report = try CurlReport(path: path, plans: run.plans, redactor: redactor)
+            run.play(into: report)
+            try report.finish(run.result)
+        }, as: UTF8.self)
+    }
+
     static func consoleSummary(_ run: RecordedRun, formatter: ConsoleFormatter) -> String {
         let console = ConsoleReport(formatter: formatter, plans: run.plans) { _ in }
         run.play(into: console)

@@ -51,12 +51,23 @@ public final class CurlReport: StreamedReport {
         }
     }
 
-    /// `# OUTCOME name [strategy ip]`, then a line per hop (`# hop N` before each after the
+    /// `# OUTCOME name [strategy ip]`, each app's rules and warnings, then a line per hop (`# hop N` before each after the
     /// first), or a comment that nothing was sent.
     private func render(_ result: ScenarioResult, into bytes: inout ByteBuffer) {
         bytes.append("# ")
         bytes.append(utf8: Self.comment(Self.outcomeWord(result.outcome) + " " + result.displayName, redactor: redactor))
         bytes.append(UInt8(ascii: "\n"))
+        // The rules each app applied (`app:`): what curl does not check, and the app would.
+        for policy in result.evidence.appPolicies {
+            bytes.append("# app policy: ")
+            bytes.append(utf8: Self.comment(policy.summary, redactor: redactor))
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        for warning in result.evidence.appWarnings {
+            bytes.append("# app warning: ")
+            bytes.append(utf8: Self.comment(warning.description, redactor: redactor))
+            bytes.append(UInt8(ascii: "\n"))
+        }
         if result.evidence.hops.isEmpty {
             bytes.append("# no request was sent\n")
         }
