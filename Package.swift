@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "RunnerState", dependencies: ["CSQLite", "RunnerResults"], swiftSettings: crossModule),
         .target(name: "RunnerEngine", dependencies: ["RunnerVocabulary", "RunnerPlan", "RunnerHTTPDNS", "RunnerTransport", "RunnerResults", "RunnerState"], swiftSettings: crossModule),
         .target(name: "RunnerReport", dependencies: ["RunnerVocabulary", "RunnerResults"], swiftSettings: crossModule),
-        .target(name: "RunnerAppTrust", swiftSettings: crossModule),
+        .target(name: "RunnerAppTrust", dependencies: ["RunnerVocabulary"], swiftSettings: crossModule),
         // `serve`: the cycle loop and the SwiftNIO HTTP server around its latest cycle, a library
         // with its own tests; the command passes in what it read from the command line.
         .target(

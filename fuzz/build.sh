@@ -41,6 +41,14 @@ rm -f "$LIBS/libRunnerVocabulary.a"  # an archive keeps members of files since r
 "$SWIFTC" "${FLAGS[@]}" -module-name RunnerVocabulary -emit-library -static -emit-module \
     -emit-module-path "$MODULES/RunnerVocabulary.swiftmodule" -o "$LIBS/libRunnerVocabulary.a" "${vocabulary_sources[@]}"
 
+# The app's own trust files (Network Security Config, Info.plist): RunnerAppTrust, on RunnerVocabulary and
+# Foundation; before RunnerPlan, which reads an app's files with it.
+mapfile -t apptrust_sources < <(find Sources/RunnerAppTrust -name '*.swift' | sort)
+echo "fuzz/build.sh: RunnerAppTrust (${#apptrust_sources[@]} files)"
+rm -f "$LIBS/libRunnerAppTrust.a"  # an archive keeps members of files since removed
+"$SWIFTC" "${FLAGS[@]}" -module-name RunnerAppTrust -emit-library -static -emit-module \
+    -emit-module-path "$MODULES/RunnerAppTrust.swiftmodule" -o "$LIBS/libRunnerAppTrust.a" "${apptrust_sources[@]}"
+
 # RunnerPlan, the plan parser (links libyaml through the CYAML module map). Testing enabled:
 # the plan target compares the one-core path with the parallel one (`PlanParallelism`).
 mapfile -t plan_sources < <(find Sources/RunnerPlan -name '*.swift' | sort)
@@ -71,13 +79,6 @@ rm -f "$LIBS/libRunnerHTTPDNS.a"  # an archive keeps members of files since remo
 "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name RunnerHTTPDNS -emit-library -static -emit-module \
     -emit-module-path "$MODULES/RunnerHTTPDNS.swiftmodule" -o "$LIBS/libRunnerHTTPDNS.a" "${httpdns_sources[@]}"
 
-# The app's own trust files (Network Security Config, Info.plist): RunnerAppTrust, Foundation only.
-mapfile -t apptrust_sources < <(find Sources/RunnerAppTrust -name '*.swift' | sort)
-echo "fuzz/build.sh: RunnerAppTrust (${#apptrust_sources[@]} files)"
-rm -f "$LIBS/libRunnerAppTrust.a"  # an archive keeps members of files since removed
-"$SWIFTC" "${FLAGS[@]}" -module-name RunnerAppTrust -emit-library -static -emit-module \
-    -emit-module-path "$MODULES/RunnerAppTrust.swiftmodule" -o "$LIBS/libRunnerAppTrust.a" "${apptrust_sources[@]}"
-
 # The targets: plan, one per app trust file format (with fuzz/targets/AppTrustSupport/), and one per HTTPDNS format, each compiled with the harnesses of
 # fuzz/targets/Support/ (HTTPDNSHarness for the text and JSON formats, DoHHarness for DNS messages).
 # lld: gold warns about every ASan symbol it cannot export.
@@ -95,12 +96,12 @@ for target in "${targets[@]}"; do
     case $target in
     plan)
         # The plan parser asks OpenSSL whether a `tls:` cipher, suite or group name exists.
-        build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto ;;
+        build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerAppTrust -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto ;;
     nsc | info-plist)
-        build_target "$target" "fuzz/targets/$target.swift" "${apptrust_support_sources[@]}" -lRunnerAppTrust ;;
+        build_target "$target" "fuzz/targets/$target.swift" "${apptrust_support_sources[@]}" -lRunnerAppTrust -lRunnerVocabulary ;;
     *)
         build_target "$target" "fuzz/targets/$target.swift" "${support_sources[@]}" \
-            -lRunnerHTTPDNS -lRunnerPlan -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto -lCDNSShim -lresolv -lldns ;;
+            -lRunnerHTTPDNS -lRunnerPlan -lRunnerAppTrust -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto -lCDNSShim -lresolv -lldns ;;
     esac
 done
 echo "fuzz/build.sh: built $(ls "$BIN" | tr '\n' ' ')into $BIN"

@@ -23,23 +23,8 @@ public struct PlanError: Error, Sendable, Hashable, CustomStringConvertible {
         self.location = location
         // A plan's double-quoted scalars can hold any control character (`"\e[31m"`): quoted
         // back in a message, it must show as text, not drive the terminal (found by fuzzing).
-        self.message = Self.visible(message)
-        self.sourceLine = sourceLine.map(Self.visible)
-    }
-
-    /// Control characters (C0 but tab, DEL, C1, the line and paragraph separators) as `\u{…}`.
-    static func visible(_ text: String) -> String {
-        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }) { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x00...0x08, 0x0A...0x1F, 0x7F...0x9F, 0x2028, 0x2029:
-                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        self.message = message.withVisibleControls
+        self.sourceLine = sourceLine.map(\.withVisibleControls)
     }
 
     /// `FILE:LINE:COL: error: MESSAGE` — the one-line form tests and tools match on.

@@ -69,6 +69,15 @@ struct AppTrustCLITests {
         }
     }
 
+    /// The lab, a fresh folder with the app's files in it, and the lab's pins.
+    static func prepare() async throws -> (Lab, URL, Pins) {
+        let lab = try await SharedLab.get()
+        let directory = try LabPlans.temporaryDirectory()
+        let pins = try await Self.pins(lab, in: directory)
+        try Self.writeApp(lab, pins: pins, in: directory)
+        return (lab, directory, pins)
+    }
+
     static func plan(_ lab: Lab, pins: Pins, in directory: URL, path: String = "/echo") throws -> String {
         let file = directory.appendingPathComponent("plan.yaml")
         try LabPlans.fill("""
@@ -109,11 +118,8 @@ struct AppTrustCLITests {
     }
 
     @Test func eachResultIsCheckedAsTheAppsWouldCheckIt() async throws {
-        let lab = try await SharedLab.get()
-        let directory = try LabPlans.temporaryDirectory()
+        let (lab, directory, pins) = try await Self.prepare()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pins = try await Self.pins(lab, in: directory)
-        try Self.writeApp(lab, pins: pins, in: directory)
         let plan = try Self.plan(lab, pins: pins, in: directory)
         let json = directory.appendingPathComponent("report.json")
         let junit = directory.appendingPathComponent("junit.xml")
@@ -198,11 +204,8 @@ struct AppTrustCLITests {
     }
 
     @Test func warningsFailUnderStrict() async throws {
-        let lab = try await SharedLab.get()
-        let directory = try LabPlans.temporaryDirectory()
+        let (lab, directory, pins) = try await Self.prepare()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pins = try await Self.pins(lab, in: directory)
-        try Self.writeApp(lab, pins: pins, in: directory)
         let plan = try Self.plan(lab, pins: pins, in: directory)
         let json = directory.appendingPathComponent("report.json")
         let output = try await PackageExecutable.run(
@@ -215,11 +218,8 @@ struct AppTrustCLITests {
 
     /// The rules per host, strategy and address, and not one request to the lab.
     @Test func appShowAnswersWithoutARequest() async throws {
-        let lab = try await SharedLab.get()
-        let directory = try LabPlans.temporaryDirectory()
+        let (lab, directory, pins) = try await Self.prepare()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pins = try await Self.pins(lab, in: directory)
-        try Self.writeApp(lab, pins: pins, in: directory)
         let path = "/app-show-\(UUID().uuidString)"
         let plan = try Self.plan(lab, pins: pins, in: directory, path: path)
         let shown = try await PackageExecutable.run(
@@ -248,11 +248,8 @@ struct AppTrustCLITests {
 
     /// A file Android refuses is a plan error at its own line and column, with the line shown.
     @Test func aFileThePlatformRefusesIsAPlanErrorAtItsLine() async throws {
-        let lab = try await SharedLab.get()
-        let directory = try LabPlans.temporaryDirectory()
+        let (lab, directory, pins) = try await Self.prepare()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pins = try await Self.pins(lab, in: directory)
-        try Self.writeApp(lab, pins: pins, in: directory)
         let file = directory.appendingPathComponent("android/network_security_config.xml")
         let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
             of: #"<pin digest="SHA-256">\#(pins.backup)</pin>"#, with: #"<pin digest="SHA-1">\#(pins.backup)</pin>"#)

@@ -1,3 +1,5 @@
+import RunnerVocabulary
+
 /// An OkHttp `CertificatePinner` entry OkHttp refuses (`IllegalArgumentException` at build
 /// time), located by the pattern and its place in the list (the plan maps it to its line).
 public struct OkHttpPinsError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -12,12 +14,12 @@ public struct OkHttpPinsError: Error, Sendable, Equatable, CustomStringConvertib
         self.pattern = pattern
         self.patternIndex = patternIndex
         self.pinIndex = pinIndex
-        self.message = AppTrustFileError.visible(message)
+        self.message = message.withVisibleControls
     }
 
     /// `okhttp pins "PATTERN"[INDEX]: error: MESSAGE`.
     public var description: String {
         let pin = pinIndex.map { " pin \($0)" } ?? ""
-        return "okhttp pins \"\(AppTrustFileError.visible(pattern))\"\(pin): error: \(message)"
+        return "okhttp pins \"\(pattern.withVisibleControls)\"\(pin): error: \(message)"
     }
 }

@@ -28,14 +28,9 @@ public enum AppPolicyTable {
                 ]
             }
             lines.append("\(plan):")
-            let header = ["APP", "PLATFORM", "HOST", "STRATEGY", "ADDRESS", "KEYED ON", "CLEARTEXT", "ANCHORS", "PINS", "TLS MIN", "SOURCE"]
-            let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max() ?? 0 }
-            for row in [header] + cells {
-                let padded = row.indices.map { column in
-                    column == row.count - 1 ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                }
-                lines.append("  " + padded.joined(separator: "  "))
-            }
+            lines += AlignedColumns.lines(
+                header: ["APP", "PLATFORM", "HOST", "STRATEGY", "ADDRESS", "KEYED ON", "CLEARTEXT", "ANCHORS", "PINS", "TLS MIN", "SOURCE"],
+                rows: cells)
         }
         if plans.isEmpty { lines.append("no scenario is checked as an app (app:), or none matches --app, --host and --strategy") }
         return lines.joined(separator: "\n")

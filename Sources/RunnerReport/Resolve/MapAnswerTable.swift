@@ -19,14 +19,7 @@ public enum MapAnswerTable {
                 ]
             }
             lines.append("\(plan):")
-            let header = ["MAP", "HOST", "CLIENT", "LABELS", "ADDRESSES", "TTL", "SOURCE"]
-            let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-            for row in [header] + rows {
-                let cells = row.indices.map { column in
-                    column == row.count - 1 ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                }
-                lines.append("  " + cells.joined(separator: "  "))
-            }
+            lines += AlignedColumns.lines(header: ["MAP", "HOST", "CLIENT", "LABELS", "ADDRESSES", "TTL", "SOURCE"], rows: rows)
         }
         if plans.isEmpty { lines.append("no scenario asks a domain map (every host is an IP address, or no strategy pins)") }
         return lines.joined(separator: "\n")
