@@ -6,7 +6,10 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/rand.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
+#include <openssl/x509.h>
 #include <string.h>
 
 /* One digest by OpenSSL's name for it, whose output must be `size` bytes long. */
@@ -197,4 +200,35 @@ int ccrypto_tls_is_group(const char *name) {
     int ok = SSL_CTX_set1_groups_list(context, name);
     SSL_CTX_free(context);
     return ok == 1;
+}
+
+long ccrypto_pem_spki_sha256(const uint8_t *pem, size_t length, uint8_t *out, size_t capacity) {
+    if (length > INT_MAX) return -1;
+    BIO *bio = BIO_new_mem_buf(pem, (int)length);
+    if (!bio) return -1;
+    long count = 0;
+    X509 *certificate;
+    while ((certificate = PEM_read_bio_X509(bio, NULL, NULL, NULL)) != NULL) {
+        unsigned char *der = NULL;
+        int der_length = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(certificate), &der);
+        if (der_length > 0 && (size_t)count < capacity) {
+            if (ccrypto_sha256(der, (size_t)der_length, out + 32 * count) != CCRYPTO_OK) {
+                OPENSSL_free(der);
+                X509_free(certificate);
+                BIO_free(bio);
+                return -1;
+            }
+        }
+        OPENSSL_free(der);
+        X509_free(certificate);
+        if (der_length > 0) count += 1;
+    }
+    /* The loop ends on the error "no start line" at the end of the text: not a failure. */
+    ERR_clear_error();
+    BIO_free(bio);
+    return count > 0 ? count : -1;
+}
+
+const char *ccrypto_default_ca_file(void) {
+    return X509_get_default_cert_file();
 }

@@ -18,6 +18,8 @@ public struct AppPolicyEvidence: Sendable, Equatable {
         case pins
         /// A floor of App Transport Security (TLS version, forward secrecy, key, signature).
         case ats
+        /// A chain whose root none of the app's trust anchors holds (Android).
+        case anchors
     }
 
     /// The app's name in the plan.

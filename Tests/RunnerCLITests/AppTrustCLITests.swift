@@ -292,3 +292,68 @@ struct AppPinsGuideTests {
         }
     }
 }
+
+/// An Android app's trust anchors against the lab's private CA: `system` (this machine's store)
+/// does not hold it, so the app refuses the chain; `@raw/lab_ca` does.
+@Suite("an Android app's trust anchors", .timeLimit(.minutes(1)))
+struct AppTrustAnchorTests {
+    @Test func aChainTheAppsAnchorsDoNotHoldFailsAsAppPolicy() async throws {
+        let lab = try await SharedLab.get()
+        let directory = try LabPlans.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("raw"), withIntermediateDirectories: true)
+        try lab.caPEM.write(to: directory.appendingPathComponent("raw/lab_ca.pem"), atomically: true, encoding: .utf8)
+        for (name, anchors) in [("system-only", #"<certificates src="system"/>"#), ("lab-ca", #"<certificates src="@raw/lab_ca"/>"#)] {
+            try """
+                <?xml version="1.0" encoding="utf-8"?>
+                <network-security-config>
+                    <base-config><trust-anchors>\(anchors)</trust-anchors></base-config>
+                </network-security-config>
+                """.write(to: directory.appendingPathComponent("\(name).xml"), atomically: true, encoding: .utf8)
+        }
+        let plan = directory.appendingPathComponent("plan.yaml")
+        try LabPlans.fill("""
+            version: 1
+            apps:
+              system-only: {android: {network_security_config: system-only.xml, raw: raw}}
+              lab-ca: {android: {network_security_config: lab-ca.xml, raw: raw}}
+            defaults: {ca: "{{ca}}", strategy: sni-resolve, domains: edges}
+            domains:
+              edges: {static: {api.lab.test: [\(LabAddress.primary)]}}
+            scenarios:
+              - {name: system only, app: system-only, request: {url: "https://api.lab.test:{{https}}/echo"}}
+              - {name: lab ca, app: lab-ca, request: {url: "https://api.lab.test:{{https}}/echo"}}
+            """, lab: lab).write(to: plan, atomically: true, encoding: .utf8)
+        let json = directory.appendingPathComponent("report.json")
+        let output = try await PackageExecutable.run("runner", [plan.path, "--json", json.path, "--color", "never"], directory: directory)
+        #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
+        let results = try AppTrustCLITests.results(json)
+        let refused = results["system only [sni-resolve \(LabAddress.primary)]"]
+        let problem = (refused?["problems"] as? [[String: Any]])?.first
+        #expect(problem?["kind"] as? String == "app-policy" && problem?["subject"] as? String == "app system-only (android) trust anchors for api.lab.test",
+            "\(refused ?? [:])")
+        #expect((problem?["actual"] as? String)?.hasPrefix("a chain ending at CN=runner lab CA,O=runner lab (sha256/") == true, "\(problem ?? [:])")
+        #expect(AppTrustCLITests.policies(refused).first?["refused"] as? [String] == ["anchors"])
+        #expect(results["lab ca [sni-resolve \(LabAddress.primary)]"]?["outcome"] as? String == "passed", "\(results)")
+    }
+
+    /// An `@raw` anchor whose file holds no certificate is a plan error (the app would fail on it).
+    @Test func aRawAnchorWithoutACertificateIsAPlanError() async throws {
+        let directory = try LabPlans.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("raw"), withIntermediateDirectories: true)
+        try "not a certificate\n".write(to: directory.appendingPathComponent("raw/lab_ca.pem"), atomically: true, encoding: .utf8)
+        try #"<network-security-config><base-config><trust-anchors><certificates src="@raw/lab_ca"/></trust-anchors></base-config></network-security-config>"#
+            .write(to: directory.appendingPathComponent("nsc.xml"), atomically: true, encoding: .utf8)
+        try """
+            version: 1
+            apps: {a: {android: {network_security_config: nsc.xml, raw: raw}}}
+            scenarios: [{name: s, app: a, request: {url: "https://api.example.com/"}}]
+            """.write(to: directory.appendingPathComponent("plan.yaml"), atomically: true, encoding: .utf8)
+        let checked = try await PackageExecutable.run("runner", ["check", "plan.yaml"], directory: directory)
+        let column = "apps: {a: {android: {network_security_config: nsc.xml, raw: ".count + 1
+        #expect(checked.status == 2 && checked.stderr.contains(
+            "plan.yaml:2:\(column): error: trust anchor @raw/lab_ca of 'nsc.xml' holds no certificate (PEM) in raw folder 'raw'"),
+            "\(checked.stderr)")
+    }
+}

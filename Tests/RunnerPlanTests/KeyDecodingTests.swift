@@ -80,6 +80,14 @@ struct KeyDecodingTests {
         <?xml version="1.0" encoding="UTF-8"?>
         <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/></dict></dict></plist>
         """
+    /// A certificate to stand for the app's `@raw/ca`: the first of this machine's CA store.
+    static func systemCertificatePEM() throws -> String {
+        let bundle = try String(contentsOfFile: "/etc/ssl/certs/ca-certificates.crt", encoding: .utf8)
+        let end = "-----END CERTIFICATE-----"
+        guard let range = bundle.range(of: end) else { return bundle }
+        return String(bundle[..<range.upperBound]) + "\n"
+    }
+
     static func app(_ check: @escaping @Sendable (AppDefinition) -> Bool) -> @Sendable (Plan) -> Bool {
         { plan in plan.apps.first.map(check) ?? false }
     }
@@ -154,7 +162,7 @@ struct KeyDecodingTests {
                 check: app { $0.android?.debuggable == true }),
             Row(section: .appAndroid, key: "raw",
                 yaml: plan(top: "apps: {a: {android: {network_security_config: app/nsc.xml, raw: app/raw}}}"),
-                check: app { $0.android?.config.baseConfig?.trustAnchors?.map(\.source) == ["@raw/ca"] }),
+                check: app { $0.android?.config.baseConfig?.trustAnchors?.map(\.source) == ["@raw/ca"] && $0.android?.rawAnchorKeys["@raw/ca"]?.count == 1 }),
             Row(section: .appIOS, key: "info_plist", yaml: plan(top: "apps: {a: {ios: {info_plist: app/Info.plist}}}"),
                 check: app { $0.ios?.settings.allowsArbitraryLoads == true }),
             Row(section: .appIOS, key: "version", yaml: plan(top: "apps: {a: {ios: {info_plist: app/Info.plist, version: 16}}}"),
@@ -358,7 +366,7 @@ struct KeyDecodingTests {
         let workspace = try PlanWorkspace()
         try workspace.write("certs/ca.pem", "x")
         try workspace.write("app/nsc.xml", Self.networkSecurityConfig)
-        try workspace.write("app/raw/ca.pem", "x")
+        try workspace.write("app/raw/ca.pem", try Self.systemCertificatePEM())
         try workspace.write("app/Info.plist", Self.infoPlist)
         let path = try workspace.write("plan.yaml", row.yaml)
         let plan: Plan

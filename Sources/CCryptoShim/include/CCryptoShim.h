@@ -63,6 +63,16 @@ const char *ccrypto_openssl_version(void);
 ccrypto_status ccrypto_sha256(const uint8_t *bytes, size_t length, uint8_t out[32]);
 
 /*
+ * The SHA-256 of the DER SubjectPublicKeyInfo of each certificate in `pem` (every CERTIFICATE
+ * block of a PEM text), 32 bytes each into `out`, which has room for `capacity` of them: how
+ * many there are (more than `capacity` when some did not fit), or -1 when there is none.
+ */
+long ccrypto_pem_spki_sha256(const uint8_t *pem, size_t length, uint8_t *out, size_t capacity);
+
+/* The path of the system's CA file as OpenSSL finds it by default (X509_get_default_cert_file). */
+const char *ccrypto_default_ca_file(void);
+
+/*
  * Encrypts (`encrypt` 1) or decrypts (0) `in_length` bytes into `out`, which has room for
  * `out_capacity` bytes (in_length plus one block is always enough); the length written goes to
  * `*out_length`. `iv` is NULL with length 0 for ECB.

@@ -119,7 +119,17 @@ package enum AppPolicyVerdict {
                     actual: "an http:// request, which the app refuses to send", kind: .appPolicy))
             }
             if let tls, !chain.isEmpty {
-                switch policy.check(chain: chain) {
+                let app = apps.first { $0.name == entry.app }
+                let anchor = policy.platform == .android ? trustingAnchor(of: policy, app: app, session: tls) : .unknown
+                if case .none = anchor, let root = tls.chain.last {
+                    policies[index].refused.append(.anchors)
+                    problems.append(Problem(
+                        subject: "\(who) trust anchors for \(entry.key)",
+                        expected: "a chain ending at a CA its anchors (\(policy.anchors.joined(separator: ", "))) hold\(whereWritten)",
+                        actual: "a chain ending at \(root.subject) (\(root.pin)): the app does not trust it", kind: .appPolicy))
+                }
+                let verifiedBy: String? = if case .anchor(let name) = anchor { name } else { nil }
+                switch policy.check(chain: chain, anchor: verifiedBy) {
                 case .matched(let pin):
                     policies[index].pinCheck = "matched \(pin)"
                 case .notMatched:
@@ -157,6 +167,38 @@ package enum AppPolicyVerdict {
             }
         }
         return (problems, warnings)
+    }
+
+    /// Which of an Android policy's anchors holds the verified chain's root.
+    package enum TrustingAnchor: Equatable {
+        case anchor(String)
+        /// None of them: the app refuses the chain.
+        case none
+        /// Not known here: the chain is not verified, or an anchor's certificates are unknown
+        /// (`user`: the device's; `@raw` without the app's raw folder).
+        case unknown
+    }
+
+    /// The anchor of `policy` (this machine's store for `system`, the file for `@raw/NAME`)
+    /// that holds the root of the chain verification built.
+    package static func trustingAnchor(of policy: AppTrustPolicy, app: AppDefinition?, session: TLSSession) -> TrustingAnchor {
+        guard session.chainVerified, let root = session.chain.last else { return .unknown }
+        let pin = String(root.pin.dropFirst("sha256/".count))
+        var unknown = false
+        for anchor in policy.anchors {
+            let keys: [String]?
+            switch anchor {
+            case "system": keys = AnchorKeys.system.contains(pin) ? [pin] : []
+            case "user": keys = nil
+            default: keys = app?.android?.rawAnchorKeys[anchor]
+            }
+            guard let keys else {
+                unknown = true
+                continue
+            }
+            if keys.contains(pin) { return .anchor(anchor) }
+        }
+        return unknown ? .unknown : .none
     }
 
     /// `sha256/…, sha256/…`: a policy's pins as OkHttp writes them.

@@ -56,6 +56,7 @@ extension PlanDecoder {
         var targetSDK = AppDefinition.Android.defaultTargetSDK
         var debuggable = false
         var raw: String?
+        var rawMark = entry.keyMark
         var failed = false
         for field in fields.entries {
             func site() -> Site { Site(key: field.key, context) }
@@ -68,6 +69,7 @@ extension PlanDecoder {
             case .debuggable:
                 if let value = bool(field.value, for: site()) { debuggable = value } else { failed = true }
             case .raw:
+                rawMark = field.value.mark
                 raw = string(field.value, for: site()).flatMap { planRelativeDirectory($0, what: "raw folder", site: site()) }
                 failed = failed || raw == nil
             }
@@ -80,11 +82,34 @@ extension PlanDecoder {
         do throws(AppTrustFileError) {
             let config = try AndroidNetworkSecurityConfig.parse(
                 data, path: shownPath(file), debuggable: debuggable, rawDirectory: raw)
-            return AppDefinition.Android(config: config, file: file, targetSDK: targetSDK, debuggable: debuggable)
+            var android = AppDefinition.Android(config: config, file: file, targetSDK: targetSDK, debuggable: debuggable)
+            android.rawAnchorKeys = rawAnchorKeys(of: config, in: raw, at: rawMark)
+            return android
         } catch {
             report(error)
             return nil
         }
+    }
+
+    /// The keys of each `@raw/NAME` anchor the config names, read from `raw` (a file that holds
+    /// no certificate is an error: Android would refuse to start on it). Without `raw` the
+    /// anchors' files are unknown, and the chain is not checked against them.
+    private func rawAnchorKeys(of config: AndroidNetworkSecurityConfig, in raw: String?, at mark: YAMLMark) -> [String: [String]] {
+        guard let raw else { return [:] }
+        var names = Set<String>()
+        for domainConfig in config.domainConfigs + (config.baseConfig.map { [$0] } ?? []) {
+            for anchor in domainConfig.trustAnchors ?? [] where anchor.source.hasPrefix("@raw/") { names.insert(anchor.source) }
+        }
+        for anchor in config.debugAnchors ?? [] where anchor.source.hasPrefix("@raw/") { names.insert(anchor.source) }
+        var keys: [String: [String]] = [:]
+        for name in names.sorted() {
+            guard let pins = AnchorKeys.pins(ofRaw: String(name.dropFirst("@raw/".count)), in: raw) else {
+                report(at: mark, "trust anchor \(name) of '\(config.path)' holds no certificate (PEM) in raw folder '\(shownPath(raw))'")
+                continue
+            }
+            keys[name] = pins
+        }
+        return keys
     }
 
     /// A file the platform refuses, as a plan error at its own line (the caret under the column);

@@ -37,6 +37,8 @@ public struct AppDefinition: Sendable, Equatable {
         public var file: String?
         public var targetSDK: Int
         public var debuggable: Bool
+        /// The keys each `@raw/NAME` anchor's file holds (base64 SHA-256 SPKI), by anchor.
+        public var rawAnchorKeys: [String: [String]] = [:]
 
         /// Android's own default when a plan does not say (the Play Store's floor since 2024).
         public static let defaultTargetSDK = 34

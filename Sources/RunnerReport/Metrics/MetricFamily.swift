@@ -152,7 +152,7 @@ struct MetricFamily: Sendable {
         type: .gauge, labels: ["plan", "app", "platform", "host"])
     static let appPolicyProblems = MetricFamily(
         name: "runner_app_policy_problems",
-        help: "Results whose app refused them (kind pins, cleartext, ats) or warned of them (pins-expired, pins-expiring, no-backup-pin, pins-not-applied).",
+        help: "Results whose app refused them (kind pins, cleartext, ats, anchors) or warned of them (pins-expired, pins-expiring, no-backup-pin, pins-not-applied).",
         type: .gauge, labels: ["plan", "app", "host", "strategy", "kind"])
 
     // The cycle (a run; `runner serve` runs one per --every) and the runner itself.
