@@ -35,6 +35,8 @@ public final class Lab: Sendable {
     /// second key), PEM: what a pin is computed from.
     public let primaryLeafPEM: String
     public let staleLeafPEM: String
+    /// The leaf `LabAddress.ipOnly` presents (no name, its IP only), PEM.
+    public let ipOnlyLeafPEM: String
 
     private let group: MultiThreadedEventLoopGroup
     private let listeners: [ListenerSet]
@@ -47,7 +49,7 @@ public final class Lab: Sendable {
     private let isShutDown = NIOLockedValueBox(false)
 
     private init(
-        httpPort: Int, httpsPort: Int, caFile: String, caPEM: String, leafPEMs: (primary: String, stale: String),
+        httpPort: Int, httpsPort: Int, caFile: String, caPEM: String, leafPEMs: (primary: String, stale: String, ipOnly: String),
         group: MultiThreadedEventLoopGroup,
         listeners: [ListenerSet], resolvers: LabResolverServer, ledger: ConnectionLedger, httpdnsLedger: HTTPDNSLedger,
         sessions: SessionLedger, temporaryDirectory: String?
@@ -58,6 +60,7 @@ public final class Lab: Sendable {
         self.caPEM = caPEM
         self.primaryLeafPEM = leafPEMs.primary
         self.staleLeafPEM = leafPEMs.stale
+        self.ipOnlyLeafPEM = leafPEMs.ipOnly
         self.group = group
         self.listeners = listeners
         self.resolvers = resolvers
@@ -112,7 +115,8 @@ public final class Lab: Sendable {
             }
             return Lab(
                 httpPort: http.port, httpsPort: https.port, caFile: caFile, caPEM: certificates.authority.pem,
-                leafPEMs: (certificates.primary.certificatePEM, certificates.stale.certificatePEM), group: group, listeners: listeners, resolvers: resolvers, ledger: ledger, httpdnsLedger: httpdnsLedger,
+                leafPEMs: (certificates.primary.certificatePEM, certificates.stale.certificatePEM, certificates.ipOnly.certificatePEM),
+                group: group, listeners: listeners, resolvers: resolvers, ledger: ledger, httpdnsLedger: httpdnsLedger,
                 sessions: sessions,
                 temporaryDirectory: state.isTemporary ? state.path : nil)
         } catch {

@@ -30,9 +30,12 @@ public enum LabAddress {
     public static let noForwardSecrecy = "127.0.0.12"
     /// api.lab.test over TLS 1.2 only with ECDHE-ECDSA-AES128-GCM-SHA256: what ATS accepts.
     public static let tls12 = "127.0.0.13"
+    /// A certificate with no name, only this IP address (SAN IP 127.0.0.14): an edge a plan (or
+    /// an app) addresses by its IP, whose rules and pins are written for the IP itself.
+    public static let ipOnly = "127.0.0.14"
     /// Every lab address with HTTP and HTTPS, in the order above.
     public static let all: [String] = [
-        primary, sniOnly, expired, replica, ipv6, handshakeCloser, impostor, staleEdge, noForwardSecrecy, tls12,
+        primary, sniOnly, expired, replica, ipv6, handshakeCloser, impostor, staleEdge, noForwardSecrecy, tls12, ipOnly,
     ]
 
     /// The most `benchEdge` addresses a lab serves.

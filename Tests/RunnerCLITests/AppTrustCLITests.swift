@@ -357,3 +357,50 @@ struct AppTrustAnchorTests {
             "\(checked.stderr)")
     }
 }
+
+/// An edge requested by its IP (`LabAddress.ipOnly`: a certificate for the IP alone): the app's
+/// rules are those written for the IP itself (an NSC domain that is the IP literal, an OkHttp
+/// pattern that is the address), which apply and are checked.
+@Suite("rules written for an IP", .timeLimit(.minutes(1)))
+struct AppTrustIPOnlyTests {
+    @Test func rulesWrittenForTheIPApplyToAnEdgeRequestedByIt() async throws {
+        let lab = try await SharedLab.get()
+        let directory = try LabPlans.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pin = String(try await MobileTrustCLITests.pin(ofPEM: lab.ipOnlyLeafPEM, in: directory).dropFirst("sha256/".count))
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("raw"), withIntermediateDirectories: true)
+        try lab.caPEM.write(to: directory.appendingPathComponent("raw/lab_ca.pem"), atomically: true, encoding: .utf8)
+        try """
+            <?xml version="1.0" encoding="utf-8"?>
+            <network-security-config>
+                <base-config><trust-anchors><certificates src="@raw/lab_ca"/></trust-anchors></base-config>
+                <domain-config>
+                    <domain>\(LabAddress.ipOnly)</domain>
+                    <pin-set><pin digest="SHA-256">\(pin)</pin><pin digest="SHA-256">\(Data(repeating: 9, count: 32).base64EncodedString())</pin></pin-set>
+                </domain-config>
+            </network-security-config>
+            """.write(to: directory.appendingPathComponent("nsc.xml"), atomically: true, encoding: .utf8)
+        let plan = directory.appendingPathComponent("plan.yaml")
+        try LabPlans.fill("""
+            version: 1
+            apps:
+              edge-app:
+                android: {network_security_config: nsc.xml, raw: raw}
+                okhttp: {pins: {"\(LabAddress.ipOnly)": ["sha256/\(Data(repeating: 9, count: 32).base64EncodedString())"]}}
+            scenarios:
+              - {name: by ip, app: edge-app, ca: "{{ca}}", strategy: system, request: {url: "https://\(LabAddress.ipOnly):{{https}}/echo"}}
+            """, lab: lab).write(to: plan, atomically: true, encoding: .utf8)
+        let json = directory.appendingPathComponent("report.json")
+        let output = try await PackageExecutable.run("runner", [plan.path, "--json", json.path, "--color", "never"], directory: directory)
+        #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
+        let result = try #require(try AppTrustCLITests.results(json)["by ip [system]"], "\(output.stdout)")
+        let policies = AppTrustCLITests.policies(result)
+        let android = try #require(policies.first { $0["platform"] as? String == "android" })
+        #expect(android["key"] as? String == LabAddress.ipOnly && android["pins_enforced"] as? Bool == true, "\(android)")
+        #expect(android["pin_check"] as? String == "matched \(pin)" && (android["source"] as? [String: Any])?["line"] as? Int == 4)
+        // OkHttp's pattern for the address applies too, and pins a key the edge does not have.
+        let okhttp = try #require(policies.first { $0["platform"] as? String == "okhttp" })
+        #expect(okhttp["pin_check"] as? String == "no pin matched" && okhttp["refused"] as? [String] == ["pins"], "\(okhttp)")
+        #expect((result["problems"] as? [[String: Any]])?.map { $0["subject"] as? String } == ["app edge-app (okhttp) pins for \(LabAddress.ipOnly)"])
+    }
+}

@@ -60,6 +60,8 @@ struct LabCertificates: Sendable {
     let noForwardSecrecy: TLSIdentity
     /// api.lab.test, TLS 1.2 only with ECDHE-ECDSA-AES128-GCM-SHA256: what ATS accepts.
     let tls12: TLSIdentity
+    /// No name, only the IP address `LabAddress.ipOnly`.
+    let ipOnly: TLSIdentity
 
     static func generate(now: Date = Date()) throws -> LabCertificates {
         let authority = try CertificateAuthority.generate(now: now)
@@ -80,7 +82,8 @@ struct LabCertificates: Sendable {
                 policy: TLSPolicy(tls12Ciphers: "AES128-GCM-SHA256")),
             tls12: try TLSIdentity(
                 authority.issue(.current("api.lab.test", now: now)),
-                policy: TLSPolicy(tls12Ciphers: "ECDHE-ECDSA-AES128-GCM-SHA256")))
+                policy: TLSPolicy(tls12Ciphers: "ECDHE-ECDSA-AES128-GCM-SHA256")),
+            ipOnly: try identity(.current(LabAddress.ipOnly, dnsNames: [], ipAddresses: [LabAddress.ipOnly], now: now)))
     }
 }
 

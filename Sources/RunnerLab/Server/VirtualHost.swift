@@ -59,6 +59,7 @@ struct VirtualHost: Sendable {
             VirtualHost(address: LabAddress.staleEdge, defaultIdentity: certificates.stale),
             VirtualHost(address: LabAddress.noForwardSecrecy, defaultIdentity: certificates.noForwardSecrecy),
             VirtualHost(address: LabAddress.tls12, defaultIdentity: certificates.tls12),
+            VirtualHost(address: LabAddress.ipOnly, defaultIdentity: certificates.ipOnly),
         ]
     }
 }
