@@ -60,3 +60,22 @@ extension AppTrustFuzzRegressionTests {
         #expect(config.baseConfig?.line == 4)
     }
 }
+
+extension AppTrustFuzzRegressionTests {
+    /// PropertyListSerialization on Linux crashes bridging a binary plist `{a: set{true}}`
+    /// (fuzz/regressions/info-plist/binary-plist-holding-a-set): binary plists are read with PropertyListDecoder.
+    @Test("a binary plist holding a set is an error, not a crash")
+    func binaryPlistHoldingASet() {
+        let hex = "62706c6973743030d101025161c10309080b0d0f0000000000000101000000000000000400000000000000000000000000000010"
+        let bytes = Data(stride(from: 0, to: hex.count, by: 2).compactMap { offset in
+            UInt8(hex.dropFirst(offset).prefix(2), radix: 16)
+        })
+        #expect(bytes.count == 52)
+        do {
+            _ = try IOSTrustSettings.parse(bytes, path: "Info.plist")
+            Issue.record("parsed without an error")
+        } catch {
+            #expect(error.description == "Info.plist:1:1: error: not a property list Foundation can read (binary)")
+        }
+    }
+}

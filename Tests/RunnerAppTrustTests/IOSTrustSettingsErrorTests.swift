@@ -129,8 +129,8 @@ struct IOSTrustSettingsErrorTests {
     @Test("bytes that are no property list, and a property list that is no dictionary")
     func notAPlist() {
         for (bytes, expected) in [
-            (Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xFF, 0x00]), "Info.plist:1:1: error: not a property list PropertyListSerialization reads (binary)"),
-            (Data("<plist version=\"1.0\">\n<dict><key>a</key></dict>\n</plist>".utf8), "Info.plist:1:1: error: not a property list PropertyListSerialization reads (XML)"),
+            (Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xFF, 0x00]), "Info.plist:1:1: error: not a property list Foundation can read (binary)"),
+            (Data("<plist version=\"1.0\">\n<dict><key>a</key></dict>\n</plist>".utf8), "Info.plist:1:1: error: not a property list Foundation can read (XML)"),
             (Data("<plist version=\"1.0\">\n<array/>\n</plist>".utf8), "Info.plist:1:1: error: the top of an Info.plist must be a dictionary"),
         ] {
             do {

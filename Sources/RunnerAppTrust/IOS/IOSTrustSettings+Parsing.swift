@@ -1,7 +1,7 @@
 import Foundation
 
 extension IOSTrustSettings {
-    /// Reads an Info.plist, XML or binary, with PropertyListSerialization. A value iOS or
+    /// Reads an Info.plist, XML (PropertyListSerialization) or binary (PropertyListDecoder). A value iOS or
     /// TrustKit cannot use is an error at its key: the key's line and column in an XML plist,
     /// line 1 in a binary one; the message names the key path in both.
     public static func parse(_ data: Data, path: String) throws(AppTrustFileError) -> IOSTrustSettings {
@@ -21,12 +21,15 @@ extension IOSTrustSettings {
         }
         let top: Any
         do {
-            top = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            // A binary plist through PropertyListDecoder: PropertyListSerialization crashes on some (see PlistValue).
+            top = isBinary
+                ? try PropertyListDecoder().decode(PlistValue.self, from: data).foundationValue
+                : try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
             let line = xmlRoot?.line ?? 1
             throw AppTrustFileError(
                 path: path, line: line, column: xmlRoot?.column ?? 1,
-                message: "not a property list PropertyListSerialization reads (\(isBinary ? "binary" : "XML"))",
+                message: "not a property list Foundation can read (\(isBinary ? "binary" : "XML"))",
                 sourceLine: xmlRoot == nil ? nil : source.line(line))
         }
         let reader = InfoPlistReader(path: path, source: source, locator: locator)

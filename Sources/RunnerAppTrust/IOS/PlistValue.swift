@@ -1,0 +1,54 @@
+import Foundation
+
+/// A value of a binary plist as `PropertyListDecoder` reads it. PropertyListSerialization on
+/// Linux crashes bridging a binary plist that holds a set or a UID (found by fuzzing); the
+/// decoder refuses what is not a plist type instead. Converted to the values
+/// PropertyListSerialization gives, so both forms are read by the same code.
+indirect enum PlistValue: Decodable {
+    case boolean(Bool)
+    case integer(Int)
+    case real(Double)
+    case string(String)
+    case data(Data)
+    case date(Date)
+    case array([PlistValue])
+    case dictionary([String: PlistValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        // Each kind is tried in turn: the decoder says which one the value is by accepting it.
+        if let value = try? container.decode(Bool.self) {
+            self = .boolean(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .real(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode(Data.self) {
+            self = .data(value)
+        } else if let value = try? container.decode(Date.self) {
+            self = .date(value)
+        } else if let value = try? container.decode([String: PlistValue].self) {
+            self = .dictionary(value)
+        } else if let value = try? container.decode([PlistValue].self) {
+            self = .array(value)
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a property list value")
+        }
+    }
+
+    /// The value as PropertyListSerialization gives it (`[String: Any]`, `[Any]`, `String`, `Bool`…).
+    var foundationValue: Any {
+        switch self {
+        case .boolean(let value): return value
+        case .integer(let value): return value
+        case .real(let value): return value
+        case .string(let value): return value
+        case .data(let value): return value
+        case .date(let value): return value
+        case .array(let values): return values.map(\.foundationValue)
+        case .dictionary(let values): return values.mapValues(\.foundationValue)
+        }
+    }
+}
