@@ -5,8 +5,8 @@ import FoundationXML
 #endif
 
 /// Reads XML bytes with Foundation's `XMLParser` into `XMLNode`s. External entities are never
-/// resolved; internal ones are expanded by libxml2 within its own limits (an entity loop or a
-/// billion laughs is its error 89, found at once).
+/// resolved, and an entity reference gives no text (XMLParser on Linux does not substitute
+/// them); a billion laughs is libxml2's entity loop error 89, found at once.
 final class XMLTreeReader: NSObject, XMLParserDelegate {
     /// Why the bytes gave no tree, and where.
     struct Failure: Error, Sendable {
