@@ -79,3 +79,22 @@ extension AppTrustFuzzRegressionTests {
         }
     }
 }
+
+extension AppTrustFuzzRegressionTests {
+    /// PropertyListDecoder keeps one of a dictionary's duplicate keys at random (per-instance
+    /// hashing: under ASan two reads of fuzz/regressions/info-plist/binary-plist-duplicate-keys-read-twice
+    /// differed); the values are PropertyListSerialization's, which keeps the first.
+    @Test("a binary plist with a key written twice reads the same every time: the first value (CF keeps it)")
+    func binaryPlistDuplicateKeys() throws {
+        // {NSAppTransportSecurity: {NSAllowsArbitraryLoads: true, NSAllowsArbitraryLoads: false}}
+        let hex = "62706c6973743030d101025f10164e534170705472616e73706f72745365637572697479d2030304055f10164e53416c6c6f77734172626974726172794c6f6164730908080b242942430000000000000101000000000000000600000000000000000000000000000044"
+        let bytes = Data(stride(from: 0, to: hex.count, by: 2).compactMap { offset in
+            UInt8(hex.dropFirst(offset).prefix(2), radix: 16)
+        })
+        var seen: Set<Bool> = []
+        for _ in 0..<20 {
+            seen.insert(try IOSTrustSettings.parse(bytes, path: "Info.plist").allowsArbitraryLoads)
+        }
+        #expect(seen == [true])
+    }
+}

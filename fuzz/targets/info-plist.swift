@@ -11,7 +11,8 @@ public func fuzzInfoPlist(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let data = bytes.map { Data(bytes: $0, count: size) } ?? Data()
     let path = "ios/Info.plist"
     let first = read(data, path: path)
-    guard read(data, path: path) == first else { AppTrustHarness.finding("two reads differ") }
+    let second = read(data, path: path)
+    guard second == first else { AppTrustHarness.finding("two reads differ: \(first) and \(second)") }
     switch first {
     case .success(let settings):
         if AppTrustHarness.printResults {

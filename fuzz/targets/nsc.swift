@@ -11,7 +11,8 @@ public func fuzzNetworkSecurityConfig(_ bytes: UnsafePointer<UInt8>?, _ size: In
     let path = "res/xml/network_security_config.xml"
     for debuggable in [false, true] {
         let first = read(data, path: path, debuggable: debuggable)
-        guard read(data, path: path, debuggable: debuggable) == first else { AppTrustHarness.finding("two reads differ") }
+        let second = read(data, path: path, debuggable: debuggable)
+        guard second == first else { AppTrustHarness.finding("two reads differ: \(first) and \(second)") }
         switch first {
         case .success(let config):
             if AppTrustHarness.printResults { AppTrustHarness.show("read: \(config.domainConfigs.count) domain-config(s)") }
