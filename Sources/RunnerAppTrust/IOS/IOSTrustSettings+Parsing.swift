@@ -1,7 +1,7 @@
 import Foundation
 
 extension IOSTrustSettings {
-    /// Reads an Info.plist, XML or binary, with PropertyListSerialization. A value iOS or
+    /// Reads an Info.plist, XML (PropertyListSerialization) or binary (PropertyListDecoder). A value iOS or
     /// TrustKit cannot use is an error at its key: the key's line and column in an XML plist,
     /// line 1 in a binary one; the message names the key path in both.
     public static func parse(_ data: Data, path: String) throws(AppTrustFileError) -> IOSTrustSettings {
@@ -21,10 +21,10 @@ extension IOSTrustSettings {
         }
         let top: Any
         do {
-            // A binary plist is first read by PropertyListDecoder, which refuses what
-            // PropertyListSerialization would crash on (see PlistValue).
-            if isBinary { _ = try PropertyListDecoder().decode(PlistValue.self, from: data) }
-            top = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            // A binary plist through PropertyListDecoder: PropertyListSerialization crashes on some (see PlistValue).
+            top = isBinary
+                ? try PropertyListDecoder().decode(PlistValue.self, from: data).foundationValue
+                : try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
             let line = xmlRoot?.line ?? 1
             throw AppTrustFileError(

@@ -1,9 +1,11 @@
 import Foundation
 
-/// A binary plist's value as `PropertyListDecoder` reads it: only the plist types. Read before
-/// PropertyListSerialization, which on Linux crashes bridging a binary plist that holds a set
-/// (found by fuzzing): the decoder refuses it. The values themselves are PropertyListSerialization's:
-/// the decoder keeps one of a dictionary's duplicate keys at random (also found by fuzzing).
+/// A value of a binary plist as `PropertyListDecoder` reads it. PropertyListSerialization on
+/// Linux crashes bridging a binary plist that holds a set (found by fuzzing, even one shadowed by
+/// a duplicate key), so binary plists are read by the decoder alone, which refuses what is not a
+/// plist type. Its one flaw: of a key written twice in a dictionary it keeps either value (per-
+/// instance hashing; found by fuzzing too), where PropertyListSerialization keeps the first.
+/// Converted to the values PropertyListSerialization gives, so both forms are read by the same code.
 indirect enum PlistValue: Decodable {
     case boolean(Bool)
     case integer(Int)
@@ -35,6 +37,20 @@ indirect enum PlistValue: Decodable {
             self = .array(value)
         } else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a property list value")
+        }
+    }
+
+    /// The value as PropertyListSerialization gives it (`[String: Any]`, `[Any]`, `String`, `Bool`…).
+    var foundationValue: Any {
+        switch self {
+        case .boolean(let value): return value
+        case .integer(let value): return value
+        case .real(let value): return value
+        case .string(let value): return value
+        case .data(let value): return value
+        case .date(let value): return value
+        case .array(let values): return values.map(\.foundationValue)
+        case .dictionary(let values): return values.mapValues(\.foundationValue)
         }
     }
 }
