@@ -99,3 +99,22 @@ extension AppTrustFuzzRegressionTests {
         }
     }
 }
+
+extension AppTrustFuzzRegressionTests {
+    /// PropertyListDecoder follows a binary plist's cycle until the stack overflows, and expands an
+    /// object referred to again and again (fuzz/regressions/info-plist/binary-plist-cycle,
+    /// binary-plist-repeated-objects: minutes): the decode stops past its limits.
+    @Test("a binary plist whose dictionary holds itself is an error at once")
+    func binaryPlistCycle() {
+        let hex = "62706c6973743030d101005161080b000000000000010100000000000000020000000000000000000000000000000d"
+        let bytes = Data(stride(from: 0, to: hex.count, by: 2).compactMap { offset in
+            UInt8(hex.dropFirst(offset).prefix(2), radix: 16)
+        })
+        do {
+            _ = try IOSTrustSettings.parse(bytes, path: "Info.plist")
+            Issue.record("parsed without an error")
+        } catch {
+            #expect(error.description == "Info.plist:1:1: error: a binary plist of more than 100000 values or 64 levels (an object it refers to again counted each time)")
+        }
+    }
+}

@@ -20,11 +20,20 @@ extension IOSTrustSettings {
             }
         }
         let top: Any
+        let budget = PlistValueBudget()
         do {
             // A binary plist through PropertyListDecoder: PropertyListSerialization crashes on some (see PlistValue).
-            top = isBinary
-                ? try PropertyListDecoder().decode(PlistValue.self, from: data).foundationValue
-                : try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            if isBinary {
+                let decoder = PropertyListDecoder()
+                if let key = PlistValueBudget.key { decoder.userInfo[key] = budget }
+                top = try decoder.decode(PlistValue.self, from: data).foundationValue
+            } else {
+                top = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            }
+        } catch where budget.isSpent {
+            throw AppTrustFileError(
+                path: path, line: 1, column: 1,
+                message: "a binary plist of more than \(PlistValueBudget.valueLimit) values or \(PlistValueBudget.depthLimit) levels (an object it refers to again counted each time)")
         } catch {
             let line = xmlRoot?.line ?? 1
             throw AppTrustFileError(

@@ -17,8 +17,28 @@ indirect enum PlistValue: Decodable {
     case dictionary([String: PlistValue])
 
     init(from decoder: any Decoder) throws {
+        let budget = PlistValueBudget.key.flatMap { decoder.userInfo[$0] as? PlistValueBudget }
+        if let budget {
+            // No codingPath in the error: building it walks the whole depth.
+            guard budget.enter() else { throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "past the limits")) }
+        }
+        defer { budget?.leave() }
+        // A collection is told by the container the decoder gives for it, and decoded once: trying
+        // one kind after another over a collection's children costs 2^depth on a hostile file.
+        if let keyed = try? decoder.container(keyedBy: PlistKey.self) {
+            var values: [String: PlistValue] = [:]
+            for key in keyed.allKeys { values[key.stringValue] = try keyed.decode(PlistValue.self, forKey: key) }
+            self = .dictionary(values)
+            return
+        }
+        if var unkeyed = try? decoder.unkeyedContainer() {
+            var values: [PlistValue] = []
+            while !unkeyed.isAtEnd { values.append(try unkeyed.decode(PlistValue.self)) }
+            self = .array(values)
+            return
+        }
         let container = try decoder.singleValueContainer()
-        // Each kind is tried in turn: the decoder says which one the value is by accepting it.
+        // Each scalar kind is tried in turn: the decoder says which one the value is by accepting it.
         if let value = try? container.decode(Bool.self) {
             self = .boolean(value)
         } else if let value = try? container.decode(Int.self) {
@@ -31,10 +51,6 @@ indirect enum PlistValue: Decodable {
             self = .data(value)
         } else if let value = try? container.decode(Date.self) {
             self = .date(value)
-        } else if let value = try? container.decode([String: PlistValue].self) {
-            self = .dictionary(value)
-        } else if let value = try? container.decode([PlistValue].self) {
-            self = .array(value)
         } else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a property list value")
         }
