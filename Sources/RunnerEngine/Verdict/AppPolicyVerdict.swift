@@ -20,7 +20,7 @@ package enum AppPolicyVerdict {
         package var key: String
     }
 
-    /// What the rules of `platform` are looked up by, for `part` (`.pins` or everything else).
+    /// What the rules of `platform` are looked up by: its pins (`pins`) or everything else.
     package static func lookup(
         _ platform: AppTrustPlatform, pins: Bool, strategy: StrategyKind, host: String, ip: String?
     ) -> Lookup {
@@ -48,21 +48,12 @@ package enum AppPolicyVerdict {
                 guard var policy = policy(of: app, platform, for: rules.key, now: now) else { continue }
                 if pinRules != rules, let named = self.policy(of: app, platform, for: pinRules.key, now: now) {
                     // ATS by the address, the pins by the name (iOS under trust-override).
-                    policy.pins = named.pins
-                    policy.leafPins = named.leafPins
-                    policy.caPins = named.caPins
-                    policy.pinsExpire = named.pinsExpire
-                    policy.pinsEnforced = named.pinsEnforced
-                    policy.whyNotEnforced = named.whyNotEnforced
+                    policy.adoptPins(of: named)
                 } else if rules.keyedOn == .address, !policy.pinsEnforced,
                     let named = self.policy(of: app, platform, for: url.host, now: now), named.pinsEnforced
                 {
                     // The IP gap: the name's pins are off for a request sent to the address.
-                    policy.pins = named.pins
-                    policy.leafPins = named.leafPins
-                    policy.caPins = named.caPins
-                    policy.sha1Pins = named.sha1Pins
-                    policy.pinsExpire = named.pinsExpire
+                    policy.adoptPins(of: named)
                     policy.pinsEnforced = false
                     policy.whyNotEnforced = .keyedOnAddress
                 }
@@ -110,6 +101,7 @@ package enum AppPolicyVerdict {
         for index in policies.indices {
             let entry = policies[index]
             let policy = entry.policy
+            let app = apps.first { $0.name == entry.app }
             let who = "app \(entry.app) (\(policy.platform.rawValue))"
             let whereWritten = policy.source.map { " (\($0))" } ?? " (the platform's default)"
             if url.scheme == .http, !policy.cleartextPermitted, policy.platform != .okhttp {
@@ -119,16 +111,15 @@ package enum AppPolicyVerdict {
                     actual: "an http:// request, which the app refuses to send", kind: .appPolicy))
             }
             if let tls, !chain.isEmpty {
-                let app = apps.first { $0.name == entry.app }
                 let anchor = policy.platform == .android ? trustingAnchor(of: policy, app: app, session: tls) : .unknown
-                if case .none = anchor, let root = tls.chain.last {
+                if anchor == .notHeld, let root = tls.chain.last {
                     policies[index].refused.append(.anchors)
                     problems.append(Problem(
                         subject: "\(who) trust anchors for \(entry.key)",
                         expected: "a chain ending at a CA its anchors (\(policy.anchors.joined(separator: ", "))) hold\(whereWritten)",
                         actual: "a chain ending at \(root.subject) (\(root.pin)): the app does not trust it", kind: .appPolicy))
                 }
-                let verifiedBy: String? = if case .anchor(let name) = anchor { name } else { nil }
+                let verifiedBy: String? = if case .heldBy(let name) = anchor { name } else { nil }
                 switch policy.check(chain: chain, anchor: verifiedBy) {
                 case .matched(let pin):
                     policies[index].pinCheck = "matched \(pin)"
@@ -156,7 +147,7 @@ package enum AppPolicyVerdict {
                             + "a new key on this edge fails every connection of the app"))
                 }
             }
-            warnings += expiryWarnings(entry, app: apps.first { $0.name == entry.app }, now: now, whereWritten: whereWritten)
+            warnings += expiryWarnings(entry, app: app, now: now, whereWritten: whereWritten)
             // Pins are a TLS matter: over plain HTTP there is no chain for them to leave unchecked.
             if url.scheme == .https, policy.whyNotEnforced == .keyedOnAddress, !policy.pins.isEmpty || !policy.sha1Pins.isEmpty {
                 warnings.append(AppWarning(
@@ -171,9 +162,9 @@ package enum AppPolicyVerdict {
 
     /// Which of an Android policy's anchors holds the verified chain's root.
     package enum TrustingAnchor: Equatable {
-        case anchor(String)
+        case heldBy(String)
         /// None of them: the app refuses the chain.
-        case none
+        case notHeld
         /// Not known here: the chain is not verified, or an anchor's certificates are unknown
         /// (`user`: the device's; `@raw` without the app's raw folder).
         case unknown
@@ -196,9 +187,9 @@ package enum AppPolicyVerdict {
                 unknown = true
                 continue
             }
-            if keys.contains(pin) { return .anchor(anchor) }
+            if keys.contains(pin) { return .heldBy(anchor) }
         }
-        return unknown ? .unknown : .none
+        return unknown ? .unknown : .notHeld
     }
 
     /// `sha256/…, sha256/…`: a policy's pins as OkHttp writes them.
@@ -249,5 +240,18 @@ package enum AppPolicyVerdict {
             kind: .pinsExpiring, app: entry.app,
             message: "the \(platform) pins for \(entry.key)\(whereWritten) expire on \(expiry), in \(RetainedEvidence.spoken(.seconds(max(0, Int(left))))): "
                 + "after that the app accepts any chain its anchors trust")]
+    }
+}
+
+extension AppTrustPolicy {
+    /// Takes `other`'s pins, their expiry and whether they are enforced (and why not).
+    fileprivate mutating func adoptPins(of other: AppTrustPolicy) {
+        pins = other.pins
+        leafPins = other.leafPins
+        caPins = other.caPins
+        sha1Pins = other.sha1Pins
+        pinsExpire = other.pinsExpire
+        pinsEnforced = other.pinsEnforced
+        whyNotEnforced = other.whyNotEnforced
     }
 }
