@@ -6,7 +6,8 @@
 #   fuzz/build.sh --list     # the targets' names, one a line, and nothing built
 #
 # RunnerVocabulary, RunnerPlan, RunnerHTTPDNS (the HTTPDNS wire formats, with the C shim
-# CCryptoShim for their auth schemes) and RunnerAppTrust (the app's trust files) are compiled from Sources/ with
+# CCryptoShim for their auth schemes), RunnerAppTrust (the app's trust files) and RunnerCapture
+# (HAR captures) are compiled from Sources/ with
 # coverage (-sanitize=fuzzer) and AddressSanitizer; each fuzz/targets/<name>.swift becomes
 # .build-fuzz/bin/<name>. -O by default: it keeps every bounds and overflow check (only
 # -Ounchecked drops them; the sources have no assert()), and runs 2-4x more inputs a
@@ -48,6 +49,13 @@ echo "fuzz/build.sh: RunnerAppTrust (${#apptrust_sources[@]} files)"
 rm -f "$LIBS/libRunnerAppTrust.a"  # an archive keeps members of files since removed
 "$SWIFTC" "${FLAGS[@]}" -module-name RunnerAppTrust -emit-library -static -emit-module \
     -emit-module-path "$MODULES/RunnerAppTrust.swiftmodule" -o "$LIBS/libRunnerAppTrust.a" "${apptrust_sources[@]}"
+
+# Captures of an app's traffic (HAR): RunnerCapture, on RunnerVocabulary and Foundation.
+mapfile -t capture_sources < <(find Sources/RunnerCapture -name '*.swift' | sort)
+echo "fuzz/build.sh: RunnerCapture (${#capture_sources[@]} files)"
+rm -f "$LIBS/libRunnerCapture.a"  # an archive keeps members of files since removed
+"$SWIFTC" "${FLAGS[@]}" -module-name RunnerCapture -emit-library -static -emit-module \
+    -emit-module-path "$MODULES/RunnerCapture.swiftmodule" -o "$LIBS/libRunnerCapture.a" "${capture_sources[@]}"
 
 # RunnerPlan, the plan parser (links libyaml through the CYAML module map). Testing enabled:
 # the plan target compares the one-core path with the parallel one (`PlanParallelism`).
@@ -99,6 +107,8 @@ for target in "${targets[@]}"; do
         build_target plan fuzz/targets/plan.swift -lRunnerPlan -lRunnerAppTrust -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto ;;
     nsc | info-plist)
         build_target "$target" "fuzz/targets/$target.swift" "${apptrust_support_sources[@]}" -lRunnerAppTrust -lRunnerVocabulary ;;
+    har)
+        build_target har fuzz/targets/har.swift -lRunnerCapture -lRunnerVocabulary ;;
     *)
         build_target "$target" "fuzz/targets/$target.swift" "${support_sources[@]}" \
             -lRunnerHTTPDNS -lRunnerPlan -lRunnerAppTrust -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto -lCDNSShim -lresolv -lldns ;;
