@@ -25,10 +25,11 @@ extension HAREntry {
     /// `serverIPAddress` bare (Chrome's IPv6 brackets stripped, `""` missing), with the port from
     /// Firefox's numeric `connection` or Safari's `_serverPort`.
     private static func serverAddress(_ entry: HARObject) throws(HARReadError) -> HARServerAddress? {
-        guard var address = try entry.string("serverIPAddress")?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if address.hasPrefix("["), address.hasSuffix("]"), address.count >= 2 {
-            address = String(address.dropFirst().dropLast())
-        }
+        guard let written = try entry.string("serverIPAddress") else { return nil }
+        // Chrome's `[2620:0:860:ed1a::1]`: the address is what is inside the brackets; a bracket
+        // left open (a cut capture) is dropped too, so that no address starts with one.
+        let unbracketed = written.trimmingCharacters(in: .whitespaces).drop(while: { $0 == "[" })
+        let address = String(unbracketed.prefix(while: { $0 != "]" })).trimmingCharacters(in: .whitespaces)
         guard !address.isEmpty else { return nil }
         // `connection` is a port (Firefox) or a connection id (Chrome's "12345" is an id too, but
         // Chrome writes no port at all): only a number in the port range is taken.
