@@ -15,11 +15,40 @@ extension HAREntry {
 
     /// Chrome writes milliseconds, some tools none, Firefox an offset instead of `Z`.
     static func parseDate(_ text: String) -> Date? {
+        guard hasDateShape(text) else { return nil }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let date = formatter.date(from: text) { return date }
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.date(from: text)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS`, a fraction of 1 to 9 digits or none, then `Z`, `±HH:MM` or `±HHMM`:
+    /// ICU, under ISO8601DateFormatter on Linux, divides by zero on a long fraction (found by the
+    /// har fuzz target), so only this shape reaches it.
+    static func hasDateShape(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let template = Array("dddd-dd-ddTdd:dd:dd".utf8)
+        guard bytes.count >= template.count + 1, bytes.count <= 40 else { return false }
+        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        for (byte, expected) in zip(bytes, template) {
+            guard expected == UInt8(ascii: "d") ? isDigit(byte) : byte == expected else { return false }
+        }
+        var rest = bytes[template.count...]
+        if rest.first == UInt8(ascii: ".") {
+            rest = rest.dropFirst()
+            let digits = rest.prefix(while: isDigit)
+            guard (1...9).contains(digits.count) else { return false }
+            rest = rest.dropFirst(digits.count)
+        }
+        switch rest.first {
+        case UInt8(ascii: "Z"): return rest.count == 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let offset = Array(rest.dropFirst())
+            if offset.count == 5 { return isDigit(offset[0]) && isDigit(offset[1]) && offset[2] == UInt8(ascii: ":") && isDigit(offset[3]) && isDigit(offset[4]) }
+            return offset.count == 4 && offset.allSatisfy(isDigit)
+        default: return false
+        }
     }
 
     /// `serverIPAddress` bare (Chrome's IPv6 brackets stripped, `""` missing), with the port from
