@@ -113,7 +113,7 @@ let package = Package(
             ]),
         .testTarget(name: "RunnerHTTPDNSTests", dependencies: ["RunnerHTTPDNS", "RunnerPlan", "PlanFixtures"]),
         .testTarget(name: "RunnerStateTests", dependencies: ["RunnerState", "RunnerResults"]),
-        .testTarget(name: "RunnerAppTrustTests", dependencies: ["RunnerAppTrust"]),
+        .testTarget(name: "RunnerAppTrustTests", dependencies: ["RunnerAppTrust"], exclude: ["Fixtures"]),
         .testTarget(name: "RunnerCaptureTests", dependencies: ["RunnerCapture"]),
         .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures", "RunnerState"]),
         // `serve`'s HTTP server logic (connection state, head scan, cap, descriptor budget, routes)
