@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "RunnerReport", dependencies: ["RunnerVocabulary", "RunnerResults"], swiftSettings: crossModule),
         .target(name: "RunnerAppTrust", dependencies: ["RunnerVocabulary"], swiftSettings: crossModule),
         // Captures of an app's traffic (HAR), read as the capture tools write them, for `init --har`.
-        .target(name: "RunnerCapture", dependencies: ["RunnerVocabulary"], swiftSettings: crossModule),
+        .target(name: "RunnerCapture", dependencies: ["RunnerVocabulary", "RunnerPlan"], swiftSettings: crossModule),
         // `serve`: the cycle loop and the SwiftNIO HTTP server around its latest cycle, a library
         // with its own tests; the command passes in what it read from the command line.
         .target(
@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "runner",
             dependencies: [
-                "RunnerEngine", "RunnerReport", "RunnerPlan", "RunnerResults", "RunnerVocabulary", "RunnerServe", "RunnerState",
+                "RunnerEngine", "RunnerReport", "RunnerPlan", "RunnerResults", "RunnerVocabulary", "RunnerServe", "RunnerState", "RunnerCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "RunnerHTTPDNSTests", dependencies: ["RunnerHTTPDNS", "RunnerPlan", "PlanFixtures"]),
         .testTarget(name: "RunnerStateTests", dependencies: ["RunnerState", "RunnerResults"]),
         .testTarget(name: "RunnerAppTrustTests", dependencies: ["RunnerAppTrust"], exclude: ["Fixtures"]),
-        .testTarget(name: "RunnerCaptureTests", dependencies: ["RunnerCapture"]),
+        .testTarget(name: "RunnerCaptureTests", dependencies: ["RunnerCapture", "RunnerPlan"]),
         .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures", "RunnerState"]),
         // `serve`'s HTTP server logic (connection state, head scan, cap, descriptor budget, routes)
         // without sockets, and its cycles against the in-process lab.
