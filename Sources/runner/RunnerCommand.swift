@@ -10,7 +10,7 @@ struct RunnerCommand: ParsableCommand {
         commandName: "runner",
         abstract: "Check that services still work when clients reach them by IP direct connect.",
         version: (["runner \(RunnerVersion.current)"] + LinkedLibraries.lines).joined(separator: "\n"),
-        subcommands: [RunPlans.self, CheckPlans.self, ResolvePlans.self, ServePlans.self, MergeReports.self, StateCommand.self, AppCommand.self],
+        subcommands: [RunPlans.self, CheckPlans.self, ResolvePlans.self, ServePlans.self, MergeReports.self, StateCommand.self, AppCommand.self, InitCommand.self],
         defaultSubcommand: RunPlans.self)
 
     /// Parses and runs; an invalid command line exits 2 (the contract), not ArgumentParser's 64.
