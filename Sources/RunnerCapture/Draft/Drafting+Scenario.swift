@@ -79,9 +79,9 @@ extension Drafting {
         let name = uniqueName("\(method) \(Self.shownPath(of: url))")
         secrets.renameUses(from: standIn, to: name)
         var comments: [String] = []
-        if exchange.repeats.isEmpty {
+        if exchange.repeats.isEmpty, exchange.hops.count == 1 {
             comments.append("from \(labels.label(first))")
-        } else {
+        } else if !exchange.repeats.isEmpty {
             let all = [first] + exchange.repeats
             comments.append("\(all.count) identical requests in the capture: \(labels.list(all))")
             notes.append("merged: '\(name)': \(labels.list(all)) (\(all.count) identical requests)")

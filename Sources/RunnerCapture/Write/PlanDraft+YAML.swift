@@ -100,7 +100,7 @@ extension DraftScenario {
                 case .header(let name): fields = [YAMLEntry("header", .string(name))]
                 }
                 if capture.secret { fields.append(YAMLEntry("secret", .boolean(true))) }
-                return YAMLEntry(capture.name, .mapping(fields))
+                return YAMLEntry(capture.name, .mapping(fields, style: .flow))
             })))
         }
         return entries

@@ -60,6 +60,8 @@ struct PlanDestination {
             bodies = url
         }
         do {
+            // `-o plans/new.yaml` makes `plans/` as `curl --create-dirs` would.
+            try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
             if let bodies { try fileManager.createDirectory(at: bodies, withIntermediateDirectories: true) }
             for scenario in draft.scenarios {
                 if case .file(let name, let bytes)? = scenario.body {
