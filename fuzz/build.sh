@@ -109,6 +109,10 @@ for target in "${targets[@]}"; do
         build_target "$target" "fuzz/targets/$target.swift" "${apptrust_support_sources[@]}" -lRunnerAppTrust -lRunnerVocabulary ;;
     har)
         build_target har fuzz/targets/har.swift -lRunnerCapture -lRunnerVocabulary ;;
+    yaml-writer)
+        # The writer's output read back by the plan reader (libyaml); nothing of OpenSSL is reached,
+        # but RunnerPlan's archive holds `tls:`'s name checks, so it is linked as for `plan`.
+        build_target yaml-writer fuzz/targets/yaml-writer.swift -lRunnerPlan -lRunnerAppTrust -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto ;;
     *)
         build_target "$target" "fuzz/targets/$target.swift" "${support_sources[@]}" \
             -lRunnerHTTPDNS -lRunnerPlan -lRunnerAppTrust -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto -lCDNSShim -lresolv -lldns ;;
