@@ -393,6 +393,28 @@ public let malformedPlans: [MalformedPlan] = [
         """,
         "{file}:7:16: error: invalid JSON path '$.ips[*]' in expect.body.json of scenario 'a': '[*]' at position 6 selects every element, and one value is compared here; give an index such as [0]"
     ),
+    MalformedPlan("JSON path in json_exists that does not parse, at its own item", """
+        version: 1
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+            expect:
+              body:
+                json_exists: [$.token, "$.user[id]"]
+        """,
+        "{file}:7:32: error: invalid JSON path '$.user[id]' in expect.body.json_exists of scenario 'a': expected an array index or a quoted name inside '[…]' at position 8"
+    ),
+    MalformedPlan("json_exists with no path", """
+        version: 1
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+            expect:
+              body:
+                json_exists: []
+        """,
+        "{file}:7:22: error: expected at least one JSON path for 'json_exists' in expect.body of scenario 'a', got an empty list"
+    ),
     MalformedPlan("sha256 that is not 64 hex digits", """
         version: 1
         scenarios:

@@ -257,6 +257,10 @@ struct KeyDecodingTests {
             ("equals", "e", { $0 == .equals("e") }), ("contains", "c", { $0 == .contains("c") }),
             ("matches", "'^m'", { $0 == .matches("^m") }), ("sha256", sha, { $0 == .sha256(sha) }),
             ("json", "{'$.a': 1}", { if case .json(let items) = $0 { items.map(\.path.text) == ["$.a"] } else { false } }),
+            ("json_exists", "['$.a', \"$['full name']\"]", {
+                $0 == .jsonExists([JSONPath(components: [.member("a")], text: "$.a"),
+                                   JSONPath(components: [.member("full name")], text: "$['full name']")])
+            }),
         ]
         for (key, value, check) in bodies {
             rows.append(Row(section: .body, key: key, yaml: plan(expect: "body: {\(key): \(value)}"),
@@ -385,6 +389,14 @@ struct KeyDecodingTests {
         let keys = PlanSection.allCases.flatMap { section in section.keys.names.map { "\(section.rawValue).\($0)" } }
         #expect(Set(keys).subtracting(covered).sorted() == [])
         #expect(covered.subtracting(keys).sorted() == [])
+    }
+
+    @Test("json_exists takes one path written alone as a one-item list")
+    func oneJSONPathAlone() throws {
+        let workspace = try PlanWorkspace()
+        let path = try workspace.write("plan.yaml", Self.plan(expect: "body: {json_exists: $.token}"))
+        let plan = try PlanLoader.load(path: path, environment: [:])
+        #expect(plan.scenarios.first?.expect.body == [.jsonExists([JSONPath(components: [.member("token")], text: "$.token")])])
     }
 
     /// Guards the rows: the `version` row's plan would load whatever `version` said, so it must

@@ -182,13 +182,7 @@ package enum ExpectationChecker {
             ]
 
         case .json(let expectations):
-            guard let document = context.json else {
-                return [
-                    Problem(
-                        subject: "body json", expected: "a JSON document",
-                        actual: "not JSON: \(context.bodyExcerpt)")
-                ]
-            }
+            guard let document = context.json else { return [notJSONProblem(context: context)] }
             return expectations.compactMap { expectation in
                 let found = document.value(at: expectation.path)
                 guard found != expectation.value else { return nil }
@@ -197,7 +191,20 @@ package enum ExpectationChecker {
                     expected: VerdictText.json(expectation.value),
                     actual: found.map { VerdictText.jsonExcerpt($0, masking: context.redactor) } ?? "no such path")
             }
+
+        case .jsonExists(let paths):
+            guard let document = context.json else { return [notJSONProblem(context: context)] }
+            // A path holding null exists: `value(at:)` gives `.null` for it and nil only when absent.
+            return paths.compactMap { path in
+                guard document.value(at: path) == nil else { return nil }
+                return Problem(subject: "body json \(path.text)", expected: "exists", actual: "no such path")
+            }
         }
+    }
+
+    /// One problem for the whole body when a JSON matcher finds no JSON to look in.
+    private static func notJSONProblem(context: Context) -> Problem {
+        Problem(subject: "body json", expected: "a JSON document", actual: "not JSON: \(context.bodyExcerpt)")
     }
 
     private static func bodyStringProblems(_ matcher: StringMatcher, context: Context) -> [Problem] {

@@ -28,6 +28,7 @@ struct Context: Sendable, CustomStringConvertible {
         case expectHeaders = "expect.headers"
         case expectBody = "expect.body"
         case expectBodyJSON = "expect.body.json"
+        case expectBodyJSONExists = "expect.body.json_exists"
         case expectCertificate = "expect.certificate"
         case expectCertificateIssuer = "expect.certificate.issuer"
         case expectCertificateSubject = "expect.certificate.subject"

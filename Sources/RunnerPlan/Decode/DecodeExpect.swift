@@ -247,9 +247,33 @@ extension PlanDecoder {
                 if let expectations = decodeJSONExpectations(entry.value, site: site(), context: scenario.part(.expectBodyJSON)) {
                     matchers.append(.json(expectations))
                 }
+            case .jsonExists:
+                if let paths = decodeJSONPaths(entry.value, site: site(), context: scenario.part(.expectBodyJSONExists)) {
+                    matchers.append(.jsonExists(paths))
+                }
             }
         }
         return matchers
+    }
+
+    /// `json_exists`: a path or a list of them, each reported at its own place when it does not parse.
+    private func decodeJSONPaths(_ node: YAMLNode, site: @autoclosure () -> Site, context: Context) -> [JSONPath]? {
+        guard let items = items(node, expected: "a JSON path or a list of them", for: site()) else { return nil }
+        guard !items.isEmpty else {
+            report(at: node.mark, "expected at least one JSON path for \(site()), got an empty list")
+            return nil
+        }
+        var paths: [JSONPath] = []
+        paths.reserveCapacity(items.count)
+        for item in items {
+            guard let text = string(item, for: site()) else { continue }
+            switch JSONPathParser.parse(text.value) {
+            case .success(let path): paths.append(path)
+            case .failure(let problem):
+                report(at: text.mark, "invalid JSON path \(text.quoted) \(context): \(problem.message)")
+            }
+        }
+        return paths.count == items.count ? paths : nil
     }
 
     private func decodeJSONExpectations(_ node: YAMLNode, site: @autoclosure () -> Site, context: Context) -> [JSONExpectation]? {

@@ -13,7 +13,7 @@ enum PlanKey: String, CaseIterable, Sendable {
     case ipVersion = "ip_version", headers, tags, request, expect
     case method, url, body, bodyBase64 = "body_base64", bodyFile = "body_file"
     case status, certificate, time, httpVersion = "http_version", redirects, finalURL = "final_url"
-    case equals, contains, matches, absent, sha256, json
+    case equals, contains, matches, absent, sha256, json, jsonExists = "json_exists"
     case minDaysLeft = "min_days_left", issuer, subject
     case total, connect, tls, firstByte = "first_byte"
     case `static`, httpdns, format, fallback
@@ -379,7 +379,7 @@ enum MatcherKey: SectionKey {
 
 /// `expect.body`.
 enum BodyKey: SectionKey {
-    case equals, contains, matches, sha256, json
+    case equals, contains, matches, sha256, json, jsonExists
 
     var planKey: PlanKey {
         switch self {
@@ -388,6 +388,7 @@ enum BodyKey: SectionKey {
         case .matches: .matches
         case .sha256: .sha256
         case .json: .json
+        case .jsonExists: .jsonExists
         }
     }
 }

@@ -55,6 +55,9 @@ public enum BodyMatcher: Sendable, Equatable {
     case sha256(String)
     /// Each path must hold the given value.
     case json([JSONExpectation])
+    /// Each path must exist, whatever it holds (`null` included): the shape of an answer whose
+    /// values change between runs (ids, times), as `runner init --har` records it.
+    case jsonExists([JSONPath])
 }
 
 public struct JSONExpectation: Sendable, Equatable {
