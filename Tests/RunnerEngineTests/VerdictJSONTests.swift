@@ -179,3 +179,76 @@ struct VerdictJSONTests {
         #expect(JSONDocument(parsing: Data([0xFF, 0xFE])) == nil)
     }
 }
+
+/// `json_exists`: each path is there, whatever it holds; what `runner init --har` writes for
+/// the top-level keys a recorded answer had.
+@Suite("Verdict: body json_exists", .timeLimit(.minutes(3)))
+struct VerdictJSONExistsTests {
+    static func row(_ name: String, _ paths: [JSONPath], body: String = VerdictJSONTests.user, _ problems: [Problem] = []) -> VerdictCase {
+        VerdictCase(name, expecting { $0.body = [.jsonExists(paths)] }, response(body: body), problems)
+    }
+
+    static let user = jsonPath("$.user", .member("user"))
+    static let manager = jsonPath("$.user.manager", .member("user"), .member("manager"))
+    static let missing = jsonPath("$.token", .member("token"))
+
+    static let cases: [VerdictCase] = [
+        row(
+            "every path there passes, whatever its value",
+            [user, jsonPath("$.user.id", .member("user"), .member("id")), jsonPath("$.items[1]", .member("items"), .index(1)),
+             jsonPath("$.yes", .member("yes"))]),
+        row("a member whose value is null exists", [manager]),
+        row("a quoted name with a space", [jsonPath("$['full name']", .member("full name"))], body: #"{"full name":""}"#),
+        row("the root of any JSON document exists, null included", [jsonPath("$")], body: "null"),
+        row("a missing member", [user, missing], [problem("body json $.token", "exists", "no such path")]),
+        row(
+            "each missing path is its own problem, in plan order",
+            [jsonPath("$.b", .member("b")), user, jsonPath("$.a", .member("a"))],
+            [problem("body json $.b", "exists", "no such path"), problem("body json $.a", "exists", "no such path")]),
+        row(
+            "an index out of range", [jsonPath("$.items[5]", .member("items"), .index(5))],
+            [problem("body json $.items[5]", "exists", "no such path")]),
+        row(
+            "a member of an array is no such path", [jsonPath("$.tags.name", .member("tags"), .member("name"))],
+            [problem("body json $.tags.name", "exists", "no such path")]),
+        row(
+            "a member below a null is no such path", [jsonPath("$.user.manager.id", .member("user"), .member("manager"), .member("id"))],
+            [problem("body json $.user.manager.id", "exists", "no such path")]),
+        row(
+            "not JSON is one problem, as for json", [user, missing], body: "<html>nope</html>",
+            [problem("body json", "a JSON document", "not JSON: '<html>nope</html>' (17 bytes)")]),
+    ]
+
+    @Test(arguments: cases)
+    func paths(_ row: VerdictCase) {
+        #expect(ExpectationChecker.problems(for: row.expect, observed: row.observed, now: verdictNow) == row.problems)
+    }
+
+    @Test("truncated JSON is reported as not JSON, noting the prefix")
+    func truncatedJSON() {
+        let expect = expecting { $0.body = [.jsonExists([Self.user])] }
+        let observed = response(body: #"{"user":{"id""#, bodyLength: 4096)
+
+        #expect(
+            ExpectationChecker.problems(for: expect, observed: observed, now: verdictNow) == [
+                problem(
+                    "body json", "a JSON document",
+                    #"not JSON: '{"user":{"id"' (4096 bytes; only the first 13 bytes were checked)"#)
+            ])
+    }
+
+    @Test("beside json, each matcher reports its own paths in plan order")
+    func besideJSON() {
+        let expect = expecting {
+            $0.body = [
+                .json([JSONExpectation(path: jsonPath("$.yes", .member("yes")), value: .bool(false))]),
+                .jsonExists([Self.missing, Self.manager]),
+            ]
+        }
+        #expect(
+            ExpectationChecker.problems(for: expect, observed: response(body: VerdictJSONTests.user), now: verdictNow) == [
+                problem("body json $.yes", "false", "true"),
+                problem("body json $.token", "exists", "no such path"),
+            ])
+    }
+}
