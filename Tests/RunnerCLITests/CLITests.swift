@@ -196,6 +196,8 @@ struct CLITests {
         #expect(output.stdout.hasSuffix("20 passed, 0 failed, 1 errors\n"))
     }
 
+    /// Also `json_exists` end to end: the echo's keys are there whatever their values (`sni` is
+    /// null without SNI), and a key it never sends fails on its own.
     @Test func aFailedExpectationExitsOne() async throws {
         let lab = try await SharedLab.get()
         let plan = try LabPlans.write("""
@@ -206,11 +208,23 @@ struct CLITests {
               - name: wrong status
                 request: {url: "https://api.lab.test:{{https}}/status/503"}
                 expect: {status: 200}
+              - name: the echo's keys are there
+                strategy: trust-override
+                request: {url: "https://api.lab.test:{{https}}/echo"}
+                expect: {body: {json_exists: [$.sni, $.connection_id, "$.headers['host']"]}}
+              - name: a key the echo never sends
+                request: {url: "https://api.lab.test:{{https}}/echo"}
+                expect: {body: {json_exists: [$.host, $.token]}}
             """, lab: lab)
         let output = try await runner([plan])
         #expect(output.status == 1)
-        #expect(output.stdout.hasSuffix("0 passed, 1 failed, 0 errors\n"), "\(output.stdout)")
+        #expect(output.stdout.hasSuffix("1 passed, 2 failed, 0 errors\n"), "\(output.stdout)")
         #expect(output.stdout.contains("status: expected 200, got 503"))
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("PASS") && $0.contains("the echo's keys are there") }, "\(output.stdout)")
+        #expect(lines.contains { $0.hasPrefix("FAIL") && $0.contains("a key the echo never sends") }, "\(output.stdout)")
+        #expect(output.stdout.contains("body json $.token: expected exists, got no such path"), "\(output.stdout)")
+        #expect(!output.stdout.contains("body json $.host"), "\(output.stdout)")
     }
 
     /// The body's SHA-256 is computed only for what shows or checks it: a run with no report
