@@ -22,7 +22,9 @@ all: build
 ## node_exporter from starting (now or at boot), so nothing takes port 53, 9090 or 9100, nor the
 ## machine's resolver. chromium: the HTML report's tests load it in headless Chromium and read
 ## the DOM it rendered. Then check-jsonschema (PyPI), which validates plans against
-## docs/plan.schema.json in the tests, into .tools/check-jsonschema (tools/install-check-jsonschema.sh).
+## docs/plan.schema.json in the tests, into .tools/check-jsonschema (tools/install-check-jsonschema.sh),
+## and mitmproxy (PyPI), whose mitmdump the tests put as a proxy in front of the lab to record a real
+## HAR capture, into .tools/mitmproxy (tools/install-mitmproxy.sh).
 deps:
 	@missing=""; for package in $(DEB_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
@@ -32,6 +34,7 @@ deps:
 	  tools/install-packages.sh $$missing; \
 	fi
 	@tools/install-check-jsonschema.sh
+	@tools/install-mitmproxy.sh
 
 build: deps
 	$(SWIFT) build
