@@ -114,7 +114,13 @@ let package = Package(
         .testTarget(name: "RunnerHTTPDNSTests", dependencies: ["RunnerHTTPDNS", "RunnerPlan", "PlanFixtures"]),
         .testTarget(name: "RunnerStateTests", dependencies: ["RunnerState", "RunnerResults"]),
         .testTarget(name: "RunnerAppTrustTests", dependencies: ["RunnerAppTrust"], exclude: ["Fixtures"]),
-        .testTarget(name: "RunnerCaptureTests", dependencies: ["RunnerCapture", "RunnerPlan"]),
+        // MitmproxyHARTests: a real mitmproxy capture of the lab (LabTestSupport's MitmproxyCapture).
+        .testTarget(
+            name: "RunnerCaptureTests",
+            dependencies: [
+                "RunnerCapture", "RunnerPlan", "RunnerLab", "LabTestSupport", "PlanFixtures",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures", "RunnerState"]),
         // `serve`'s HTTP server logic (connection state, head scan, cap, descriptor budget, routes)
         // without sockets, and its cycles against the in-process lab.
