@@ -90,6 +90,19 @@ import Testing
         #expect(capture.entries.first?.serverIPAddress == nil)
     }
 
+    /// mitmproxy writes a body of a UTF-8 type whose bytes are not UTF-8 with each bad byte a lone
+    /// surrogate escape (Python's surrogateescape; MitmproxyHARTests captures one), which
+    /// JSONSerialization refused, the whole capture with it: each reads as U+FFFD. A pair stays a
+    /// pair, and an escaped backslash before "udce9" is text, not an escape.
+    @Test func mitmproxyLoneSurrogatesReadAsReplacementCharacters() throws {
+        let postData = #""postData": {"mimeType": "text/plain; charset=utf-8", "text": "caf\udce9 \udcff! \ud83d\ude00 \\udce9 \ud83d", "params": []}"#
+        let entry = HARFixture.entry(method: #""POST""#)
+            .replacingOccurrences(of: #""queryString": [], "headersSize": -1, "bodySize": 0}"#, with: #""queryString": [], "bodySize": 12, \#(postData)}"#)
+        let capture = try HARFixture.read(HARFixture.log([entry], creator: #"{"name": "mitmproxy", "version": "11.0.2", "comment": ""}"#))
+        let bytes = try #require(capture.entries.first?.request.body?.bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "caf\u{FFFD} \u{FFFD}! \u{1F600} \\udce9 \u{FFFD}")
+    }
+
     @Test func proxymanEntryWithoutResponse() throws {
         let entry = #"""
             {"startedDateTime": "2026-11-27T10:00:00Z", "time": 0,

@@ -109,6 +109,32 @@ import Testing
         #expect(entries[10].response?.status == 200)
     }
 
+    /// A text body of a UTF-8 type whose bytes are not UTF-8 (a Latin-1 é, a stray 0xFF): mitmproxy
+    /// writes each bad byte as a lone surrogate escape (`\\udce9`, Python's surrogateescape).
+    @Test func aTextBodyThatIsNotUTF8() async throws {
+        let lab = try await SharedLab.get()
+        let directory = try LabPlans.temporaryDirectory()
+        let body = Data([0x63, 0x61, 0x66, 0xE9, 0x20, 0xFF, 0x21])  // "caf\xE9 \xFF!"
+        let file = directory.appendingPathComponent("latin1.txt")
+        try body.write(to: file)
+        let url = "https://api.lab.test:\(lab.httpsPort)/echo"
+        let har = try await MitmproxyCapture.record(
+            lab: lab, directory: directory,
+            requests: [
+                CapturedCurl(["-H", "content-type: text/plain; charset=utf-8", "--data-binary", "@\(file.path)", url])
+            ])
+        let data = try Data(contentsOf: har)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""caf\udce9 \udcff!""#))
+        let capture = try HARCapture.read(data, path: har.path)
+        #expect(capture.entries.map(\.request.url) == [url])
+        // Read, each bad byte U+FFFD (EF BF BD), as a UTF-8 decoder reads it; the lab got the bytes.
+        let bytes = try #require(capture.entries.first?.request.body?.bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "caf\u{FFFD} \u{FFFD}!")
+        #expect(String(decoding: bytes, as: UTF8.self) == String(decoding: body, as: UTF8.self))
+        let echo = try jsonObject(capture.entries.first?.response?.content?.bytes)
+        #expect(echo["body_sha256"] as? String == sha256(body))
+    }
+
     private func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
 
     private func jsonObject(_ data: Data?) throws -> [String: Any] {
