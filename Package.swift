@@ -120,7 +120,9 @@ let package = Package(
             dependencies: [
                 "RunnerCapture", "RunnerPlan", "RunnerLab", "LabTestSupport", "PlanFixtures",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]),
+            ],
+            // mitmproxy-lab.har: one run's capture, read by path.
+            exclude: ["Fixtures"]),
         .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures", "RunnerState"]),
         // `serve`'s HTTP server logic (connection state, head scan, cap, descriptor budget, routes)
         // without sockets, and its cycles against the in-process lab.

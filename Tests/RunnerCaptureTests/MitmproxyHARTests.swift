@@ -1,13 +1,14 @@
 import Crypto
 import Foundation
 import LabTestSupport
+import PlanFixtures
 import RunnerCapture
 import RunnerLab
 import Testing
 
 /// A real capture: mitmproxy's mitmdump (PyPI, `make deps`) as the proxy in front of the lab, curl
 /// as the app, the HAR mitmdump's `savehar` addon writes read back with `HARCapture.read`.
-@Suite struct MitmproxyHARTests {
+@Suite(.timeLimit(.minutes(3))) struct MitmproxyHARTests {
     @Test func anAppSessionCapturedByMitmproxyReadsBackAsSent() async throws {
         let lab = try await SharedLab.get()
         let directory = try LabPlans.temporaryDirectory()
@@ -133,6 +134,25 @@ import Testing
         #expect(String(decoding: bytes, as: UTF8.self) == String(decoding: body, as: UTF8.self))
         let echo = try jsonObject(capture.entries.first?.response?.content?.bytes)
         #expect(echo["body_sha256"] as? String == sha256(body))
+    }
+
+    /// Fixtures/mitmproxy-lab.har: the app session as one run captured it (the lab on port 35487
+    /// then), kept for tests that must not need mitmproxy; read as the live capture reads.
+    @Test func theCommittedCaptureReads() throws {
+        let file = Repository.root.appendingPathComponent("Tests/RunnerCaptureTests/Fixtures/mitmproxy-lab.har")
+        let har = try HARCapture.read(try Data(contentsOf: file), path: file.path)
+        #expect(har.creator == "mitmproxy")
+        let paths = MitmproxyCapture.appSessionRequests.flatMap { request in
+            request.path == "/redirect-chain/2"
+                ? ["/redirect-chain/2", "/redirect-chain/1", "/redirect-chain/0"].map { "GET \($0)" }
+                : ["\(request.method) \(request.path)"]
+        }
+        #expect(har.entries.map { "\($0.request.method) \($0.request.url)" } == paths.map {
+            $0.replacingOccurrences(of: " /", with: " https://api.lab.test:35487/")
+        })
+        #expect(har.entries.allSatisfy { $0.serverIPAddress == HARServerAddress(address: LabAddress.primary) && !$0.failed })
+        #expect(har.entries.map { $0.response?.status } == [200, 200, 200, 200, 200, 200, 302, 302, 200, 200, 200])
+        #expect(har.entries.map(\.request.httpVersion).allSatisfy { $0 == .http2 })
     }
 
     private func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
