@@ -67,9 +67,12 @@ public enum MitmproxyCapture {
         /// Runs curl with `request`'s arguments through the proxy; its output. Throws when curl
         /// fails (exit status not 0), with what it printed.
         public func curl(_ request: CapturedCurl) async throws -> ProcessOutput {
+            // `--noproxy ""`: a NO_PROXY of the environment must not send a request around the proxy.
             let arguments =
-                ["--silent", "--show-error", "--max-time", "30", "--proxy", "http://127.0.0.1:\(port)", "--cacert", caFile.path]
-                + request.arguments
+                [
+                    "--silent", "--show-error", "--max-time", "30", "--proxy", "http://127.0.0.1:\(port)", "--noproxy", "",
+                    "--cacert", caFile.path,
+                ] + request.arguments
             let output = try await offPool {
                 try ChildProcess.run(MitmproxyCapture.curl, arguments, deadline: MitmproxyCapture.curlDeadline)
             }
