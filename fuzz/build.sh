@@ -50,13 +50,6 @@ rm -f "$LIBS/libRunnerAppTrust.a"  # an archive keeps members of files since rem
 "$SWIFTC" "${FLAGS[@]}" -module-name RunnerAppTrust -emit-library -static -emit-module \
     -emit-module-path "$MODULES/RunnerAppTrust.swiftmodule" -o "$LIBS/libRunnerAppTrust.a" "${apptrust_sources[@]}"
 
-# Captures of an app's traffic (HAR): RunnerCapture, on RunnerVocabulary and Foundation.
-mapfile -t capture_sources < <(find Sources/RunnerCapture -name '*.swift' | sort)
-echo "fuzz/build.sh: RunnerCapture (${#capture_sources[@]} files)"
-rm -f "$LIBS/libRunnerCapture.a"  # an archive keeps members of files since removed
-"$SWIFTC" "${FLAGS[@]}" -module-name RunnerCapture -emit-library -static -emit-module \
-    -emit-module-path "$MODULES/RunnerCapture.swiftmodule" -o "$LIBS/libRunnerCapture.a" "${capture_sources[@]}"
-
 # RunnerPlan, the plan parser (links libyaml through the CYAML module map). Testing enabled:
 # the plan target compares the one-core path with the parallel one (`PlanParallelism`).
 mapfile -t plan_sources < <(find Sources/RunnerPlan -name '*.swift' | sort)
@@ -64,6 +57,14 @@ echo "fuzz/build.sh: RunnerPlan (${#plan_sources[@]} files, $OPT)"
 rm -f "$LIBS/libRunnerPlan.a"  # an archive keeps members of files since removed
 "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name RunnerPlan -emit-library -static -emit-module \
     -emit-module-path "$MODULES/RunnerPlan.swiftmodule" -o "$LIBS/libRunnerPlan.a" "${plan_sources[@]}"
+
+# Captures of an app's traffic (HAR): RunnerCapture, on RunnerVocabulary, RunnerPlan
+# (the plan it drafts is written by RunnerPlan's YAMLWriter) and Foundation; after RunnerPlan.
+mapfile -t capture_sources < <(find Sources/RunnerCapture -name '*.swift' | sort)
+echo "fuzz/build.sh: RunnerCapture (${#capture_sources[@]} files)"
+rm -f "$LIBS/libRunnerCapture.a"  # an archive keeps members of files since removed
+"$SWIFTC" "${FLAGS[@]}" -module-name RunnerCapture -emit-library -static -emit-module \
+    -emit-module-path "$MODULES/RunnerCapture.swiftmodule" -o "$LIBS/libRunnerCapture.a" "${capture_sources[@]}"
 
 # CCryptoShim, the OpenSSL calls of the HTTPDNS auth schemes (its module map is in include/,
 # so the -I above finds the module); the HTTPDNS targets link it and libcrypto.
@@ -108,7 +109,7 @@ for target in "${targets[@]}"; do
     nsc | info-plist)
         build_target "$target" "fuzz/targets/$target.swift" "${apptrust_support_sources[@]}" -lRunnerAppTrust -lRunnerVocabulary ;;
     har)
-        build_target har fuzz/targets/har.swift -lRunnerCapture -lRunnerVocabulary ;;
+        build_target har fuzz/targets/har.swift -lRunnerCapture -lRunnerPlan -lRunnerAppTrust -lRunnerVocabulary -lCCryptoShim -lssl -lcrypto ;;
     yaml-writer)
         # The writer's output read back by the plan reader (libyaml); nothing of OpenSSL is reached,
         # but RunnerPlan's archive holds `tls:`'s name checks, so it is linked as for `plan`.

@@ -1,7 +1,11 @@
 // libFuzzer target: arbitrary bytes as a HAR capture (RunnerCapture's `HARCapture.read`). A
 // capture either reads, its entries numbered from 0 in order and each without a response marked
 // failed, or gives one error for this file, its entry (when named) counted from 0, in printable
-// text; reading twice gives the same result.
+// text; reading twice gives the same result. A capture that reads is drafted into a plan as
+// `runner init --har` does (`CaptureDrafter`, `DraftCheck.settle`): the plan passes the plan
+// loader's check (`runner check --no-env`) once the scenarios it refuses are left out, never
+// failing outside them, and no secret value it named (of 12 characters or more, so that a
+// coincidence is not taken for a leak) is in its text.
 
 #if canImport(Glibc)
 import Glibc
@@ -10,6 +14,7 @@ import Darwin
 #endif
 import Foundation
 import RunnerCapture
+import RunnerPlan
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHARCapture(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -33,6 +38,7 @@ public func fuzzHARCapture(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
                 if let port = address.port, !(1...65_535).contains(port) { finding("entry \(position): port \(port)") }
             }
         }
+        checkDraft(of: capture)
     case .failure(let error):
         if printResults { show(error.description) }
         guard error.path == path else { finding("error for path '\(error.path)', not '\(path)'") }
@@ -46,6 +52,27 @@ public func fuzzHARCapture(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     }
     return 0
 }
+
+/// The plan `runner init --har` would write passes the loader's check (a scenario it refuses
+/// left out, as the command does; an error outside the scenarios is a finding) and holds no
+/// secret it named.
+private func checkDraft(of capture: HARCapture) {
+    var draft = CaptureDrafter.draft([CaptureDrafter.Input(path: "capture.har", capture: capture)], options: CaptureDraftOptions())
+    guard !draft.scenarios.isEmpty else { return }
+    let yaml: String
+    do throws(PlanErrors) {
+        yaml = try DraftCheck.settle(&draft, settings: DraftPlanSettings(), path: planFile)
+    } catch {
+        finding("the drafted plan does not check outside its scenarios:\n\(error)\n\(draft.yaml(DraftPlanSettings()))")
+    }
+    if printResults { show(yaml + draft.notes.joined(separator: "\n")) }
+    for secret in draft.secrets where secret.recordedValue.count >= 12 && yaml.contains(secret.recordedValue) {
+        finding("secret \(secret.name) in clear in the plan:\n\(yaml)")
+    }
+}
+
+/// One file per fuzzing process for the drafted plan (the loader reads plans from files).
+private let planFile = FileManager.default.temporaryDirectory.appendingPathComponent("har-fuzz-\(getpid()).yaml").path
 
 /// `FUZZ_PRINT=1 .build-fuzz/bin/har FILE` shows what a read gave, for triage.
 private let printResults = getenv("FUZZ_PRINT") != nil

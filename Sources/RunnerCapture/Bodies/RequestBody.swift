@@ -5,9 +5,14 @@ import RunnerVocabulary
 enum RequestBody {
     /// The bytes: the recorded text, or a form rebuilt from `params` when the tool kept only
     /// those (Charles); nil when there is no body. `note` says what was rebuilt.
-    static func bytes(of request: HARRequest) -> (bytes: Data, note: String?)? {
+    static func bytes(of request: HARRequest, textDecodedAsLatin1: Bool = false) -> (bytes: Data, note: String?)? {
         guard let body = request.body else { return nil }
-        if let bytes = body.bytes, !bytes.isEmpty { return (bytes, nil) }
+        if let bytes = body.bytes, !bytes.isEmpty {
+            if textDecodedAsLatin1, !body.wasBase64, let original = latin1Bytes(bytes, contentType: header("content-type", in: request) ?? body.mimeType) {
+                return (original, nil)
+            }
+            return (bytes, nil)
+        }
         guard !body.params.isEmpty else { return nil }
         let contentType = (header("content-type", in: request) ?? body.mimeType ?? "").lowercased()
         if contentType.contains("multipart/form-data"), let boundary = boundary(in: header("content-type", in: request) ?? body.mimeType ?? "") {
@@ -22,6 +27,22 @@ enum RequestBody {
             formEncoded(param.name) + "=" + formEncoded(param.value ?? "")
         }
         return (Data(pairs.joined(separator: "&").utf8), "form body rebuilt from the capture's params")
+    }
+
+    /// mitmproxy writes a body as text decoded with its content type's charset, UTF-8 for JSON,
+    /// and Latin-1 otherwise (`Message._guess_encoding`): a protobuf body's bytes become the
+    /// characters U+0000–U+00FF, and each character is its byte again. Nil when that guess was
+    /// not Latin-1, or the text holds a character above U+00FF (it was not Latin-1 then).
+    static func latin1Bytes(_ utf8: Data, contentType: String?) -> Data? {
+        let type = (contentType ?? "").lowercased()
+        guard !type.contains("charset="), !type.contains("json"), let text = String(data: utf8, encoding: .utf8) else { return nil }
+        var bytes = Data()
+        bytes.reserveCapacity(utf8.count)
+        for scalar in text.unicodeScalars {
+            guard scalar.value <= 0xFF else { return nil }
+            bytes.append(UInt8(scalar.value))
+        }
+        return bytes
     }
 
     static func header(_ name: String, in request: HARRequest) -> String? {

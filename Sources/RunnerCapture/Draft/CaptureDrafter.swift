@@ -1,4 +1,5 @@
 import Foundation
+import RunnerVocabulary
 
 /// Turns captures into the plan a person would have written: a scenario per distinct request,
 /// repeats merged, redirect chains folded, secrets named, values passed on as flows.
@@ -38,6 +39,8 @@ struct Drafting {
     var addresses: [HostAddresses] = []
     var usedNames: Set<String> = []
     var usedCaptureNames: Set<String> = []
+    /// What the app's requests so far carried (`sentText(of:)`), one text per request.
+    var sentText: [String] = []
 
     init(labels: EntryLabels, options: CaptureDraftOptions) {
         self.labels = labels
@@ -56,7 +59,7 @@ struct Drafting {
                     notes.append("dropped: \(where_) (\(entry.request.method)): not an http or https URL a plan can send")
                     continue
                 }
-                let shown = "\(entry.request.method) \(url.pathOnly)"
+                let shown = "\(entry.request.method.withVisibleControls) \(url.pathOnly)"
                 if let failure = entry.failure {
                     notes.append("dropped: \(where_) (\(shown)): \(failure)")
                     continue
@@ -70,6 +73,14 @@ struct Drafting {
                     continue
                 }
                 let method = entry.request.method.uppercased()
+                guard Drafting.isToken(method) else {
+                    notes.append("dropped: \(where_) (\(url.pathOnly)): the method is not an HTTP method name")
+                    continue
+                }
+                if let status = entry.response?.status, !(100...599).contains(status) {
+                    notes.append("dropped: \(where_) (\(shown)): the recorded status \(status) is not an HTTP status")
+                    continue
+                }
                 if method == "CONNECT" {
                     notes.append("dropped: \(where_) (\(shown)): a proxy tunnel, not a request of the app")
                     continue
@@ -78,7 +89,8 @@ struct Drafting {
                     notes.append("dropped: \(where_) (\(shown)): a CORS preflight, which the browser sends by itself")
                     continue
                 }
-                kept.append(CapturedRequest(entry: entry, file: file, url: url))
+                let fromMitmproxy = input.capture.creator?.lowercased().contains("mitmproxy") ?? false
+                kept.append(CapturedRequest(entry: entry, file: file, url: url, fromMitmproxy: fromMitmproxy))
             }
         }
         return kept
@@ -142,7 +154,7 @@ struct Drafting {
 
     private static func identity(of exchange: CapturedExchange) -> String {
         let request = exchange.first
-        let body = RequestBody.bytes(of: request.entry.request)?.bytes.base64EncodedString() ?? ""
+        let body = request.body?.bytes.base64EncodedString() ?? ""
         return "\(request.entry.request.method.uppercased()) \(request.url.normalized) \(exchange.hops.count) \(body)"
     }
 }

@@ -1,9 +1,16 @@
+import Foundation
+
 /// One request of the capture as the drafter sees it: its entry, where it came from, its URL.
 struct CapturedRequest {
     var entry: HAREntry
     /// Which capture file (index into the inputs).
     var file: Int
     var url: CapturedURL
+    /// mitmproxy wrote the capture: its bodies' text may be Latin-1 for bytes (`RequestBody.latin1Bytes`).
+    var fromMitmproxy: Bool
+
+    /// The request body's bytes as the app sent them.
+    var body: (bytes: Data, note: String?)? { RequestBody.bytes(of: entry.request, textDecodedAsLatin1: fromMitmproxy) }
 
     var response: HARResponse? { entry.response }
 }

@@ -23,7 +23,12 @@ extension Drafting {
     /// Every host's recorded addresses, over all the requests kept (repeats and hops included).
     mutating func collectAddresses(_ requests: [CapturedRequest]) {
         for request in requests {
-            guard !CapturedURL.isIPLiteral(request.url.host), let address = request.entry.serverIPAddress?.address, !address.isEmpty else { continue }
+            guard !CapturedURL.isIPLiteral(request.url.host), let recorded = request.entry.serverIPAddress?.address, !recorded.isEmpty else { continue }
+            // The canonical spelling, as the plan's loader reads it; a tool's text that is no address is noted.
+            guard let address = IPAddress(recorded)?.text else {
+                notes.append("address: \(labels.label(request)): '\(recorded)' (serverIPAddress) is not an IP address; left out of the map")
+                continue
+            }
             if let index = addresses.firstIndex(where: { $0.host == request.url.host }) {
                 if !addresses[index].addresses.contains(address) { addresses[index].addresses.append(address) }
             } else {
@@ -110,8 +115,19 @@ extension Drafting {
         }
         for note in flowNotes { notes.append(note.replacingOccurrences(of: "{scenario}", with: name)) }
         scenarios.append(scenario)
+        // What the app sent itself is no server's value, when an answer echoes it (user-agent, a body).
+        for hop in exchange.hops { sentText.append(Self.sentText(of: hop)) }
         responseValues += ResponseValue.values(
-            of: exchange.final.response, hops: exchange.hops.compactMap(\.response), producer: index)
+            of: exchange.final.response, hops: exchange.hops.compactMap(\.response), producer: index
+        ).filter { value in !sentText.contains { $0.contains(value.value) } }
+    }
+
+    /// Everything a request carried, as recorded: its URL, header values and body text.
+    static func sentText(of request: CapturedRequest) -> String {
+        var text = request.entry.request.url
+        for header in request.entry.request.headers { text += "\n" + header.value }
+        if let body = request.body { text += "\n" + String(decoding: body.bytes, as: UTF8.self) }
+        return text
     }
 
     // MARK: Fields
@@ -127,7 +143,7 @@ extension Drafting {
                 return (String(parts[0]), parts.count > 1 ? PlanText(String(parts[1])) : nil)
             }
         }
-        let body = RequestBody.bytes(of: request)
+        let body = captured.body
         let text = body.flatMap { String(data: $0.bytes, encoding: .utf8) }
         return RequestFields(
             pathSegments: segments, query: query, headers: headers(of: request, bodyBytes: body?.bytes),

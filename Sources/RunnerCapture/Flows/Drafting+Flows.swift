@@ -18,12 +18,16 @@ extension Drafting {
         let flow = chain(from: latest)
         var notes: [String] = []
         var left: Set<String> = []
-        // Longest first: a value inside a longer one is not cut out of it.
-        for value in used.sorted(by: { $0.value.count > $1.value.count }) {
+        var taken: Set<String> = []
+        // Longest first: a value inside a longer one is not cut out of it; a value two answers
+        // carried is taken from the first on the flow.
+        for value in used.sorted(by: { ($0.value.count, -$0.producer) > ($1.value.count, -$1.producer) }) {
             guard flow.contains(value.producer) else {
                 left.insert(scenarios[value.producer].name)
                 continue
             }
+            guard !taken.contains(value.value) else { continue }
+            taken.insert(value.value)
             switch value.source {
             case .cookie(let name):
                 dropCookie(name, from: &fields)

@@ -102,12 +102,15 @@ extension Drafting {
 
     // MARK: The last look
 
+    /// Shorter values recur by chance (a password `json` in every `application/json`).
+    static let shortestSecretSoughtElsewhere = 6
+
     /// A secret's value found anywhere else in the plan (another field, another scenario, an
     /// encoded form) becomes its reference too; a binary body holding one cannot be written,
     /// so its scenario (and those after it) is dropped with a note.
     mutating func removeSecretsLeftInClear() {
         var values: [(value: String, name: String)] = []
-        for secret in secrets.secrets where secret.value.count >= 4 {
+        for secret in secrets.secrets where secret.value.count >= Self.shortestSecretSoughtElsewhere {
             for form in [secret.value] + PercentEncoding.forms(of: secret.value) + [Self.jsonQuoted(secret.value).map { String($0.dropFirst().dropLast()) }].compactMap({ $0 })
             where !values.contains(where: { $0.value == form }) {
                 values.append((form, secret.name))

@@ -43,7 +43,8 @@ extension PlanDraft {
 
     func entries(_ settings: DraftPlanSettings) -> [YAMLEntry] {
         var top: [YAMLEntry] = [YAMLEntry("version", .integer(1))]
-        var defaults: [YAMLEntry] = [YAMLEntry("domains", .string(mapName))]
+        // With no address recorded at all there is no static map: the scenarios use the machine's resolver.
+        var defaults: [YAMLEntry] = writesStaticMap && addresses.isEmpty ? [] : [YAMLEntry("domains", .string(mapName))]
         if let strategy = settings.strategy { defaults.append(YAMLEntry("strategy", .string(strategy))) }
         if let ca = settings.ca { defaults.append(YAMLEntry("ca", .string(ca))) }
         if !settings.apps.isEmpty {

@@ -75,14 +75,20 @@ struct InitCommand: ParsableCommand {
             }
         }
         let destination = try PlanDestination(output: output, force: force)
-        let draft = CaptureDrafter.draft(
+        var draft = CaptureDrafter.draft(
             inputs, options: CaptureDraftOptions(hosts: host, excluded: exclude, mapName: map, bodiesFolder: destination.bodiesFolderName))
         let settings = try planSettings(inputs: inputs, destination: destination)
-        for note in draft.notes { Console.error("  \(note)") }
         guard !draft.scenarios.isEmpty else {
+            for note in draft.notes { Console.error("  \(note)") }
             throw InitFailure("no request of the captures makes a scenario (\(draft.entriesRead) entries read; the notes above say why)")
         }
-        try destination.write(draft, yaml: draft.yaml(settings))
+        do {
+            try destination.write(&draft, settings: settings)
+        } catch {
+            for note in draft.notes { Console.error("  \(note)") }
+            throw error
+        }
+        for note in draft.notes { Console.error("  \(note)") }
         for secret in draft.secrets {
             Console.error("secret \(secret.name): \(secret.uses.joined(separator: "; "))\(secret.form.map { " (\($0))" } ?? "")")
         }

@@ -49,8 +49,9 @@ struct PlanDestination {
         return RelativePath.from(directory, to: target)
     }
 
-    /// Writes the body files and the plan, checked first; on any failure nothing is left.
-    func write(_ draft: PlanDraft, yaml: String) throws {
+    /// Writes the body files and the plan, checked first (a scenario the loader refuses is left
+    /// out, with a note in `draft`); on any failure nothing is left.
+    func write(_ draft: inout PlanDraft, settings: DraftPlanSettings) throws {
         let fileManager = FileManager.default
         let staged = directory.appendingPathComponent(".runner-init-\(UUID().uuidString).yaml")
         var bodies: URL?
@@ -58,6 +59,9 @@ struct PlanDestination {
             let url = directory.appendingPathComponent(folder)
             if force, fileManager.fileExists(atPath: url.path) { try? fileManager.removeItem(at: url) }
             bodies = url
+        }
+        func removeBodies() {
+            if let bodies { try? fileManager.removeItem(at: bodies) }
         }
         do {
             // `-o plans/new.yaml` makes `plans/` as `curl --create-dirs` would.
@@ -68,19 +72,26 @@ struct PlanDestination {
                     try bytes.write(to: directory.appendingPathComponent(name))
                 }
             }
-            try Data(yaml.utf8).write(to: staged)
         } catch {
-            try? fileManager.removeItem(at: staged)
-            if let bodies { try? fileManager.removeItem(at: bodies) }
+            removeBodies()
             throw InitFailure("cannot write in \(directory.path): \(error.localizedDescription)")
         }
         defer { try? fileManager.removeItem(at: staged) }
+        let written = draft.bodyFiles
+        let yaml: String
         do {
-            _ = try PlanLoader.check(path: staged.path, environment: [:], unsetEnvironment: .unknown)
+            yaml = try DraftCheck.settle(&draft, settings: settings, path: staged.path)
         } catch {
-            if let bodies { try? fileManager.removeItem(at: bodies) }
+            removeBodies()
             let errors = error.errors.map { $0.rendered.replacingOccurrences(of: staged.path, with: path ?? "(the plan)") }
             throw InitFailure("the plan made from the captures does not pass runner check:\n" + errors.joined(separator: "\n"))
+        }
+        guard !draft.scenarios.isEmpty else {
+            removeBodies()
+            throw InitFailure("no request of the captures makes a scenario a plan can hold (\(draft.entriesRead) entries read; the notes above say why)")
+        }
+        for file in written where !draft.bodyFiles.contains(file) {
+            try? fileManager.removeItem(at: directory.appendingPathComponent(file))
         }
         guard let path else {
             Console.write(yaml, to: STDOUT_FILENO)
@@ -88,7 +99,7 @@ struct PlanDestination {
         }
         let target = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: fileManager.currentDirectoryPath)).standardizedFileURL
         guard rename(staged.path, target.path) == 0 else {
-            if let bodies { try? fileManager.removeItem(at: bodies) }
+            removeBodies()
             throw InitFailure("\(path): cannot write it: \(String(cString: strerror(errno)))")
         }
     }
