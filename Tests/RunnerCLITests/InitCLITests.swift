@@ -81,8 +81,16 @@ struct InitCLITests {
         let leaks = SecretScan.leaks(of: HandCaptures.secrets, in: made.stderr + made.stdout, place: "output")
             + SecretScan.leaks(of: HandCaptures.secrets, inFilesUnder: workspace.folder)
         #expect(leaks.isEmpty, "\(leaks)")
+        #expect(made.stderr.contains("  rebuilt: 'POST /api/form': form body rebuilt from the capture's params\n"), "\(made.stderr)")
         let checked = try await workspace.run(["check", "--no-env", "plans/static.yaml"], environment: [:])
         #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+        // Editors that read docs/plan.schema.json take the plan as it is.
+        let schema = try await offPool {
+            try ChildProcess.run(
+                Repository.checkJSONSchema, ["--schemafile", Repository.planSchema.path, "plans/static.yaml"], environment: [:],
+                directory: workspace.folder, deadline: .seconds(60))
+        }
+        #expect(schema.status == 0, "\(String(decoding: schema.stdout + schema.stderr, as: UTF8.self))")
     }
 
     @Test("a capture it cannot read: exit 2, FILE: entry N: …, and no plan or bodies folder written")

@@ -91,6 +91,10 @@ extension Drafting {
             comments.append("\(all.count) identical requests in the capture: \(labels.list(all))")
             notes.append("merged: '\(name)': \(labels.list(all)) (\(all.count) identical requests)")
         }
+        if let rebuilt = first.body?.note {
+            comments.append(rebuilt)
+            notes.append("rebuilt: '\(name)': \(rebuilt)")
+        }
         if exchange.hops.count > 1 {
             let finalStatus = exchange.final.response?.status ?? 0
             comments.append("a redirect chain folded: \(labels.chain(exchange.hops)), final status \(finalStatus)")
