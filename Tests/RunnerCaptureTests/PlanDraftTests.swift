@@ -185,4 +185,22 @@ struct PlanDraftTests {
         #expect(scenario.header("x-template") == "$${name}")
         #expect(scenario.body.map { if case .text(let text) = $0 { text.planValue } else { "" } } == "hello $${who}")
     }
+
+    @Test("a secret inside a binary body cannot be written: that scenario, and those after it, are left out with why")
+    func secretInBinaryBody() {
+        var capture = DraftFixture()
+        capture.add("GET", "https://api.example.com/a", headers: [("x-api-key", "key-0123456789")])
+        var binary = Data([0x00, 0xFF])
+        binary.append(Data("key-0123456789".utf8))
+        capture.add(
+            "POST", "https://api.example.com/pb", headers: [("content-type", "application/x-protobuf")], bodyBytes: binary,
+            response: #"{"session":"srv-session-42abc"}"#)
+        capture.add("GET", "https://api.example.com/b", headers: [("x-session", "srv-session-42abc")])
+        let draft = capture.draft()
+        #expect(draft.scenarios.map(\.name) == ["GET /a"])
+        #expect(draft.notes.contains(
+            "dropped: 'POST /pb': a secret inside a binary body, which a plan cannot carry without it in clear; write this scenario by hand"))
+        #expect(draft.notes.contains("dropped: 'GET /b': it runs after 'POST /pb', which was dropped"))
+        #expect(draft.secrets.map(\.name) == ["API_EXAMPLE_COM_X_API_KEY"])
+    }
 }

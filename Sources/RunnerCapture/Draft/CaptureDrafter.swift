@@ -39,6 +39,8 @@ struct Drafting {
     var addresses: [HostAddresses] = []
     var usedNames: Set<String> = []
     var usedCaptureNames: Set<String> = []
+    /// Scenarios made but not to be written, with why (`removeSecretsLeftInClear`).
+    var refused: [String: String] = [:]
     /// What the app's requests so far carried (`sentText(of:)`), one text per request.
     var sentText: [String] = []
 
@@ -157,6 +159,17 @@ struct Drafting {
         let body = request.body?.bytes.base64EncodedString() ?? ""
         return "\(request.entry.request.method.uppercased()) \(request.url.normalized) \(exchange.hops.count) \(body)"
     }
+}
+
+/// `base`, or `base` numbered by `numbered` (from 2) until the name is not `taken`.
+func firstFreeName(_ base: String, taken: Set<String>, numbered: (Int) -> String) -> String {
+    var name = base
+    var number = 1
+    while taken.contains(name) {
+        number += 1
+        name = numbered(number)
+    }
+    return name
 }
 
 /// `*` (any run) and `?` (one character) patterns, as shells match host names; case-insensitive.

@@ -229,12 +229,7 @@ extension Drafting {
     /// `POST /session/login`, then `POST /session/login (2)`…: readable, unique in the plan.
     mutating func uniqueName(_ base: String) -> String {
         let trimmed = base.count > 80 ? String(base.prefix(79)) + "…" : base
-        var name = trimmed
-        var number = 1
-        while usedNames.contains(name) {
-            number += 1
-            name = "\(trimmed) (\(number))"
-        }
+        let name = firstFreeName(trimmed, taken: usedNames) { "\(trimmed) (\($0))" }
         usedNames.insert(name)
         return name
     }

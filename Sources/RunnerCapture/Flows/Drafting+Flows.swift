@@ -138,12 +138,7 @@ extension Drafting {
             base.append(character.isASCII && (character.isLetter || character.isNumber) ? character : "_")
         }
         if base.isEmpty || base.first?.isNumber == true { base = "value_" + base }
-        var name = base
-        var number = 1
-        while usedCaptureNames.contains(name) {
-            number += 1
-            name = "\(base)_\(number)"
-        }
+        let name = firstFreeName(base, taken: usedCaptureNames) { "\(base)_\($0)" }
         usedCaptureNames.insert(name)
         scenarios[value.producer].captures.append(DraftCapture(name: name, source: source, secret: secret))
         return name

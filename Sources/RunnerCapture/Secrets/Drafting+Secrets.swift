@@ -135,22 +135,9 @@ extension Drafting {
                 }
             }
         }
-        guard !dropped.isEmpty else { return }
-        // Those after a dropped scenario lose their flow: dropped too.
-        var changed = true
-        while changed {
-            changed = false
-            for scenario in scenarios where !dropped.contains(scenario.name) {
-                if let after = scenario.after, dropped.contains(after) {
-                    dropped.insert(scenario.name)
-                    changed = true
-                }
-            }
-        }
         for name in scenarios.map(\.name) where dropped.contains(name) {
-            notes.append("dropped: '\(name)': a secret inside a binary body (or after a scenario that has one); write it by hand")
+            refused[name] = "a secret inside a binary body, which a plan cannot carry without it in clear; write this scenario by hand"
         }
-        scenarios.removeAll { dropped.contains($0.name) }
     }
 
     // MARK: The draft
@@ -163,10 +150,12 @@ extension Drafting {
                 notes.append("addresses: \(host.host): \(host.addresses.joined(separator: ", ")) (map '\(mapName)')")
             }
         }
-        return PlanDraft(
+        var draft = PlanDraft(
             scenarios: scenarios, addresses: addresses, mapName: mapName, writesStaticMap: options.mapName == nil,
             secrets: secrets.secrets.map { DraftSecret(name: $0.name, uses: $0.uses, form: $0.form, recordedValue: $0.value) },
             notes: notes.map(redacted), entriesRead: entriesRead)
+        if !refused.isEmpty { draft.remove(refused) }
+        return draft
     }
 
     /// A note with every secret's value (in each form) as `{NAME}` and any JWT as `{jwt}`: notes

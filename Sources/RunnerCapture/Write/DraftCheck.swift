@@ -28,7 +28,7 @@ public enum DraftCheck {
                     throw PlanErrors(errors)
                 }
                 let name = draft.scenarios[index].name
-                if refused[name] == nil { refused[name] = error.message }
+                if refused[name] == nil { refused[name] = "a plan cannot hold what the capture recorded: \(error.message)" }
             }
             guard !refused.isEmpty else { throw PlanErrors(errors) }
             draft.remove(refused)
@@ -53,7 +53,8 @@ public enum DraftCheck {
 }
 
 extension PlanDraft {
-    /// Without the scenarios `refused` names (and those that run after them), each noted with why.
+    /// Without the scenarios `refused` names (and those that run after them), each noted with
+    /// the reason given.
     mutating func remove(_ refused: [String: String]) {
         var removed = Set(refused.keys)
         var grew = true
@@ -68,7 +69,7 @@ extension PlanDraft {
             }
         }
         for (name, reason) in refused.sorted(by: { $0.key < $1.key }) {
-            notes.append("dropped: '\(name)': a plan cannot hold what the capture recorded: \(reason)")
+            notes.append("dropped: '\(name)': \(reason)")
         }
         scenarios.removeAll { removed.contains($0.name) }
         secrets = secrets.compactMap { secret in
