@@ -1,4 +1,5 @@
 import Foundation
+import RunnerPlan
 import RunnerVocabulary
 
 /// Turns captures into the plan a person would have written: a scenario per distinct request,
@@ -61,7 +62,11 @@ struct Drafting {
                     notes.append("dropped: \(where_) (\(entry.request.method)): not an http or https URL a plan can send")
                     continue
                 }
-                let shown = "\(entry.request.method.withVisibleControls) \(url.pathOnly)"
+                let shown = "\(entry.request.method.withVisibleControls) \(url.pathOnly.withVisibleControls)"
+                guard CapturedURL.isIPLiteral(url.host) || HostName.isValid(url.host) else {
+                    notes.append("dropped: \(where_) (\(shown)): the host is not a name a plan takes (letters, digits, '-', '_' and dots)")
+                    continue
+                }
                 if let failure = entry.failure {
                     notes.append("dropped: \(where_) (\(shown)): \(failure)")
                     continue

@@ -258,7 +258,6 @@ extension Drafting {
 }
 
 extension CapturedURL {
-    static func isIPLiteral(_ host: String) -> Bool {
-        host.contains(":") || host.split(separator: ".").count == 4 && host.split(separator: ".").allSatisfy { Int($0) != nil }
-    }
+    /// An address used as the URL's host: the plan takes it without a map.
+    static func isIPLiteral(_ host: String) -> Bool { IPAddress(host) != nil }
 }

@@ -121,17 +121,7 @@ extension PlanDecoder {
     }
 
     /// Letters, digits, `-`, `_` and dots: what a DNS name (or an IP literal used as a host) holds.
-    static func isHostName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                return true
-            default:
-                return false
-            }
-        }
-    }
+    static func isHostName(_ name: String) -> Bool { HostName.isValid(name) }
 }
 
 extension String {
