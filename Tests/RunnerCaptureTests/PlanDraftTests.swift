@@ -203,4 +203,25 @@ struct PlanDraftTests {
         #expect(draft.notes.contains("dropped: 'GET /b': it runs after 'POST /pb', which was dropped"))
         #expect(draft.secrets.map(\.name) == ["API_EXAMPLE_COM_X_API_KEY"])
     }
+
+    /// fuzz/regressions/har/draft-*: what a capture tool may write but no plan can hold is
+    /// noted and left out, never a plan that fails `runner check`.
+    @Test("a recorded address, status, host or method no plan takes is noted and left out (found by the har fuzz target)")
+    func valuesNoPlanTakes() {
+        var capture = DraftFixture()
+        capture.add("GET", "https://api.example.com/a", address: "2620:0:860:ed1a::12345")
+        capture.add("GET", "https://api.example.com/b", status: 706)
+        capture.add("GET", "https://api.exa=ple.com/c")
+        capture.add("GE,T", "https://api.example.com/d")
+        let draft = capture.draft()
+        #expect(draft.scenarios.map(\.name) == ["GET /a"])
+        #expect(draft.scenarios[0].domains == "system")
+        #expect(draft.addresses.isEmpty)
+        #expect(draft.notes == [
+            "dropped: entry 1 (GET https://api.example.com/b): the recorded status 706 is not an HTTP status",
+            "dropped: entry 2 (GET https://api.exa=ple.com/c): the host is not a name a plan takes (letters, digits, '-', '_' and dots)",
+            "dropped: entry 3 (https://api.example.com/d): the method is not an HTTP method name",
+            "address: entry 0: '2620:0:860:ed1a::12345' (serverIPAddress) is not an IP address; left out of the map",
+        ])
+    }
 }
