@@ -48,6 +48,22 @@ struct HTTPDNSDNSPodTests {
             "batch with IPv6 and client ip", "api.example.com.:240e::1;240e::2,60|1.2.3.4",
             .ok(["240e::1", "240e::2"], ttl: 60, client: "1.2.3.4")),
 
+        // The vendors' samples: no `ttl=1` means no TTL, `v4s-0` no AAAA.
+        HTTPDNSCase("dual stack without ttl", "1.1.1.1;2.2.2.2-240e::1", .ok(["1.1.1.1", "2.2.2.2", "240e::1"])),
+        HTTPDNSCase("dual stack without ttl, no AAAA (v4s-0)", "1.1.1.1;2.2.2.2-0", .ok(["1.1.1.1", "2.2.2.2"])),
+        // The client suffix ends the last line and belongs to the whole batch.
+        HTTPDNSCase(
+            "batch, client ip after the last line, our host first",
+            "api.example.com.:1.2.3.4,60\nother.example.com.:9.9.9.9,60|5.6.7.8",
+            .ok(["1.2.3.4"], ttl: 60, client: "5.6.7.8")),
+        HTTPDNSCase(
+            "batch, client ip after the last line, our host last",
+            "other.example.com.:9.9.9.9,60\napi.example.com.:1.2.3.4,60|5.6.7.8",
+            .ok(["1.2.3.4"], ttl: 60, client: "5.6.7.8")),
+        HTTPDNSCase(
+            "batch, an IPv6 client after the last line", "other.example.com.:0\napi.example.com.:1.2.3.4|240e::9",
+            .ok(["1.2.3.4"], client: "240e::9")),
+
         HTTPDNSCase("empty body", "", .noAnswer("no answer (empty body)")),
         HTTPDNSCase("only a newline", "\n", .noAnswer("no answer (empty body)")),
         HTTPDNSCase("0", "0", .noAnswer("no answer ('0')")),
@@ -56,6 +72,21 @@ struct HTTPDNSDNSPodTests {
         HTTPDNSCase(
             "batch, our line is 0", "api.example.com.:0\nother.example.com.:1.1.1.1",
             .noAnswer("no answer ('api.example.com.:0')")),
+        // The five "no record" forms of the vendors' samples, all no answer.
+        HTTPDNSCase("no record: host and client ip", "api.example.com|1.2.3.4", .noAnswer("no answer ('api.example.com|1.2.3.4')")),
+        HTTPDNSCase(
+            "no record: host with a trailing dot and an IPv6 client", "api.example.com.|240e::9",
+            .noAnswer("no answer ('api.example.com.|240e::9')")),
+        HTTPDNSCase(
+            "no record: another host and client ip", "other.example.com|1.2.3.4",
+            .noAnswer("no answer (batch of 1 line has none for 'api.example.com')")),
+        HTTPDNSCase(
+            "batch, our host last as host and client ip", "other.example.com.:9.9.9.9,60\napi.example.com|1.2.3.4",
+            .noAnswer("no answer ('api.example.com|1.2.3.4')")),
+        HTTPDNSCase(
+            "batch, another host last as host and client ip", "api.example.com.:1.2.3.4,60\nother.example.com|5.6.7.8",
+            .ok(["1.2.3.4"], ttl: 60, client: "5.6.7.8")),
+        HTTPDNSCase("batch line 0 with client ip", "api.example.com.:0|1.2.3.4", .noAnswer("no answer ('api.example.com.:0|1.2.3.4')")),
         HTTPDNSCase(
             "batch without our host", "a.example.com.:1.1.1.1,60\nb.example.com.:2.2.2.2,60",
             .noAnswer("no answer (batch of 2 lines has none for 'api.example.com')")),
@@ -106,6 +137,18 @@ struct HTTPDNSDNSPodTests {
         HTTPDNSCase(
             "three dual-stack parts", "1.1.1.1-240e::1-240e::2",
             .garbage("not a DNSPod answer: '1.1.1.1-240e::1-240e::2' (23 bytes)")),
+        HTTPDNSCase("client ip alone", "|1.2.3.4", .garbage("not a DNSPod answer: '|1.2.3.4' (8 bytes)")),
+        HTTPDNSCase(
+            "host and a client that is not an IP", "api.example.com|me",
+            .garbage("not a DNSPod answer: 'api.example.com|me' (18 bytes)")),
+        HTTPDNSCase("a host alone, without client ip", "api.example.com", .garbage("not a DNSPod answer: 'api.example.com' (15 bytes)")),
+        HTTPDNSCase("a broken address with client ip", "1.2.3|5.6.7.8", .garbage("not a DNSPod answer: '1.2.3|5.6.7.8' (13 bytes)")),
+        HTTPDNSCase(
+            "batch, client ip on a line before the last", "api.example.com.:1.2.3.4|5.6.7.8\nother.example.com.:9.9.9.9",
+            .garbage("not a DNSPod answer ('|clientip' on line 1 of 2, not the last): 'api.example.com.:1.2.3.4|5.6.7.8\\nother.example.com.:9.9.9.9' (59 bytes)")),
+        HTTPDNSCase(
+            "batch, a host alone before the last line", "api.example.com\nother.example.com.:9.9.9.9|5.6.7.8",
+            .garbage("not a DNSPod answer: 'api.example.com\\nother.example.com.:9.9.9.9|5.6.7.8' (50 bytes)")),
         HTTPDNSCase("client ip not an IP", "1.1.1.1|me", .garbage("not a DNSPod answer: '1.1.1.1|me' (10 bytes)")),
         HTTPDNSCase(
             "two client ips", "1.1.1.1|1.2.3.4|5.6.7.8",
