@@ -3,9 +3,14 @@ import RunnerPlan
 
 /// Alibaba Cloud EMAS HTTPDNS JSON answers.
 ///
-/// `{"host":"…","ips":["…"],"ipsv6":["…"],"ttl":60,"origin_ttl":60,"client_ip":"…"}`; `ips` or
-/// `ipsv6` is required (an IPv6-only query, `query=6`, may answer `ipsv6` alone). Errors come as
-/// `{"code":"InvalidAccount"}` with a 4xx status.
+/// `{"host":"…","ips":["…"],"ipsv6":["…"],"ttl":60,"origin_ttl":60,"client_ip":"…"}`. `ips` comes
+/// when the query asks IPv4, `ipsv6` when it asks IPv6; an answer with neither
+/// (`{"host":…,"ttl":60}`, the Android SDK's own test) is an empty answer: no answer, not an
+/// error. Errors come as `{"code":"InvalidAccount"}` with a 4xx status.
+///
+/// Fields the runner does not rely on never fail an answer, whatever they hold: `origin_ttl`,
+/// `extra` (a string or an object), and `client_ip`, which is kept when it is an IP address and
+/// left out otherwise.
 enum AlibabaAnswerParser {
     static let formatName = "an Alibaba HTTPDNS answer"
 
@@ -26,7 +31,10 @@ enum AlibabaAnswerParser {
         } catch {
             throw .garbage(formatName, body, reason: error.reason)
         }
-        guard !parsed.addresses.isEmpty else { throw HTTPDNSProblem(.noAnswer, "no answer (empty 'ips' and 'ipsv6')") }
+        guard !parsed.addresses.isEmpty else {
+            let hasLists = HTTPDNSJSON.member(object, "ips") != nil || HTTPDNSJSON.member(object, "ipsv6") != nil
+            throw HTTPDNSProblem(.noAnswer, hasLists ? "no answer (empty 'ips' and 'ipsv6')" : "no answer (no 'ips' or 'ipsv6')")
+        }
         return parsed
     }
 
@@ -38,23 +46,14 @@ enum AlibabaAnswerParser {
                 throw HTTPDNSMalformed("answer for \(HTTPDNSBodyQuote.quoteText(answered)), not \(HTTPDNSBodyQuote.quoteText(host))")
             }
         }
-        let ips = HTTPDNSJSON.member(object, "ips")
-        guard ips != nil || HTTPDNSJSON.member(object, "ipsv6") != nil else { throw HTTPDNSMalformed("no 'ips'") }
         var addresses: [IPAddress] = []
-        if let ips { addresses = try list(ips, key: "ips", family: .v4) }
+        if let ips = HTTPDNSJSON.member(object, "ips") { addresses = try list(ips, key: "ips", family: .v4) }
         if let ipsv6 = HTTPDNSJSON.member(object, "ipsv6") {
             addresses += try list(ipsv6, key: "ipsv6", family: .v6)
         }
         let ttl = try HTTPDNSJSON.ttl(object, "ttl")
-        // Not used, but a broken one says the answer is broken.
-        _ = try HTTPDNSJSON.ttl(object, "origin_ttl")
-        var clientIP: String?
-        if let value = HTTPDNSJSON.member(object, "client_ip") {
-            guard let text = value as? String, let address = HTTPDNSFields.literal(text) else {
-                throw HTTPDNSMalformed("'client_ip' is not an IP address")
-            }
-            clientIP = address.text
-        }
+        // What the service saw, for the record only: an empty or odd one costs the answer nothing.
+        let clientIP = (HTTPDNSJSON.member(object, "client_ip") as? String).flatMap(HTTPDNSFields.literal)?.text
         return HTTPDNSAnswer(addresses: addresses, ttl: ttl, clientIP: clientIP)
     }
 
