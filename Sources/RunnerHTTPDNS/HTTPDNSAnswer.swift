@@ -7,7 +7,8 @@ package struct HTTPDNSAnswer: Equatable, Sendable {
     package var addresses: [IPAddress]
     /// Seconds, when the answer carried one.
     package var ttl: Int?
-    /// The client address the service saw (dnspod `|clientip` suffix, alibaba `client_ip`).
+    /// The client address the service saw (dnspod `|clientip` suffix, alibaba `client_ip`,
+    /// alibaba-v2 `data.cip`).
     package var clientIP: String?
     /// The CNAME chain a DNS answer went through to the addresses (`doh`, a DNS server).
     package var aliases: [String] = []

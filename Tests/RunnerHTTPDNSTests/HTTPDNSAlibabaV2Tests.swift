@@ -105,6 +105,29 @@ struct HTTPDNSAlibabaV2Tests {
             "no address, with the service's reason",
             #"{"code":"success","mode":"0","data":{"answers":[{"dn":"api.example.com","v4":{"ips":[],"ttl":60,"no_ip_code":"DomainNotFound"}}]}}"#,
             .noAnswer("no answer (no 'ips' for either family) (v4 no_ip_code DomainNotFound)")),
+        // The vendors' samples: plain mode with no `mode` key (the Node SDK), `mode` as a number,
+        // and `data.cip`, the client the service saw.
+        HTTPDNSCase(
+            "plain, no mode key", #"{"code":"success","data":{"answers":[{"dn":"api.example.com","v4":{"ips":["1.2.3.4"],"ttl":20}}]}}"#,
+            .ok(["1.2.3.4"], ttl: 20)),
+        HTTPDNSCase(
+            "plain, no mode key, data a string",
+            #"{"code":"success","data":"{\"answers\":[{\"dn\":\"api.example.com\",\"v4\":{\"ips\":[\"1.2.3.4\"]}}]}"}"#,
+            .ok(["1.2.3.4"])),
+        HTTPDNSCase(
+            "mode a number", #"{"code":"success","mode":0,"data":{"answers":[{"dn":"api.example.com","v4":{"ips":["1.2.3.4"],"ttl":20}}]}}"#,
+            .ok(["1.2.3.4"], ttl: 20)),
+        HTTPDNSCase(
+            "data.cip kept as the client",
+            #"{"code":"success","mode":"0","data":{"cip":"120.196.0.1","answers":[{"dn":"api.example.com","v4":{"ips":["1.2.3.4"],"ttl":20}}]}}"#,
+            .ok(["1.2.3.4"], ttl: 20, client: "120.196.0.1")),
+        HTTPDNSCase(
+            "data.cip not an address is left out",
+            #"{"code":"success","mode":0,"data":{"cip":7,"answers":[{"dn":"api.example.com","v4":{"ips":["1.2.3.4"]}}]}}"#,
+            .ok(["1.2.3.4"])),
+        HTTPDNSCase(
+            "still encrypted, mode a number", #"{"code":"success","mode":1,"data":"q83vASNFZ4mrze8B"}"#,
+            .garbage(#"not an Alibaba /v2/d answer ('data' is encrypted (mode 1) and the map's auth does not encrypt): '{"code":"success","mode":1,"data":"q83vASNFZ4mrze8B"}' (53 bytes)"#)),
         HTTPDNSCase("the service's error", status: 403, #"{"code":"InvalidSignature"}"#, .serviceError("InvalidSignature (HTTP 403)")),
         HTTPDNSCase("an error code with 200", #"{"code":"SignatureExpired","mode":"0"}"#, .serviceError("SignatureExpired (HTTP 200)")),
         HTTPDNSCase("HTTP 502", status: 502, "bad gateway", .serviceError("HTTP 502: 'bad gateway' (11 bytes)")),
@@ -153,6 +176,18 @@ struct HTTPDNSAlibabaV2Tests {
         // An error, or an answer in clear, is read as it came.
         let error = Data(#"{"code":"InvalidSignature"}"#.utf8)
         #expect(try auth.decryptAnswer(body: error) == error)
+    }
+
+    @Test("an encrypted answer whose mode is a number opens the same", arguments: ["1", "2"])
+    func opensNumericMode(_ mode: String) throws {
+        let auth = Self.auth(mode == "1" ? .aesCBC(key: Self.key) : .aesGCM(key: Self.key))
+        let sealed = String(decoding: try Self.sealed(mode), as: UTF8.self)
+            .replacingOccurrences(of: #""mode":"\#(mode)""#, with: #""mode":\#(mode)"#)
+        #expect(sealed.contains(#""mode":\#(mode),"#))
+        let opened = try auth.decryptAnswer(body: Data(sealed.utf8))
+        let answer = try AlibabaV2Format().answer(
+            to: HTTPDNSQuery(url: "http://x/v2/d"), host: "api.example.com", reply: HTTPDNSReply(status: 200, body: opened))
+        #expect(answer.addresses.map(\.text) == ["1.1.1.1", "2.2.2.2", "240e::1"] && answer.ttl == 30)
     }
 
     @Test("an answer that does not open, in words")

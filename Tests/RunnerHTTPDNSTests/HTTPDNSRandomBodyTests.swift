@@ -20,15 +20,18 @@ struct HTTPDNSRandomBodyTests {
                 "1.1.1.1;2.2.2.2,120-240e::1;240e::2,120|10.0.0.1",
                 "other.example.com.:9.9.9.9,60\napi.example.com.:1.2.3.4;5.6.7.8,120",
                 "183.47.248.109;125.90.206.144,17",
+                "api.example.com.:1.2.3.4,60\nother.example.com|240e::9",
             ].map { Data($0.utf8) }
         case .alibaba:
             [
-                #"{"host":"api.example.com","ips":["1.1.1.1","2.2.2.2"],"ipsv6":["240e::1"],"ttl":60,"origin_ttl":600,"client_ip":"101.1.2.3"}"#
+                #"{"host":"api.example.com","ips":["1.1.1.1","2.2.2.2"],"ipsv6":["240e::1"],"ttl":60,"origin_ttl":600,"client_ip":"101.1.2.3"}"#,
+                #"{"host":"api.example.com","ttl":60,"origin_ttl":"60","client_ip":"","extra":{"k":"v"}}"#,
             ].map { Data($0.utf8) }
         case .alibabaV2:
             [
                 #"{"code":"success","mode":"0","data":{"answers":[{"dn":"api.example.com","v4":{"ips":["1.1.1.1","2.2.2.2"],"ttl":60},"v6":{"ips":["240e::1"],"ttl":120}}]}}"#,
                 #"{"code":"success","mode":"0","data":"{\"answers\":[{\"dn\":\"api.example.com\",\"v4\":{\"ips\":[],\"ttl\":60,\"no_ip_code\":\"DomainNotFound\"}}]}"}"#,
+                #"{"code":"success","mode":0,"data":{"cip":"120.196.0.1","answers":[{"dn":"api.example.com","v4":{"ips":["1.2.3.4"],"ttl":20}}]}}"#,
             ].map { Data($0.utf8) }
         case .dohJSON:
             [

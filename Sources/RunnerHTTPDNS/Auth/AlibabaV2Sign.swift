@@ -88,7 +88,7 @@ enum AlibabaV2Sign {
     static func decryptAnswer(_ body: Data, encryption: HTTPDNSAuth.AlibabaV2Encryption) throws(HTTPDNSAuthProblem) -> Data {
         guard let envelope = HTTPDNSJSON.object(body), HTTPDNSJSON.member(envelope, "code") as? String == "success",
             let data = HTTPDNSJSON.member(envelope, "data") as? String,
-            let mode = HTTPDNSJSON.member(envelope, "mode").map({ "\($0)" }), mode == "1" || mode == "2"
+            let mode = AlibabaV2AnswerParser.mode(of: envelope), mode == "1" || mode == "2"
         else { return body }
         let sealed: HTTPDNSAuth.AlibabaV2Encryption
         switch (mode, encryption.key) {

@@ -6,6 +6,10 @@ import RunnerPlan
 /// whose `data` is that object, or a string holding it (mode 0, and what the `alibaba-v2`
 /// scheme makes of an encrypted `data`). Any other `code` is the service's error. A family
 /// with an empty `ips`, or a `no_ip_code`, has no address.
+///
+/// `mode` may be a string (`"0"`) or a number (`0`), and plain answers may leave it out (the Node
+/// SDK's sample): absent reads as mode 0. `data.cip`, the client the service saw, is kept as the
+/// answer's client when it is an IP address, and otherwise ignored.
 enum AlibabaV2AnswerParser {
     static let formatName = "an Alibaba /v2/d answer"
 
@@ -18,7 +22,8 @@ enum AlibabaV2AnswerParser {
         guard status == 200 else { throw .httpStatus(status, body) }
         guard let envelope else { throw .garbage(formatName, body) }
         return try HTTPDNSProblem.reading(formatName, body) {
-            let entry = try self.entry(in: envelope, host: host)
+            let data = try self.data(in: envelope)
+            let entry = try self.entry(in: data, host: host)
             var addresses: [IPAddress] = []
             var ttls: [Int] = []
             var reasons: [String] = []
@@ -34,27 +39,26 @@ enum AlibabaV2AnswerParser {
                 let why = reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))"
                 throw HTTPDNSProblem(.noAnswer, "no answer (no 'ips' for \(family.map(HTTPDNSFields.familyName) ?? "either family"))\(why)")
             }
-            return HTTPDNSAnswer(addresses: addresses, ttl: ttls.min())
+            return HTTPDNSAnswer(addresses: addresses, ttl: ttls.min(), clientIP: clientIP(in: data))
         }
     }
 
+    /// The envelope's `mode` as text (`"1"` for `"1"` or `1`); nil when absent, that is plain.
+    /// Any other value comes back as written, for a reason to quote.
+    static func mode(of envelope: [String: Any]) -> String? {
+        guard let value = HTTPDNSJSON.member(envelope, "mode") else { return nil }
+        if let text = value as? String { return text }
+        if let number = HTTPDNSJSON.integer(value) { return String(number) }
+        return "\(value)"
+    }
+
+    /// `data.cip`, the client address the service answered for, when it is one.
+    private static func clientIP(in data: [String: Any]) -> String? {
+         (HTTPDNSJSON.member(data, "cip") as? String).flatMap(HTTPDNSFields.literal)?.text
+    }
+
     /// The answer for `host` in the envelope's `data`.
-    private static func entry(in envelope: [String: Any], host: String) throws(HTTPDNSMalformed) -> [String: Any] {
-        guard let value = HTTPDNSJSON.member(envelope, "data") else { throw HTTPDNSMalformed("no 'data'") }
-        let data: [String: Any]
-        if let object = value as? [String: Any] {
-            data = object
-        } else if let text = value as? String {
-            guard let object = HTTPDNSJSON.object(Data(text.utf8)) else {
-                let mode = HTTPDNSJSON.member(envelope, "mode").map { "\($0)" } ?? "0"
-                throw HTTPDNSMalformed(
-                    mode == "0" ? "'data' is a string that is not a JSON object"
-                        : "'data' is encrypted (mode \(HTTPDNSBodyQuote.escapeText(mode, limit: 8))) and the map's auth does not encrypt")
-            }
-            data = object
-        } else {
-            throw HTTPDNSMalformed("'data' is neither an object nor a string")
-        }
+    private static func entry(in data: [String: Any], host: String) throws(HTTPDNSMalformed) -> [String: Any] {
         guard let value = HTTPDNSJSON.member(data, "answers") else { throw HTTPDNSMalformed("no 'answers'") }
         guard let answers = value as? [Any] else { throw HTTPDNSMalformed("'answers' is not a list") }
         var named: [String] = []
@@ -65,6 +69,26 @@ enum AlibabaV2AnswerParser {
             named.append(HTTPDNSBodyQuote.quoteText(dn))
         }
         throw HTTPDNSMalformed(named.isEmpty ? "no answers" : "answers for \(named.joined(separator: ", ")), not \(HTTPDNSBodyQuote.quoteText(host))")
+    }
+
+    /// The envelope's `data` object, read from the string that holds it when it is one.
+    private static func data(in envelope: [String: Any]) throws(HTTPDNSMalformed) -> [String: Any] {
+        guard let value = HTTPDNSJSON.member(envelope, "data") else { throw HTTPDNSMalformed("no 'data'") }
+        let data: [String: Any]
+        if let object = value as? [String: Any] {
+            data = object
+        } else if let text = value as? String {
+            guard let object = HTTPDNSJSON.object(Data(text.utf8)) else {
+                let mode = mode(of: envelope) ?? "0"
+                throw HTTPDNSMalformed(
+                    mode == "0" ? "'data' is a string that is not a JSON object"
+                        : "'data' is encrypted (mode \(HTTPDNSBodyQuote.escapeText(mode, limit: 8))) and the map's auth does not encrypt")
+            }
+            data = object
+        } else {
+            throw HTTPDNSMalformed("'data' is neither an object nor a string")
+        }
+        return data
     }
 
     /// One family's addresses, TTL, and why it has none when it says (`no_ip_code`).
