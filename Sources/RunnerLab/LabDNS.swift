@@ -2,9 +2,9 @@
 ///
 /// Every format (`Format`) serves the same table on every lab address and both ports; names are
 /// matched without regard to case or a trailing dot. Names that are in neither `records` nor `faults`
-/// get each format's "no such name" (DNSPod: empty body; Alibaba, Volcengine, JSON: empty lists;
+/// get each format's "no such name" (DNSPod: its "no record" forms, see `DNSPodEndpoint`; Alibaba, Volcengine, JSON: empty lists;
 /// DoH JSON: Status 3; DoH wire: NXDOMAIN), except for the few names one format alone knows
-/// (`jsonOnlyRecords`, `dohOnlyNames`). Lookups are counted per format and name (`Lab.httpdnsLookups`).
+/// (`jsonOnlyRecords`, `dohOnlyNames`, `vendorSampleNames`). Lookups are counted per format and name (`Lab.httpdnsLookups`).
 public enum LabDNS {
     /// What the service answers for one name.
     public struct Record: Sendable, Equatable {
@@ -30,7 +30,7 @@ public enum LabDNS {
 
     /// What a fault host does instead of answering; the same in every format.
     public enum Fault: String, Sendable, CaseIterable {
-        /// A well-formed answer with no addresses (DNSPod: empty body; Alibaba: empty lists;
+        /// A well-formed answer with no addresses (DNSPod: a "no record" form; Alibaba: empty lists;
         /// DoH: Status 0 without Answer).
         case empty
         /// HTTP 200 with `garbagePage` as text/html, as a captive portal or broken proxy sends.
@@ -125,6 +125,61 @@ public enum LabDNS {
         "truncated.lab.test": .truncated,
         "aged.lab.test": .aged(Record(ipv4: [LabAddress.primary], ttl: 100), age: 30),
     ]
+
+    /// An answer in one of the forms the vendors' own samples show, served by the one format it
+    /// belongs to.
+    public enum VendorSample: Sendable, Equatable {
+        /// DNSPod: the whole body `0`, a "no record" form.
+        case dnspodZero
+        /// Alibaba `/d`: `{"host":H,"ttl":60}`, neither `ips` nor `ipsv6` (the Android SDK's own
+        /// test): no record.
+        case alibabaWithoutIPs
+        /// Alibaba `/d`: `record`'s addresses, with the fields a client does not need in odd types:
+        /// `extra` an object, `origin_ttl` a string, `client_ip` empty.
+        case alibabaOddUnusedFields(Record)
+        /// Alibaba `/v2/d`: `record`'s answer with `data.cip` (the client the service saw: the
+        /// query's `cip`, else the connection's address) and, in mode 0, no `mode` key (the Node
+        /// SDK's sample).
+        case alibabaV2WithoutMode(Record)
+        /// Alibaba `/v2/d`: `record`'s answer with `mode` a number.
+        case alibabaV2NumericMode(Record)
+
+        /// The format that serves it.
+        public var format: Format {
+            switch self {
+            case .dnspodZero: .dnspod
+            case .alibabaWithoutIPs, .alibabaOddUnusedFields: .alibaba
+            case .alibabaV2WithoutMode, .alibabaV2NumericMode: .alibabaV2
+            }
+        }
+
+        /// The addresses it answers with; nil for a "no record" form.
+        public var record: Record? {
+            switch self {
+            case .dnspodZero, .alibabaWithoutIPs: nil
+            case .alibabaOddUnusedFields(let record), .alibabaV2WithoutMode(let record), .alibabaV2NumericMode(let record): record
+            }
+        }
+    }
+
+    /// Names answered in a vendor sample's form by its format (`VendorSample.format`), keyed like
+    /// `records`; every other format answers them as names it does not know. The other sample forms
+    /// come from the query itself: DNSPod answers `0-0` for a name without addresses asked with
+    /// `type=addrs`, `host.:0` for one in a batch, and `host|clientip` for one asked alone with
+    /// `clientip=1`.
+    public static let vendorSampleNames: [String: VendorSample] = [
+        "zero.lab.test": .dnspodZero,
+        "noips.lab.test": .alibabaWithoutIPs,
+        "oddfields.lab.test": .alibabaOddUnusedFields(Record(ipv4: [LabAddress.primary])),
+        "nomode.lab.test": .alibabaV2WithoutMode(Record(ipv4: [LabAddress.primary])),
+        "numbermode.lab.test": .alibabaV2NumericMode(Record(ipv4: [LabAddress.primary])),
+    ]
+
+    /// The sample `host` is answered as in `format`, if any.
+    static func vendorSample(_ host: String, in format: Format) -> VendorSample? {
+        guard let sample = vendorSampleNames[canonicalName(host)], sample.format == format else { return nil }
+        return sample
+    }
 
     /// Names that misbehave, keyed like `records`.
     public static let faults: [String: Fault] = [

@@ -34,6 +34,17 @@ struct HTTPDNSCase: CustomTestStringConvertible, Sendable {
             contentType: text,
             body: "api.lab.test.:127.0.0.2;127.0.0.5,60\nshortttl.lab.test.:127.0.0.2,1\nnowhere.lab.test.:0"),
         .init(lookup: "dnspod/d?dn=cname.lab.test&ttl=1", status: 200, contentType: text, body: "127.0.0.2,60"),
+        // The vendor's "no record" forms: `0-0` for type=addrs, `host|clientip` with clientip=1,
+        // the whole body `0` for zero.lab.test; the client suffix once, after a batch's last line.
+        .init(lookup: "dnspod/d?dn=nowhere.lab.test&type=addrs&ttl=1", status: 200, contentType: text, body: "0-0"),
+        .init(lookup: "dnspod/d?dn=nowhere.lab.test&ttl=1&clientip=1", status: 200, contentType: text, body: "nowhere.lab.test|127.0.0.1"),
+        .init(lookup: "dnspod/d?dn=zero.lab.test&ttl=1", status: 200, contentType: text, body: "0"),
+        .init(
+            lookup: "dnspod/d?dn=nowhere.lab.test,api.lab.test&ttl=1&clientip=1", status: 200, contentType: text,
+            body: "nowhere.lab.test.:0\napi.lab.test.:127.0.0.2;127.0.0.5,60|127.0.0.1"),
+        // The other formats' sample names are names DNSPod does not know.
+        .init(lookup: "dnspod/d?dn=noips.lab.test&ttl=1", status: 200, contentType: text, body: ""),
+
         .init(lookup: "dnspod/d?dn=nowhere.lab.test&ttl=1", status: 200, contentType: text, body: ""),
         // A named client is answered its population's edges (`LabDNS.populations`): gd-mobile the
         // primary, bj-unicom an edge that is down, sh-telecom the replica; any other client the table.
@@ -64,6 +75,16 @@ struct HTTPDNSCase: CustomTestStringConvertible, Sendable {
         .init(
             lookup: "alibaba/bad/d?host=api.lab.test", status: 403, contentType: json,
             body: #"{"code":"InvalidAccount"}"#),
+        // The vendor's samples: no `ips` key at all; the fields a client need not read, in odd types.
+        .init(
+            lookup: "alibaba/lab/d?host=noips.lab.test&query=4,6", status: 200, contentType: json,
+            body: #"{"host":"noips.lab.test","ttl":60}"#),
+        .init(
+            lookup: "alibaba/lab/d?host=oddfields.lab.test", status: 200, contentType: json,
+            body: #"{"host":"oddfields.lab.test","ips":["127.0.0.2"],"ttl":60,"origin_ttl":"60","client_ip":"","extra":{"tag":"lab"}}"#),
+        .init(
+            lookup: "alibaba/lab/d?host=zero.lab.test", status: 200, contentType: json,
+            body: #"{"host":"zero.lab.test","ips":[],"ttl":60,"origin_ttl":60}"#),
         // In-house JSON.
         .init(
             lookup: "json/v1/resolve?name=api.lab.test", status: 200, contentType: json,

@@ -7,7 +7,8 @@ import NIOHTTP1
 /// signed interface `/httpdns/alibaba/{account}/sign_d?host=HOST&t=EXPIRY&s=SIGNATURE`.
 ///
 /// `{"host":H,"ips":[…],"ipsv6":[…],"ttl":T,"origin_ttl":T}`: `ips` when the query includes 4 or is
-/// absent, `ipsv6` when it includes 6; no answer is empty lists with 200. The account
+/// absent, `ipsv6` when it includes 6; no answer is empty lists with 200. The names of
+/// `LabDNS.VendorSample.alibabaWithoutIPs` and `.alibabaOddUnusedFields` answer in those forms. The account
 /// `LabDNS.refusedAccount` gets 403 `{"code":"InvalidAccount"}`; `LabDNS.signedOnlyAccount`
 /// gets 403 `{"code":"UnsignedInterfaceDisabled"}` on `/d`. `/sign_d` checks the signature as the
 /// service does: `s` = hex MD5 of `HOST-SECRET-t` (`LabDNS.alibabaSecret`), `t` the expiry in Unix
@@ -85,10 +86,17 @@ struct AlibabaEndpoint: Endpoint {
     static func document(host: String, resolution: HTTPDNSResolution, families: (v4: Bool, v6: Bool)) -> JSONValue {
         let record: LabDNS.Record? = if case .records(let found) = resolution { found } else { nil }
         let ttl = record?.ttl ?? LabDNS.noAnswerTTL
+        let sample = LabDNS.vendorSample(host, in: .alibaba)
         var members: [(String, JSONValue)] = [("host", .string(LabDNS.canonicalName(host)))]
+        if sample == .alibabaWithoutIPs { return .object(members + [("ttl", .int(ttl))]) }
         if families.v4 { members.append(("ips", .array((record?.ipv4 ?? []).map(JSONValue.string)))) }
         if families.v6 { members.append(("ipsv6", .array((record?.ipv6 ?? []).map(JSONValue.string)))) }
-        members += [("ttl", .int(ttl)), ("origin_ttl", .int(ttl))]
-        return .object(members)
+        guard case .alibabaOddUnusedFields? = sample else {
+            return .object(members + [("ttl", .int(ttl)), ("origin_ttl", .int(ttl))])
+        }
+        return .object(members + [
+            ("ttl", .int(ttl)), ("origin_ttl", .string(String(ttl))), ("client_ip", .string("")),
+            ("extra", .object([("tag", .string("lab"))])),
+        ])
     }
 }

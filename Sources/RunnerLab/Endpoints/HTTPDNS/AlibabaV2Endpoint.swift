@@ -22,6 +22,9 @@ import _CryptoExtras
 ///   empty `ips` and `no_ip_code` `"DomainNotFound"`. `cip` picks the population
 ///   (`LabDNS.populations`). Account `LabDNS.refusedAccount`: 403 `InvalidAccount`; a missing
 ///   parameter: 400 `MissingArgument`.
+/// - The vendors' sample forms, for the names of `LabDNS.VendorSample.alibabaV2WithoutMode`
+///   (`data.cip`, the query's `cip` or else the requester's address; no `mode` key in mode 0) and
+///   `.alibabaV2NumericMode` (`mode` a number).
 struct AlibabaV2Endpoint: Endpoint {
     let service: HTTPDNSService
 
@@ -50,10 +53,25 @@ struct AlibabaV2Endpoint: Endpoint {
         }
         let hosts = (names["dn"] ?? "").split(separator: ",").map(String.init)
         let asked = Set((names["q"] ?? "4").split(separator: ","))
+        let samples = hosts.compactMap { LabDNS.vendorSample($0, in: .alibabaV2) }
+        let seenClient = names["cip"] ?? request.connection.remoteAddress
         return service.answer(hosts: hosts, to: request, on: eventLoop, client: names["cip"]) { resolutions in
-            let data = Self.data(hosts: hosts, resolutions: resolutions, v4: asked.contains("4"), v6: asked.contains("6"))
+            var data = Self.data(hosts: hosts, resolutions: resolutions, v4: asked.contains("4"), v6: asked.contains("6"))
+            var modeMember: (String, JSONValue)? = ("mode", .string(mode))
+            for sample in samples {
+                switch sample {
+                case .alibabaV2WithoutMode:
+                    if let seenClient, case .object(let members) = data { data = .object([("cip", .string(seenClient))] + members) }
+                    if mode == "0" { modeMember = nil }
+                case .alibabaV2NumericMode: modeMember = ("mode", .int(Int(mode) ?? 0))
+                case .dnspodZero, .alibabaWithoutIPs, .alibabaOddUnusedFields: break
+                }
+            }
             do {
-                return .json(.object([("code", .string("success")), ("mode", .string(mode)), ("data", try Self.seal(data, mode: mode))]))
+                var members: [(String, JSONValue)] = [("code", .string("success"))]
+                if let modeMember { members.append(modeMember) }
+                members.append(("data", try Self.seal(data, mode: mode)))
+                return .json(.object(members))
             } catch {
                 return .text("lab could not encrypt: \(error)\n", status: .internalServerError)
             }

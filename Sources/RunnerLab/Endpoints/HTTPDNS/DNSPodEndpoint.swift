@@ -3,10 +3,14 @@ import NIOCore
 /// `/httpdns/dnspod/d?dn=HOST[,HOST…][&ttl=1][&type=aaaa|addrs][&clientip=1][&alg=des|aes&id=ID]`:
 /// DNSPod / Tencent D+ text, plain or encrypted (the enterprise interface).
 ///
-/// One name: `ip;ip` (`,ttl` with `ttl=1`), or an empty body when there is no answer (still 200).
-/// `type=aaaa` answers the IPv6 list; `type=addrs` both, as `v4s,ttl-v6s,ttl` with `0` for an empty side.
-/// `clientip=1` appends `|` and the requester's address. Several names: one line `host.:ANSWER` each,
-/// `0` standing for no answer.
+/// One name: `ip;ip` (`,ttl` with `ttl=1`). `type=aaaa` answers the IPv6 list; `type=addrs`
+/// both, as `v4s,ttl-v6s,ttl` with `0` for an empty side. `clientip=1` appends `|` and the
+/// requester's address, once, after the last line. Several names: one line `host.:ANSWER` each.
+///
+/// No record, in the vendor's forms (all 200): an empty body for one name; `0-0` with
+/// `type=addrs`; `host.:0` as a batch line; `host|clientip` for one name with `clientip=1` (the
+/// lab's choice of when: the vendor's samples show the form, not the query that gets it); and the
+/// whole body `0` for `LabDNS.VendorSample.dnspodZero`'s name.
 ///
 /// With `alg=des` or `alg=aes`, `dn` (and `ip` when present) are hex ciphertexts under
 /// `LabDNS.dnspodKey` (see `DNSPodCipher`); `id` is accepted whatever it is. The lab decrypts them,
@@ -83,11 +87,18 @@ struct DNSPodEndpoint: Endpoint {
         let suffix = clientIP.map { "|" + $0 } ?? ""
         let answers = resolutions.map { answer($0, query: query) }
         guard query.hosts.count > 1 else {
-            return answers.first.flatMap { $0 }.map { $0 + suffix } ?? ""
+            if let answer = answers.first.flatMap({ $0 }) { return answer + suffix }
+            return noRecord(host: query.hosts.first ?? "", query: query, clientIP: clientIP)
         }
-        return zip(query.hosts, answers).map { host, answer in
-            "\(LabDNS.canonicalName(host)).:\(answer ?? "0")\(suffix)"
-        }.joined(separator: "\n")
+        let lines = zip(query.hosts, answers).map { host, answer in "\(LabDNS.canonicalName(host)).:\(answer ?? "0")" }
+        return lines.joined(separator: "\n") + suffix
+    }
+
+    /// What one name without an address of the type asked gets, in the vendor's forms.
+    private static func noRecord(host: String, query: Query, clientIP: String?) -> String {
+        if LabDNS.vendorSample(host, in: .dnspod) == .dnspodZero { return "0" }
+        if let clientIP { return "\(LabDNS.canonicalName(host))|\(clientIP)" }
+        return query.type == .addrs ? "0-0" : ""
     }
 
     /// One name's answer without the client suffix; nil when it has no address of the type asked.

@@ -79,6 +79,7 @@ struct HTTPDNSService: Sendable {
         let name = LabDNS.canonicalName(host)
         if let record = LabDNS.records[name] { return .records(record) }
         if format == .json, let record = LabDNS.jsonOnlyRecords[name] { return .records(record) }
+        if let sample = LabDNS.vendorSample(name, in: format) { return sample.record.map(HTTPDNSResolution.records) ?? .empty }
         switch LabDNS.faults[name] {
         case .slow?: return .records(LabDNS.slowAnswer)
         case nil: return .noSuchName
