@@ -65,6 +65,9 @@ struct HTTPDNSLabTests {
               slow.lab.test: [127.0.0.2]
               hang.lab.test: [127.0.0.2]
               nosuch.lab.test: [127.0.0.2]
+              nowhere.lab.test: [127.0.0.2]
+              zero.lab.test: [127.0.0.2]
+              noips.lab.test: [127.0.0.2]
         scenarios:
         \(scenarios)
         """
@@ -184,6 +187,70 @@ struct HTTPDNSLabTests {
         #expect([lookup.map, lookup.host] == ["dns", host])
         #expect(!lookup.succeeded)
         #expect(lookup.addressCount == 0)
+    }
+
+    /// The vendors' own "no record" forms, served by the lab, are "no answer": a DNSPod `0-0`
+    /// (`type=addrs`, the plan's `ip_version: any`), `host|clientip` and `0`, and an Alibaba
+    /// answer without `ips`, are each a `resolve` error saying "no answer", not an unreadable body;
+    /// and with a fallback, the fallback answers.
+    @Test(arguments: [
+        ("dnspod", "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ttl=1", "nowhere.lab.test", "any", "no answer ('0-0')"),
+        ("dnspod", "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ttl=1&clientip=1", "nowhere.lab.test", "4",
+         "no answer ('nowhere.lab.test|127.0.0.1')"),
+        ("dnspod", "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ttl=1", "zero.lab.test", "4", "no answer ('0')"),
+        ("alibaba", "http://127.0.0.2:{{http}}/httpdns/alibaba/100000/d?host={host}", "noips.lab.test", "any",
+         "no answer (no 'ips' or 'ipsv6')"),
+    ])
+    func aVendorsNoRecordFormIsNoAnswer(format: String, url: String, host: String, ipVersion: String, detail: String) async throws {
+        let service = Service(format: format, url: url)
+        let scenario = """
+              - name: no record
+                strategy: header-only
+                ip_version: \(ipVersion)
+                request: {url: "http://\(host):{{http}}/echo"}
+                expect:
+                  body: {json: {"$.local_address": 127.0.0.2}}
+            """
+        let labRun = try await LabRun.make()
+        let bare = try await labRun.run(Self.plan(service, scenarios: scenario))
+        let error = try #require(bare.all.first?.error, "\(bare.all.map(\.summary))")
+        #expect(error.kind == .resolve)
+        #expect(error.message.hasPrefix("HTTPDNS map 'dns' (\(format)) at http://127.0.0.2:"), "\(error.message)")
+        #expect(error.message.hasSuffix("answered HTTP 200: \(detail)"), "\(error.message)")
+        #expect(!error.message.contains("not a"), "read as the vendor means it, not as garbage: \(error.message)")
+
+        let degraded = try await labRun.run(Self.plan(service, fallback: "backup", scenarios: scenario))
+        let result = try #require(degraded.all.first)
+        #expect(result.passed, "\(result.summary)")
+        #expect(result.evidence.ipSource == "static map 'backup' (fallback for 'dns')", "\(result.evidence.ipSource)")
+        #expect(result.evidence.notes.first?.contains(detail) == true, "\(result.evidence.notes)")
+    }
+
+    /// The vendors' answer forms that carry addresses, served by the lab: Alibaba's unused fields
+    /// in odd types; `/v2/d` without a `mode` key, and with `mode` a number, in each mode.
+    @Test(arguments: [
+        (services[1], "oddfields.lab.test"),
+        (services[6], "nomode.lab.test"), (services[6], "numbermode.lab.test"),
+        (Service(
+            format: "alibaba-v2", url: "http://127.0.0.2:{{http}}/v2/d?id=100000&dn={host}",
+            extra: #"auth: {scheme: alibaba-v2, secret: "${secret:LAB_ALIBABA_V2_SECRET}"}"#, scheme: "alibaba-v2"), "nomode.lab.test"),
+        (Service(
+            format: "alibaba-v2", url: "http://127.0.0.2:{{http}}/v2/d?id=100000&dn={host}",
+            extra: #"auth: {scheme: alibaba-v2, secret: "${secret:LAB_ALIBABA_V2_SECRET}", encrypt: aes-cbc, key: "${secret:LAB_ALIBABA_V2_KEY}"}"#,
+            scheme: "alibaba-v2"), "numbermode.lab.test"),
+    ])
+    func aVendorsAnswerFormReachesItsAddress(service: Service, host: String) async throws {
+        let run = try await LabRun.make().run(Self.plan(service, scenarios: """
+              - name: sample
+                strategy: header-only
+                request: {url: "http://\(host):{{http}}/echo"}
+                expect:
+                  body: {json: {"$.local_address": 127.0.0.2}}
+            """))
+        let result = try #require(run.all.first)
+        #expect(result.passed, "\(service.named) \(host): \(result.summary)")
+        #expect(result.ip == "127.0.0.2")
+        #expect(result.evidence.ipSource.hasPrefix("HTTPDNS map 'dns' (\(service.named)) via http://127.0.0.2:"), "\(result.evidence.ipSource)")
     }
 
     /// `fallback: system`: the IP pinned is the one the machine's resolver gives for the host
