@@ -599,6 +599,45 @@ public let malformedPlans: [MalformedPlan] = [
         """,
         "{file}:7:22: error: scheme 'volcengine-sign' in httpdns.auth of domain map 'volc' needs 'format: json', but the map's format is 'doh-json'"
     ),
+    MalformedPlan("an unknown SDK profile", """
+        version: 1
+        domains:
+          tencent:
+            httpdns:
+              format: dnspod
+              url: "http://119.29.29.98/d?dn={host}&id=1"
+              sdk: {profile: tencent-andriod}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:22: error: expected one of 'alibaba-android', 'alibaba-ios', 'tencent-android', 'tencent-ios', 'volcengine' for 'profile' in httpdns.sdk of domain map 'tencent', got 'tencent-andriod'; did you mean 'tencent-android'?"
+    ),
+    MalformedPlan("an SDK's persisted window over a year", """
+        version: 1
+        domains:
+          ali:
+            httpdns:
+              format: alibaba
+              url: "http://203.107.1.1/1/d?host={host}"
+              sdk: {profile: alibaba-android, cache: {persist: true, discard_after: 400d}}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:7:77: error: expected a duration of at most a year (365d) for 'discard_after' in httpdns.sdk.cache of domain map 'ali', got '400d': the SDKs keep a persisted answer at most a year past its TTL"
+    ),
+    MalformedPlan("retain: sdk on a map without sdk", """
+        version: 1
+        domains:
+          ali:
+            httpdns: {format: alibaba, url: "http://203.107.1.1/1/d?host={host}", retain: sdk}
+        scenarios:
+          - name: a
+            request: {url: http://api.example.com/}
+        """,
+        "{file}:4:83: error: 'retain: sdk' in httpdns of domain map 'ali' takes its window from the map's 'sdk:', which it does not have; add e.g. sdk: {profile: alibaba-android}, or give a duration such as 24h"
+    ),
     MalformedPlan("doh url with {host}", """
         version: 1
         domains:

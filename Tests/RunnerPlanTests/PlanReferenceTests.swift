@@ -64,6 +64,9 @@ struct PlanReferenceTests {
     static func plan(with key: String, in section: PlanSection) -> String {
         let request = "request: {url: 'https://api.example.com/'}"
         func scenario(_ extra: String) -> String { "scenarios:\n  - {name: a, \(request)\(extra)}\n" }
+        func sdkMap(_ inside: String) -> String {
+            "version: 1\ndomains: {m: {httpdns: {format: dnspod, url: 'http://192.0.2.1/d?dn={host}', sdk: {\(inside)}}}}\n" + scenario("")
+        }
         func expect(_ inside: String) -> String { scenario(", expect: {\(inside)}") }
         let item = "\(key): x"
         switch section {
@@ -96,6 +99,9 @@ struct PlanReferenceTests {
         case .appAndroid: return "version: 1\napps: {a: {android: {\(item)}}}\n" + scenario("")
         case .appIOS: return "version: 1\napps: {a: {ios: {\(item)}}}\n" + scenario("")
         case .appOkHttp: return "version: 1\napps: {a: {okhttp: {\(item)}}}\n" + scenario("")
+        case .httpdnsSDK: return sdkMap(item)
+        case .sdkRank: return sdkMap("profile: alibaba-ios, rank: {\(item)}")
+        case .sdkCache: return sdkMap("profile: alibaba-ios, cache: {\(item)}")
         }
     }
 

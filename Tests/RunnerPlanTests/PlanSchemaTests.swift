@@ -38,6 +38,9 @@ struct PlanSchemaTests {
         case .appAndroid: "/$defs/appAndroid"
         case .appIOS: "/$defs/appIOS"
         case .appOkHttp: "/$defs/appOkHttp"
+        case .httpdnsSDK: "/$defs/httpdnsSDK"
+        case .sdkRank: "/$defs/sdkRank"
+        case .sdkCache: "/$defs/sdkCache"
         }
     }
 
@@ -129,6 +132,7 @@ struct PlanSchemaTests {
         ("/$defs/httpdns/properties/format/anyOf/0", HTTPDNSSpec.Format.Name.allCases.map(\.rawValue)),
         ("/$defs/httpdnsAuth/properties/scheme/anyOf/0", HTTPDNSAuth.Scheme.allCases.map(\.rawValue)),
         ("/$defs/httpdns/properties/method/anyOf/0", HTTPDNSSpec.DoHMethod.allCases.map(\.rawValue)),
+        ("/$defs/httpdnsSDK/properties/profile/anyOf/0", SDKProfile.Kind.allCases.map(\.rawValue)),
     ])
     func wordListsMatchDecoder(pointer: String, words: [String]) throws {
         let schema = try Self.schema()

@@ -121,7 +121,9 @@ final class DomainResolver {
                             duration: clock.elapsed(since: startedAt), addressCount: answer?.addresses.count ?? 0))
                         switch result {
                         case .success(var resolution):
-                            if let retain = service.retain { remember(&resolution, map: mapName, host: host, client: client, retain: retain) }
+                            if let retain = service.retentionWindow(ttl: resolution.ttl.map { .seconds($0) }) {
+                                remember(&resolution, map: mapName, host: host, client: client, retain: retain)
+                            }
                             memory?.remember(resolution, for: kept, service: service, now: clock.now())
                             done(.success(resolution), resolution.ttl)
                         case .failure(let error):

@@ -42,6 +42,9 @@ struct Context: Sendable, CustomStringConvertible {
         case httpdns
         case httpdnsAuth = "httpdns.auth"
         case httpdnsAnswer = "httpdns.answer"
+        case httpdnsSDK = "httpdns.sdk"
+        case httpdnsSDKRank = "httpdns.sdk.rank"
+        case httpdnsSDKCache = "httpdns.sdk.cache"
         case capture
         case android
         case ios

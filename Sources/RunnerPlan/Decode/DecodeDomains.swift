@@ -36,9 +36,10 @@ extension PlanDecoder {
                     maps.append(DomainMapSpec(name: name, source: .staticList(entries), location: location))
                 }
             } else if let httpdnsEntry = fields[.httpdns] {
-                if let (spec, fallbackMark) = decodeHTTPDNS(httpdnsEntry, mapName: name, context: context.part(.httpdns)) {
+                if let (spec, fallbackMark, rankMark) = decodeHTTPDNS(httpdnsEntry, mapName: name, context: context.part(.httpdns)) {
                     maps.append(DomainMapSpec(name: name, source: .httpdns(spec), location: location))
                     if let fallbackMark { fallbackMarks[name] = fallbackMark }
+                    if let rankMark { rankMarks[name] = rankMark }
                 }
             } else {
                 report(at: pair.keyMark, "domain map '\(name)' needs exactly one of 'static' or 'httpdns'")

@@ -1,18 +1,19 @@
 /// `httpdns:` of a domain map: the service's URL, its format and what the format needs
-/// (`method` for doh, `answer` for json), how to reach it (`service_ips`), its `auth`.
+/// (`method` for doh, `answer` for json), how to reach it (`service_ips`), its `auth`, and the
+/// app's SDK (`sdk`, DecodeSDK.swift), which gives `fallback` and `retain: sdk` their meaning.
 ///
 /// Each section's keys go through one switch with no `default`, so a key added to
 /// `HTTPDNSKey`, `HTTPDNSAuthKey` or `HTTPDNSAnswerKey` without a decoder does not compile.
 extension PlanDecoder {
     func decodeHTTPDNS(
         _ entry: FieldEntry<DomainMapKey>, mapName: String, context: Context
-    ) -> (HTTPDNSSpec, fallbackMark: YAMLMark?)? {
+    ) -> (HTTPDNSSpec, fallbackMark: YAMLMark?, rankMark: YAMLMark?)? {
         guard let fields = fields(
             of: entry.value, site: Site(key: "httpdns", Context(context.owner)), context: context,
             ownerMark: entry.keyMark, keys: Keys.httpdns)
         else { return nil }
         var formatEntry, urlEntry, methodEntry, serviceIPsEntry: FieldEntry<HTTPDNSKey>?
-        var timeoutEntry, fallbackEntry, authEntry, answerEntry, clientsEntry, retainEntry: FieldEntry<HTTPDNSKey>?
+        var timeoutEntry, fallbackEntry, authEntry, answerEntry, clientsEntry, retainEntry, sdkEntry: FieldEntry<HTTPDNSKey>?
         for entry in fields.entries {
             switch entry.name {
             case .format: formatEntry = entry
@@ -25,6 +26,7 @@ extension PlanDecoder {
             case .answer: answerEntry = entry
             case .clients: clientsEntry = entry
             case .retain: retainEntry = entry
+            case .sdk: sdkEntry = entry
             }
         }
         var failed = false
@@ -92,7 +94,19 @@ extension PlanDecoder {
             if let value = duration(timeoutEntry.value, for: Site(key: "timeout", context)) { timeout = value } else { failed = true }
         }
 
-        var fallback: HTTPDNSSpec.Fallback = .none
+        var sdk: SDKProfile?
+        var rankMark: YAMLMark?
+        if let sdkEntry {
+            if let (profile, mark) = decodeSDK(sdkEntry, httpdnsContext: context) {
+                sdk = profile
+                rankMark = mark
+            } else {
+                failed = true
+            }
+        }
+
+        // The map's own `fallback` wins; without one, the SDK's degradation to the system resolver.
+        var fallback = sdk?.kind.defaultFallback ?? .none
         var fallbackMark: YAMLMark?
         if let fallbackEntry {
             if let (value, mark) = decodeFallback(fallbackEntry, mapName: mapName, context: context) {
@@ -115,21 +129,10 @@ extension PlanDecoder {
             failed = true
         }
 
-        var retain: Duration?
+        var retain: HTTPDNSSpec.Retention?
         if let retainEntry {
-            if let value = duration(retainEntry.value, for: Site(key: "retain", context)) {
-                if value <= .zero || value > HTTPDNSSpec.maximumRetention {
-                    report(
-                        at: retainEntry.value.mark,
-                        "expected a duration above 0 and at most 30 days (720h) for \(Site(key: "retain", context)), "
-                            + "got \(describe(retainEntry.value))")
-                    failed = true
-                } else {
-                    retain = value
-                }
-            } else {
-                failed = true
-            }
+            retain = decodeRetain(retainEntry, hasSDK: sdkEntry != nil, context: context)
+            if retain == nil { failed = true }
         }
 
         var clients: ClientSelection?
@@ -156,8 +159,35 @@ extension PlanDecoder {
         }
         let spec = HTTPDNSSpec(
             format: format, urlTemplate: template, timeout: timeout, fallback: fallback, auth: auth, serviceIPs: serviceIPs,
-            clients: clients, retain: retain)
-        return (spec, fallbackMark)
+            clients: clients, retain: retain, sdk: sdk)
+        return (spec, fallbackMark, rankMark)
+    }
+
+    /// `retain: DURATION` (above 0, at most 30 days), or `retain: sdk`: the window the map's
+    /// `sdk:` gives each answer.
+    private func decodeRetain(_ entry: FieldEntry<HTTPDNSKey>, hasSDK: Bool, context: Context) -> HTTPDNSSpec.Retention? {
+        func site() -> Site { Site(key: "retain", context) }
+        let expected = "a duration such as '24h' or 'sdk'"
+        guard let text = text(entry.value, expected: expected, for: site()) else { return nil }
+        if text.value == "sdk" {
+            guard hasSDK else {
+                report(
+                    at: text.mark,
+                    "'retain: sdk' \(context) takes its window from the map's 'sdk:', which it does not have; "
+                        + "add e.g. sdk: {profile: alibaba-android}, or give a duration such as 24h")
+                return nil
+            }
+            return .sdk
+        }
+        switch Self.parseDuration(text.value) {
+        case .valid(let value) where value <= HTTPDNSSpec.maximumRetention:
+            return .duration(value)
+        case .valid, .notPositive, .tooLarge:
+            report(at: text.mark, "expected a duration above 0 and at most 30 days (720h) for \(site()), got \(text.quoted)")
+        case .invalid:
+            report(at: text.mark, "expected \(expected) for \(site()), got \(text.quoted)\(Suggestion.phrase(for: text.value, among: ["sdk"]))")
+        }
+        return nil
     }
 
     /// The service URL: absolute http(s); with `{host}` where the name goes, except for `doh`,

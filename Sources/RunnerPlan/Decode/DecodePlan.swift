@@ -24,6 +24,7 @@ extension PlanDecoder {
     /// The plan of `topLevel` and `scenarios`, with the secrets this decoder has recorded.
     func plan(_ topLevel: TopLevel, scenarios: [Scenario]) -> Plan {
         checkFlows(scenarios)
+        checkRankedHosts(topLevel.domainMaps, scenarios: scenarios)
         return Plan(
             path: file, name: topLevel.name, domainMaps: topLevel.domainMaps, scenarios: scenarios, secrets: secrets,
             clients: topLevel.clients, apps: apps)

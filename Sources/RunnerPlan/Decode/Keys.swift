@@ -27,6 +27,7 @@ enum PlanKey: String, CaseIterable, Sendable {
     case apps, app, android, ios, okhttp, pinWarn = "pin_warn"
     case networkSecurityConfig = "network_security_config", targetSDK = "target_sdk", debuggable, raw
     case infoPlist = "info_plist"
+    case sdk, rank, port, expired, cache, persist, discardAfter = "discard_after"
 
     fileprivate static let all = allCases
 
@@ -84,6 +85,12 @@ enum PlanSection: String, CaseIterable, Sendable {
     case appIOS = "app-ios"
     /// `okhttp:` of an app.
     case appOkHttp = "app-okhttp"
+    /// `sdk` of an `httpdns` map.
+    case httpdnsSDK = "httpdns-sdk"
+    /// `rank` of an `httpdns` map's `sdk`.
+    case sdkRank = "sdk-rank"
+    /// `cache` of an `httpdns` map's `sdk`.
+    case sdkCache = "sdk-cache"
 
     /// The keys this section accepts, in the order messages list them.
     var keys: KeySet {
@@ -112,6 +119,9 @@ enum PlanSection: String, CaseIterable, Sendable {
         case .appAndroid: Keys.appAndroid.keySet
         case .appIOS: Keys.appIOS.keySet
         case .appOkHttp: Keys.appOkHttp.keySet
+        case .httpdnsSDK: Keys.httpdnsSDK.keySet
+        case .sdkRank: Keys.sdkRank.keySet
+        case .sdkCache: Keys.sdkCache.keySet
         }
     }
 }
@@ -433,7 +443,7 @@ enum DomainMapKey: SectionKey {
 }
 
 enum HTTPDNSKey: SectionKey {
-    case format, url, method, serviceIPs, timeout, fallback, auth, answer, clients, retain
+    case format, url, method, serviceIPs, timeout, fallback, auth, answer, clients, retain, sdk
 
     var planKey: PlanKey {
         switch self {
@@ -447,6 +457,44 @@ enum HTTPDNSKey: SectionKey {
         case .answer: .answer
         case .clients: .clients
         case .retain: .retain
+        case .sdk: .sdk
+        }
+    }
+}
+
+/// `sdk` of an `httpdns` map: the app's SDK and the settings it gave it.
+enum SDKKey: SectionKey {
+    case profile, rank, expired, cache
+
+    var planKey: PlanKey {
+        switch self {
+        case .profile: .profile
+        case .rank: .rank
+        case .expired: .expired
+        case .cache: .cache
+        }
+    }
+}
+
+/// `rank` of an `sdk`: what the app configured its ranking with.
+enum SDKRankKey: SectionKey {
+    case port
+
+    var planKey: PlanKey {
+        switch self {
+        case .port: .port
+        }
+    }
+}
+
+/// `cache` of an `sdk`: the SDK's persistent cache.
+enum SDKCacheKey: SectionKey {
+    case persist, discardAfter
+
+    var planKey: PlanKey {
+        switch self {
+        case .persist: .persist
+        case .discardAfter: .discardAfter
         }
     }
 }
@@ -536,6 +584,9 @@ enum Keys {
     static let httpdns = SectionKeys<HTTPDNSKey>(.httpdns)
     static let httpdnsAuth = SectionKeys<HTTPDNSAuthKey>(.httpdnsAuth)
     static let httpdnsAnswer = SectionKeys<HTTPDNSAnswerKey>(.httpdnsAnswer)
+    static let httpdnsSDK = SectionKeys<SDKKey>(.httpdnsSDK)
+    static let sdkRank = SectionKeys<SDKRankKey>(.sdkRank)
+    static let sdkCache = SectionKeys<SDKCacheKey>(.sdkCache)
     static let client = SectionKeys<ClientKey>(.client)
     static let edgeRule = SectionKeys<EdgeRuleKey>(.edgeRule)
     static let app = SectionKeys<AppKey>(.app)

@@ -78,7 +78,7 @@ struct MisplacedKey {
                 return nil
             }
         case .headerMatcher, .valueMatcher, .body, .certificate, .time, .httpdnsAuth, .httpdnsAnswer, .capture, .dns, .tls,
-            .tlsExpect, .client, .edgeRule, .app, .appAndroid, .appIOS, .appOkHttp:
+            .tlsExpect, .client, .edgeRule, .app, .appAndroid, .appIOS, .appOkHttp, .httpdnsSDK, .sdkRank, .sdkCache:
             return nil
         }
     }

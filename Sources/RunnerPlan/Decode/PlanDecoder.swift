@@ -58,6 +58,8 @@ final class PlanDecoder {
     var domainMapNameSet: Set<String> = [systemDomainMapName]
     /// The maps whose answers may come from the machine's resolver (`resolver:` applies there).
     var mapsReachingSystemResolver: Set<String> = [systemDomainMapName]
+    /// Where each map's `sdk.rank` is, for the check of how many hosts its SDK ranks.
+    var rankMarks: [String: YAMLMark] = [:]
 
     /// Every scenario name the plan writes, those of scenarios with errors too: an `after`
     /// naming one of those is not unknown (its own errors are reported).

@@ -65,6 +65,7 @@ public struct HTTPDNSSpec: Sendable, Equatable {
         case post = "POST"
     }
 
+    /// Where to go when the service gives no address (`fallback:`, else the SDK profile's default).
     public enum Fallback: Sendable, Equatable {
         case none
         case system
@@ -75,6 +76,7 @@ public struct HTTPDNSSpec: Sendable, Equatable {
     /// URL template; `{host}` is replaced by the URL-encoded host (not in `doh` URLs).
     public var urlTemplate: String
     public var timeout: Duration
+    /// The map's `fallback`, or when it has none, its SDK profile's (`SDKProfile.Kind.defaultFallback`), or `none`.
     public var fallback: Fallback
     /// How queries are signed or encrypted; nil for a service that asks for neither.
     public var auth: HTTPDNSAuth?
@@ -85,14 +87,36 @@ public struct HTTPDNSSpec: Sendable, Equatable {
     public var clients: ClientSelection?
     /// How long after the service last returned an address it is still checked (`retain:`,
     /// what apps' caches hold); nil: only the current answer is.
-    public var retain: Duration?
+    public var retain: Retention?
+    /// What the app's SDK does with an answer (`sdk:`); nil: the plan names no SDK.
+    public var sdk: SDKProfile?
 
-    /// The longest `retain`: 30 days.
+    /// `retain:`: a window written in the plan, or the one the map's SDK profile gives.
+    public enum Retention: Sendable, Equatable {
+        /// `retain: DURATION`: this long, whatever the answer's TTL.
+        case duration(Duration)
+        /// `retain: sdk`: per answer, `SDKProfile.retentionWindow(ttl:)` (the map has `sdk:`).
+        case sdk
+    }
+
+    /// The longest `retain: DURATION`, and the longest window `retain: sdk` gives without a
+    /// persistent cache: 30 days.
     public static let maximumRetention: Duration = .seconds(30 * 24 * 3600)
+
+    /// How long an address of an answer with this TTL is still checked after the service last
+    /// returned it; nil without `retain`.
+    public func retentionWindow(ttl: Duration?) -> Duration? {
+        switch retain {
+        case nil: nil
+        case .duration(let window): window
+        // The decoder refuses `retain: sdk` without `sdk:`; the TTL alone is what any app holds.
+        case .sdk: sdk?.retentionWindow(ttl: ttl) ?? ttl ?? .zero
+        }
+    }
 
     public init(
         format: Format, urlTemplate: String, timeout: Duration, fallback: Fallback, auth: HTTPDNSAuth? = nil,
-        serviceIPs: [IPAddress] = [], clients: ClientSelection? = nil, retain: Duration? = nil
+        serviceIPs: [IPAddress] = [], clients: ClientSelection? = nil, retain: Retention? = nil, sdk: SDKProfile? = nil
     ) {
         self.format = format
         self.urlTemplate = urlTemplate
@@ -102,5 +126,6 @@ public struct HTTPDNSSpec: Sendable, Equatable {
         self.serviceIPs = serviceIPs
         self.clients = clients
         self.retain = retain
+        self.sdk = sdk
     }
 }
