@@ -203,6 +203,16 @@ struct SDKProfileDecodingTests {
         ])
     }
 
+    @Test("an sdk key written directly in httpdns is told to move under sdk")
+    func misplacedSDKKey() throws {
+        #expect(try errors(Self.plan(sdk: "{profile: alibaba-ios}", extra: ["expired: true"])) == [
+            "8:7: unknown key 'expired' in httpdns of domain map 'm'; 'expired' is an sdk key: move it under 'sdk:' (line 7)",
+        ])
+        #expect(try errors(Self.plan(sdk: nil, extra: ["rank: {port: 443}"])) == [
+            "7:7: unknown key 'rank' in httpdns of domain map 'm'; 'rank' is an sdk key: move it under a new 'sdk:' in the httpdns mapping",
+        ])
+    }
+
     @Test("retain: sdk needs the map's sdk; a word that is neither a duration nor sdk is refused with a suggestion")
     func retainRefusals() throws {
         #expect(try errors(Self.plan(sdk: nil, extra: ["retain: sdk"])) == [

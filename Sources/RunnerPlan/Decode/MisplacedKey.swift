@@ -20,6 +20,8 @@ struct MisplacedKey {
         case domainMap
         /// An `auth` key written directly in `httpdns`.
         case auth
+        /// An `sdk` key written directly in `httpdns`.
+        case sdk
         /// An `answer` key (`ipv6`, `ttl`) written directly in `httpdns`.
         case answer
     }
@@ -74,6 +76,8 @@ struct MisplacedKey {
                 home = .auth
             } else if Keys.httpdnsAnswer.contains(key) {
                 home = .answer
+            } else if Keys.httpdnsSDK.contains(key) {
+                home = .sdk
             } else {
                 return nil
             }
@@ -122,6 +126,8 @@ struct MisplacedKey {
         case .answer:
             return "\(name) is an answer key of 'format: json': move it under "
                 + Self.destination(.answer, in: siblings, owner: "httpdns mapping")
+        case .sdk:
+            return "\(name) is an sdk key: move it under " + Self.destination(.sdk, in: siblings, owner: "httpdns mapping")
         }
     }
 

@@ -96,6 +96,9 @@ struct SchemaSample: Sendable, CustomStringConvertible {
         SchemaSample(label: "doh with one service address and POST", yaml: httpdns("format: doh\nurl: \"https://dns.alidns.com/dns-query\"\nmethod: POST\nservice_ips: 223.5.5.5\nfallback: shipped"), valid: true),
         SchemaSample(label: "json with answer paths, signed", yaml: httpdns("format: json\nurl: \"https://httpdns.example.com/resolve?domain={host}&account_id=1\"\nanswer: {ips: \"$.data.ipv4[*]\", ipv6: \"$.data.ipv6[*]\", ttl: $.data.ttl}\nauth: {scheme: volcengine-sign, secret: \"${secret:HTTPDNS_SECRET}\", valid_for: 5m}"), valid: true),
         SchemaSample(label: "dnspod encrypted with AES", yaml: httpdns(dnspod + "\nauth: {scheme: dnspod-aes, key: \"${secret:HTTPDNS_SECRET}\"}\ntimeout: 1s"), valid: true),
+        SchemaSample(label: "an SDK that ranks, reuses expired answers for a while, persists them; retain: sdk", yaml: httpdns(dnspod + "\nsdk: {profile: tencent-android, rank: {port: 443}, expired: 90s, cache: {persist: true, discard_after: 7d}}\nretain: sdk"), valid: true),
+        SchemaSample(label: "an SDK with rank: false and expired as a boolean", yaml: httpdns(dnspod + "\nsdk:\n  profile: alibaba-android\n  rank: false\n  expired: false\n  cache: {persist: false}\nretain: 24h"), valid: true),
+        SchemaSample(label: "an SDK ranking on its default port", yaml: httpdns(dnspod + "\nsdk: {profile: alibaba-ios, rank: {}, expired: true}"), valid: true),
     ]
 
     static let refused: [SchemaSample] = [
@@ -135,6 +138,12 @@ struct SchemaSample: Sendable, CustomStringConvertible {
         SchemaSample(label: "a static host with no address", yaml: "version: 1\ndomains: {m: {static: {a.example: []}}}\nscenarios: [{name: a, request: {url: \"http://api.example.com/\"}}]\n", valid: false),
         SchemaSample(label: "a static address that is a name", yaml: "version: 1\ndomains: {m: {static: {a.example: [b.example]}}}\nscenarios: [{name: a, request: {url: \"http://api.example.com/\"}}]\n", valid: false),
         SchemaSample(label: "a format misspelt", yaml: httpdns("format: dnsbod\nurl: \"http://119.29.29.98/d?dn={host}\""), valid: false),
+        SchemaSample(label: "an unknown SDK profile", yaml: httpdns(dnspod + "\nsdk: {profile: tencent}"), valid: false),
+        SchemaSample(label: "an SDK without a profile", yaml: httpdns(dnspod + "\nsdk: {expired: true}"), valid: false),
+        SchemaSample(label: "rank: true", yaml: httpdns(dnspod + "\nsdk: {profile: alibaba-ios, rank: true}"), valid: false),
+        SchemaSample(label: "a rank port over 65535", yaml: httpdns(dnspod + "\nsdk: {profile: alibaba-ios, rank: {port: 70000}}"), valid: false),
+        SchemaSample(label: "expired neither a boolean nor a duration", yaml: httpdns(dnspod + "\nsdk: {profile: volcengine, expired: soon}"), valid: false),
+        SchemaSample(label: "retain: sdk on a map without sdk", yaml: httpdns(dnspod + "\nretain: sdk"), valid: false),
         SchemaSample(label: "an httpdns map without url", yaml: httpdns("format: dnspod"), valid: false),
         SchemaSample(label: "method on a map that is not doh", yaml: httpdns(dnspod + "\nmethod: POST"), valid: false),
         SchemaSample(label: "format json without answer", yaml: httpdns("format: json\nurl: \"https://h.example/r?n={host}\""), valid: false),
