@@ -114,9 +114,12 @@ struct InitCLITests {
         #expect(refused.status == 2)
         #expect(refused.stderr == "error: plan.yaml: already exists; give --force to replace it (and its bodies folder)\n")
         #expect(try workspace.text("plan.yaml") == "version: 1\n")
+        try FileManager.default.createDirectory(at: workspace.folder.appendingPathComponent("plan.yaml.bodies"), withIntermediateDirectories: true)
+        try Data("old".utf8).write(to: workspace.folder.appendingPathComponent("plan.yaml.bodies/001-old.bin"))
         let forced = try await workspace.run(["init", "--har", "app.har", "-o", "plan.yaml", "--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(try workspace.text("plan.yaml").contains("scenarios:"))
+        #expect(!workspace.exists("plan.yaml.bodies"), "the old plan's bodies went with it")
     }
 
     @Test("a binary body goes to PLAN.bodies/ byte for byte; on standard output it is body_base64")

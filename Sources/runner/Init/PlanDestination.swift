@@ -55,10 +55,11 @@ struct PlanDestination {
         let fileManager = FileManager.default
         let staged = directory.appendingPathComponent(".runner-init-\(UUID().uuidString).yaml")
         var bodies: URL?
-        if let folder = bodiesFolderName, !draft.bodyFiles.isEmpty {
+        if let folder = bodiesFolderName {
             let url = directory.appendingPathComponent(folder)
+            // --force replaces the old plan's bodies too, even when the new one has none.
             if force, fileManager.fileExists(atPath: url.path) { try? fileManager.removeItem(at: url) }
-            bodies = url
+            if !draft.bodyFiles.isEmpty { bodies = url }
         }
         func removeBodies() {
             if let bodies { try? fileManager.removeItem(at: bodies) }
