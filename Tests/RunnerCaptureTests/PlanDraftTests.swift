@@ -224,4 +224,26 @@ struct PlanDraftTests {
             "address: entry 0: '2620:0:860:ed1a::12345' (serverIPAddress) is not an IP address; left out of the map",
         ])
     }
+
+    @Test("the loader has the last word: a scenario it refuses is left out with its message; none left, nothing to write")
+    func loaderRefusals() throws {
+        var capture = DraftFixture()
+        capture.add("GET", "https://api.example.com/ok")
+        capture.add("GET", "https://api.example.com:0/bad")
+        var draft = capture.draft()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("draft-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("plan.yaml").path
+        let yaml = try DraftCheck.settle(&draft, settings: DraftPlanSettings(), path: path)
+        #expect(draft.scenarios.map(\.name) == ["GET /ok"])
+        #expect(yaml.contains("- name: GET /ok") && !yaml.contains("/bad"))
+        #expect(draft.notes.contains { $0.hasPrefix("dropped: 'GET /bad': a plan cannot hold what the capture recorded: ") }, "\(draft.notes)")
+
+        var nothing = DraftFixture()
+        nothing.add("GET", "https://api.example.com:0/bad")
+        var empty = nothing.draft()
+        #expect(try DraftCheck.settle(&empty, settings: DraftPlanSettings(), path: path) == "")
+        #expect(empty.scenarios.isEmpty)
+    }
 }

@@ -7,7 +7,8 @@ import RunnerPlan
 /// (the map, the defaults, what `--domains` copied) is the caller's to report.
 public enum DraftCheck {
     /// The plan's text once it passes the check, written at `path` (where its relative paths
-    /// hold: its body files already in place); `draft` loses the scenarios that did not pass.
+    /// hold: its body files already in place); `draft` loses the scenarios that did not pass
+    /// (the text is empty when none is left).
     public static func settle(_ draft: inout PlanDraft, settings: DraftPlanSettings, path: String) throws(PlanErrors) -> String {
         while true {
             let yaml = draft.yaml(settings)
@@ -32,6 +33,8 @@ public enum DraftCheck {
             }
             guard !refused.isEmpty else { throw PlanErrors(errors) }
             draft.remove(refused)
+            // Nothing left to check: the caller says that no request makes a scenario.
+            if draft.scenarios.isEmpty { return "" }
         }
     }
 
