@@ -123,7 +123,7 @@ let package = Package(
             ],
             // mitmproxy-lab.har: one run's capture, read by path.
             exclude: ["Fixtures"]),
-        .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures", "RunnerState"]),
+        .testTarget(name: "RunnerCLITests", dependencies: ["RunnerLab", "LabTestSupport", "PlanFixtures", "RunnerState", "RunnerResults"]),
         // `serve`'s HTTP server logic (connection state, head scan, cap, descriptor budget, routes)
         // without sockets, and its cycles against the in-process lab.
         .testTarget(

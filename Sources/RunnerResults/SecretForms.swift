@@ -7,9 +7,9 @@ import RunnerVocabulary
 /// in encoded bytes (a Basic `Authorization` header); and escaped in a JSON string, as servers
 /// that echo it write it (Foundation and most encoders: `\"` and `\\`; Python's ASCII-only
 /// `\u00e4`; Go's HTML-safe `\u003c`; PHP's `\/`).
-enum SecretForms {
+package enum SecretForms {
     /// The forms of `secret`, each once, the secret itself first; none for an empty secret.
-    static func all(of secret: String) -> [String] {
+    package static func all(of secret: String) -> [String] {
         guard !secret.isEmpty else { return [] }
         var forms = [secret]
         func add(_ form: String) {

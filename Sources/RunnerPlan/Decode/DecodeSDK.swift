@@ -117,17 +117,7 @@ extension PlanDecoder {
             default: break
             }
         }
-        switch Self.parseDuration(text.value) {
-        case .valid(let limit):
-            return .upTo(limit)
-        case .notPositive:
-            report(at: text.mark, "expected a duration greater than zero for \(site()) (or false), got \(text.quoted)")
-        case .tooLarge:
-            report(at: text.mark, "duration \(text.quoted) for \(site()) is too large")
-        case .invalid:
-            report(at: text.mark, "expected \(expected) for \(site()), got \(text.quoted)")
-        }
-        return nil
+        return duration(of: text, expected: expected, alternative: " (or false)", for: site()).map { .upTo($0) }
     }
 
     /// `cache: {persist, discard_after}`: the SDK's persistent cache; `discard_after` at most a year.

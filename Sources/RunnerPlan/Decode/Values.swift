@@ -65,15 +65,23 @@ extension PlanDecoder {
     /// `<number><unit>` with unit ms, s or m; more than zero.
     func duration(_ node: YAMLNode, for site: @autoclosure () -> Site) -> Duration? {
         guard let text = text(node, expected: Self.durationExample, for: site()) else { return nil }
+        return duration(of: text, for: site())
+    }
+
+    /// `text` read as a duration, each refusal reported at it; `expected` is what the value may
+    /// be, `alternative` what else it may be than a positive duration (` (or false)`).
+    func duration(
+        of text: Text, expected: String = PlanDecoder.durationExample, alternative: String = "", for site: @autoclosure () -> Site
+    ) -> Duration? {
         switch Self.parseDuration(text.value) {
         case .valid(let duration):
             return duration
         case .notPositive:
-            report(at: text.mark, "expected a duration greater than zero for \(site()), got \(text.quoted)")
+            report(at: text.mark, "expected a duration greater than zero for \(site())\(alternative), got \(text.quoted)")
         case .tooLarge:
             report(at: text.mark, "duration \(text.quoted) for \(site()) is too large")
         case .invalid:
-            report(at: text.mark, "expected \(Self.durationExample) for \(site()), got \(text.quoted)")
+            report(at: text.mark, "expected \(expected) for \(site()), got \(text.quoted)")
         }
         return nil
     }

@@ -1,11 +1,13 @@
 import Foundation
+import RunnerResults
 
-/// Every form a captured secret could leak in: as recorded, percent-encoded (upper- and
-/// lower-case hex, every byte or only the reserved ones), base64 (standard and URL-safe,
-/// padded or not) and JSON-escaped.
+/// Every form a captured secret could leak in: each form the redactor masks
+/// (`SecretForms.all`: percent-encoded as sent URLs are, base64 at every alignment, JSON-escaped
+/// as the common encoders write it), and more: every byte percent-encoded, `+` for a space,
+/// whole base64 (standard and URL-safe, padded or not).
 enum SecretScan {
     static func forms(of secret: String) -> [String] {
-        var forms: Set<String> = [secret]
+        var forms = Set(SecretForms.all(of: secret))
         let bytes = Array(secret.utf8)
         for lowercase in [false, true] {
             for everyByte in [false, true] {

@@ -37,11 +37,7 @@ enum NonBlockingConnect {
                 close(descriptor)
                 return .failed(ConnectFailure(code: EINVAL, reason: "\(target.address) is not an IPv4 address"))
             }
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            result = connectSocket(descriptor, to: address)
         case .v6:
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
@@ -50,11 +46,7 @@ enum NonBlockingConnect {
                 close(descriptor)
                 return .failed(ConnectFailure(code: EINVAL, reason: "\(target.address) is not an IPv6 address"))
             }
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
+            result = connectSocket(descriptor, to: address)
         }
         if result == 0 {
             close(descriptor)
@@ -98,6 +90,16 @@ enum NonBlockingConnect {
     static func abandon(_ descriptor: Int32, after timeout: Duration) -> ConnectFailure {
         close(descriptor)
         return ConnectFailure(code: ETIMEDOUT, reason: "no connect within \(timeout.planNotation)")
+    }
+
+    /// `connect(2)` with a `sockaddr_in` or `sockaddr_in6`, passed as the `sockaddr` it begins with.
+    private static func connectSocket<SocketAddress>(_ descriptor: Int32, to address: SocketAddress) -> Int32 {
+        var address = address
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<SocketAddress>.size))
+            }
+        }
     }
 
     private static func failure(_ code: Int32, _ call: String) -> ConnectFailure {
