@@ -93,6 +93,38 @@ struct RetainCLITests {
         #expect(fourth.status == 0 && !fourth.stdout.contains("RETAINED"), "\(fourth.stdout)\(fourth.stderr)")
     }
 
+    /// `retain: sdk`: the window is the one the map's SDK profile gives (here Tencent's expired
+    /// answers reused for 2h; the lab's answer has no TTL), as the JSON evidence says.
+    @Test func retainSDKTakesTheProfilesWindow() async throws {
+        let lab = try await SharedLab.get()
+        let file = try LabPlans.write("""
+            version: 1
+            name: retained-sdk
+            vars: {network: 120.196.0.1}
+            defaults: {ca: "{{ca}}", strategy: sni-resolve}
+            domains:
+              tencent:
+                httpdns:
+                  format: dnspod
+                  url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ip=${network}"
+                  sdk: {profile: tencent-android, expired: 2h}
+                  retain: sdk
+            scenarios:
+              - {name: api, domains: tencent, request: {url: "https://api.lab.test:{{https}}/echo"}, expect: {status: 200}}
+            """, lab: lab)
+        let folder = try LabPlans.temporaryDirectory()
+        let state = folder.appendingPathComponent("state.db").path
+        let first = try await run([file, "--state", state])
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        let report = folder.appendingPathComponent("second.json")
+        let second = try await run([file, "--state", state, "--var", "network=123.112.0.1", "--json", report.path])
+        #expect(second.stdout.contains("PASS  api [sni-resolve 127.0.0.2] [RETAINED]"), "\(second.stdout)\(second.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let results = try #require((json["suites"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        let retained = results.compactMap { ($0["evidence"] as? [String: Any])?["retained"] as? [String: Any] }
+        #expect(retained.count == 1 && retained.first?["window_s"] as? Int == 7200, "\(results)")
+    }
+
     /// The window's end, with the clock injected where the run reads it: earlier runs' answers
     /// recorded in the file at past times. An address last returned 30 minutes ago (and not now)
     /// is still checked under `retain: 1h`; one last returned 2 hours ago is not, though the file
