@@ -11,6 +11,14 @@ extension ScenarioResult {
         sink.fact("ip source", evidence.ipSource)
         if !evidence.clients.isEmpty { sink.fact("clients", list: evidence.clients.map(\.described)) }
         if let retained = evidence.retained { sink.fact("retained", retained.summary) }
+        if let pick = evidence.pick {
+            if pick.pickers.isEmpty {
+                sink.fact("picked by", pick.unpickedLine)
+            } else {
+                sink.fact("picked by", list: pick.pickerLines)
+            }
+            if !pick.connects.isEmpty { sink.fact("ranking connects", list: pick.connects.map(\.described)) }
+        }
         for policy in evidence.appPolicies { sink.fact("app policy", policy.summary) }
         if !evidence.appWarnings.isEmpty { sink.fact("app warnings", list: evidence.appWarnings.map(\.description)) }
         if !tags.isEmpty { sink.fact("tags", list: tags) }
@@ -70,6 +78,11 @@ extension Evidence {
         case hops
         case ipSource = "ip_source"
         case notes
+        /// On a map with `sdk:`: who picks the address, why, and the ranking connects; null otherwise.
+        case pick
+        /// The names of the populations whose apps use the address (`pick`'s pickers), `[]` for
+        /// none; null when the map names no SDK.
+        case pickedBy = "picked_by"
         /// Why a retained address was checked (`retain:`), null for a current answer's.
         case retained
     }
@@ -96,6 +109,10 @@ extension Evidence {
                 sink.list(hops) { hop, sink in hop.record(into: &sink, of: self) }
             case .ipSource: sink.value(ipSource)
             case .notes: sink.values(notes)
+            case .pick:
+                if let pick { pick.record(into: &sink) } else { sink.value(nil) }
+            case .pickedBy:
+                if let pick { sink.values(pick.pickedBy) } else { sink.value(nil) }
             case .retained:
                 if let retained { retained.record(into: &sink) } else { sink.value(nil) }
             }
@@ -129,6 +146,13 @@ extension Evidence: Decodable {
             case .hops: hops = try container.decode([HopEvidence].self, forKey: key)
             case .ipSource: ipSource = try container.decode(String.self, forKey: key)
             case .notes: notes = try container.decode([String].self, forKey: key)
+            case .pick:
+                // Missing or null in reports written before the SDK's pick, and for a map without `sdk:`.
+                guard container.contains(key), try !container.decodeNil(forKey: key) else { continue }
+                pick = try PickEvidence.read(from: container.nestedContainer(keyedBy: PickEvidence.RecordKey.self, forKey: key))
+            case .pickedBy:
+                // The pick's pickers, read with it.
+                continue
             case .retained:
                 // Missing or null in reports written before retained addresses, and for a current answer's.
                 guard container.contains(key), try !container.decodeNil(forKey: key) else { continue }

@@ -35,6 +35,9 @@ public struct Evidence: Sendable {
     /// Set when the address is one the map's service no longer returns but returned within its
     /// `retain:` window (apps' caches still hold it); nil for a current answer's.
     public var retained: RetainedEvidence? = nil
+    /// On a map with `sdk:`: the populations whose apps use this address and why, and the
+    /// ranking's connects; nil when the map names no SDK.
+    public var pick: PickEvidence? = nil
     /// The rules each app of the scenario (`app:`) applied to this request, one per app and
     /// platform; empty without `app:`.
     public var appPolicies: [AppPolicyEvidence] = []

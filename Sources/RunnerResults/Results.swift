@@ -247,6 +247,8 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
         /// The app's own trust rules (`app:`) refuse what came back: cleartext it forbids, a
         /// chain no pin that applies matches, a TLS floor of ATS.
         case appPolicy = "app-policy"
+        /// The address a population's HTTPDNS SDK picks (`sdk:`) failed: their apps are on it.
+        case pick
     }
 
     /// Which expectation, e.g. `status`, `header Content-Type`, `body json $.user.id`;
@@ -273,6 +275,7 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
         case .expectation: "\(subject): expected \(expected), got \(actual)"
         case .scheduling: "\(actual), outside \(expected)"
         case .appPolicy: "\(subject): \(actual) (the app requires \(expected))"
+        case .pick: actual
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RunnerPlan
 import RunnerResults
+import RunnerVocabulary
 import Testing
 
 @testable import RunnerEngine
@@ -29,10 +30,10 @@ struct VerdictTextTests {
 
     @Test("fixed never uses exponent form")
     func fixed() {
-        #expect(VerdictText.fixed(1e-7, fractionDigits: 3) == "0")
-        #expect(VerdictText.fixed(800.4, fractionDigits: 2) == "800.4")
-        #expect(VerdictText.fixed(-2.5, fractionDigits: 1) == "-2.5")
-        #expect(VerdictText.fixed(0.0999, fractionDigits: 3) == "0.1")
+        #expect(Duration.fixed(1e-7, fractionDigits: 3) == "0")
+        #expect(Duration.fixed(800.4, fractionDigits: 2) == "800.4")
+        #expect(Duration.fixed(-2.5, fractionDigits: 1) == "-2.5")
+        #expect(Duration.fixed(0.0999, fractionDigits: 3) == "0.1")
     }
 
     @Test(
