@@ -34,6 +34,8 @@ final class DomainResolver {
     private let redactor: Redactor?
     /// The maps whose answer may come from a scenario's resolver: their answers are kept per resolver.
     private let mapsReachingResolver: Set<String>
+    /// The cycle's ranking connects, shared with every other plan's resolver (`sdk:` with `rank`).
+    private let probes: ConnectProbeCycle
     private var cache = ResolutionCache<Completion>()
     /// Every lookup's answer, in the order they came.
     private(set) var records: [Record] = []
@@ -44,9 +46,11 @@ final class DomainResolver {
 
     init(
         plan: Plan, engine: TransferEngine, clock: MonotonicClock = .system, wallClock: WallClock = .system,
-        memory: ResolutionMemory? = nil, addressMemory: AddressMemory? = nil, redactor: Redactor? = nil
+        memory: ResolutionMemory? = nil, addressMemory: AddressMemory? = nil, redactor: Redactor? = nil,
+        probes: ConnectProbeCycle = ConnectProbeCycle()
     ) {
         self.plan = plan
+        self.probes = probes
         self.addressRecording = addressMemory?.recording(plan: plan.name)
         self.redactor = redactor
         self.engine = engine
@@ -107,7 +111,7 @@ final class DomainResolver {
                     // A kept answer is the service's too (its series stay from cycle to cycle), taking no time.
                     httpdnsLookups.append(HTTPDNSLookupResult(
                         map: mapName, host: host, client: client?.name, succeeded: true, duration: .zero, addressCount: resolution.addresses.count))
-                    done(.success(resolution), ttl)
+                    pick(resolution, service: service) { done(.success($0), ttl) }
                     return
                 }
                 let startedAt = clock.now()
@@ -125,7 +129,7 @@ final class DomainResolver {
                                 remember(&resolution, map: mapName, host: host, client: client, retain: retain)
                             }
                             memory?.remember(resolution, for: kept, service: service, now: clock.now())
-                            done(.success(resolution), resolution.ttl)
+                            pick(resolution, service: service) { done(.success($0), $0.ttl) }
                         case .failure(let error):
                             fallBack(
                                 from: mapName, service: service, error: error, host: host, ipVersion: ipVersion,
@@ -155,6 +159,39 @@ final class DomainResolver {
             }
         } catch {
             resolution.notes.append("retain: \(error)")
+        }
+    }
+
+    /// On a map with `sdk:`, the SDK's pick from the service's answer: when the app ranks,
+    /// after the ranking's connects (on a thread of their own, one per (address, port) in the
+    /// cycle); the SDKs apply a ranking to the next lookup, so this is the pick of an app that
+    /// has been running. Without `sdk:` the answer as it came. `completion` runs on the engine's thread.
+    private func pick(_ resolution: Resolution, service: HTTPDNSSpec, completion: @escaping (Resolution) -> Void) {
+        guard let profile = service.sdk else { return completion(resolution) }
+        let answer = resolution.addresses
+        let ranked = AnswerPick.rankedAddresses(of: answer, profile: profile)
+        guard let ranking = profile.ranking, !ranked.isEmpty else {
+            var picked = resolution
+            picked.pick = AnswerPick(answer: answer, profile: profile, connects: nil, port: nil)
+            return completion(picked)
+        }
+        let probe = ConnectProbe(ranking: ranking)
+        let probes = self.probes
+        // Waves of the probe's connects, and as long again for connects another lookup holds.
+        let waves = (ranked.count + probe.maximumInFlight - 1) / probe.maximumInFlight
+        let bound = ranking.connectTimeout * (2 * waves) + .seconds(1)
+        engine.submitBlocking(timeout: bound, {
+            probes.measure(ranked, port: ranking.port, probe: probe)
+        }) { result in
+            var picked = resolution
+            switch result {
+            case .success(let connects):
+                picked.pick = AnswerPick(answer: answer, profile: profile, connects: connects, port: ranking.port)
+            case .failure(let failure):
+                picked.pick = AnswerPick(answer: answer, profile: profile, connects: nil, port: nil)
+                picked.notes.append("sdk: the ranking connects did not end (\(failure.message)); the service's order stands")
+            }
+            completion(picked)
         }
     }
 
@@ -191,6 +228,9 @@ final class DomainResolver {
                 resolution.notes.insert("fallback: HTTPDNS map '\(mapName)' failed (\(error.message)); used \(target)", at: 0)
                 resolution.source += " (fallback for '\(mapName)')"
                 resolution.fallbackFrom = mapName
+                // The app's SDK picks among what it fell back to, as it does (another map's
+                // own SDK is not the app's).
+                resolution.pick = service.sdk.map { AnswerPick(fallback: resolution.addresses, source: target, profile: $0) }
                 return .success(resolution)
             case .failure(let fallbackError):
                 return .failure(TransferError(

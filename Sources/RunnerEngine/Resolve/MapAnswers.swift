@@ -18,8 +18,9 @@ public enum MapAnswers {
         var answers: [[MapAnswer?]] = []
         // Kept until the engine has run: each answers on the engine's thread.
         var resolvers: [DomainResolver] = []
+        let probes = ConnectProbeCycle()
         for (planIndex, plan) in plans.enumerated() {
-            let resolver = DomainResolver(plan: plan, engine: engine, redactor: redactor)
+            let resolver = DomainResolver(plan: plan, engine: engine, redactor: redactor, probes: probes)
             resolvers.append(resolver)
             let questions = Self.questions(in: plan, onlyClients: onlyClients)
             answers.append(Array(repeating: nil, count: questions.count))

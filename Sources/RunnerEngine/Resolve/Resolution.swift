@@ -24,10 +24,15 @@ struct Resolution: Sendable, Equatable {
     /// A map with `retain:`: the addresses its service returned within the window and no
     /// longer returns, last returned first (`--state`, or `serve`'s memory); checked as retained.
     var retained: [RetainedAddress] = []
+    /// On a map with `sdk:`: what the app's SDK makes of `addresses` (nil: the map names no SDK,
+    /// or this is several populations' answers together, each with its own in `byClient`).
+    var pick: AnswerPick? = nil
 
-    /// The addresses a scenario will use, in order: IPv4 first under `any`, as the mobile SDKs do.
+    /// The addresses a scenario will use, in order: IPv4 first under `any`, as the mobile SDKs
+    /// do; each family in the order the SDK keeps it when the map names one (ranked first).
     func ordered(for preference: IPVersionPreference) -> [IPAddress] {
-        switch preference {
+        let addresses = pick?.choice.order ?? addresses
+        return switch preference {
         case .v4: addresses.filter { $0.family == .v4 }
         case .v6: addresses.filter { $0.family == .v6 }
         case .any: addresses.filter { $0.family == .v4 } + addresses.filter { $0.family == .v6 }

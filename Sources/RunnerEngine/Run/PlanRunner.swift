@@ -41,10 +41,12 @@ public final class PlanRunner {
         let engine = try TransferEngine(maxInFlight: max(1, options.jobs))
         let startedAt = Date()
         let started = DispatchTime.now()
+        // The run is a cycle: each (address, port) an SDK ranks is connected to once in it.
+        let probes = ConnectProbeCycle()
         let suites = plans.enumerated().map {
             SuiteRun(
                 plan: $1, index: $0, options: options, engine: engine, interrupter: interrupter, sink: sink, clock: clock,
-                wallClock: wallClock)
+                wallClock: wallClock, probes: probes)
         }
         let scheduler = ScenarioScheduler(
             limit: max(1, options.jobs), interrupter: interrupter, suites: suites.map { ($0, $0.scenarios.indices) })
@@ -156,7 +158,7 @@ final class SuiteRun {
 
     fileprivate init(
         plan: Plan, index: Int, options: RunOptions, engine: TransferEngine, interrupter: RunInterrupter,
-        sink: any ResultSink, clock: MonotonicClock, wallClock: WallClock
+        sink: any ResultSink, clock: MonotonicClock, wallClock: WallClock, probes: ConnectProbeCycle
     ) {
         self.plan = plan
         self.options = options
@@ -166,7 +168,7 @@ final class SuiteRun {
         self.clock = clock
         self.resolver = DomainResolver(
             plan: plan, engine: engine, clock: clock, wallClock: wallClock, memory: options.resolutionMemory,
-            addressMemory: options.addressMemory, redactor: options.redactor)
+            addressMemory: options.addressMemory, redactor: options.redactor, probes: probes)
         progress = SuiteProgress(plan: plan, suite: index, options: options)
     }
 

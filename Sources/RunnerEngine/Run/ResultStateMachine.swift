@@ -376,6 +376,10 @@ struct ResultStateMachine {
                 break
             }
         }
+        if let pick = planned.pick {
+            evidence.pick = pick
+            outcome = PickVerdict.apply(to: outcome, pick: pick, address: planned.ip, retained: planned.retained != nil, notes: &evidence.notes)
+        }
         evidence.pinMatch = pinMatch
         if appPolicies.isEmpty, !scenario.apps.isEmpty {
             // No final response was judged: the rules that would have applied, for the evidence.

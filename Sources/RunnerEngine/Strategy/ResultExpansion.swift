@@ -19,6 +19,8 @@ struct PlannedResult: Sendable {
     var schedulingMisses: [Problem] = []
     /// Set for an address the map's service no longer returns but returned within `retain:`.
     var retained: RetainedEvidence? = nil
+    /// On a map with `sdk:`: the populations whose apps use `ip`, and the others'.
+    var pick: PickEvidence? = nil
 }
 
 /// Where a result's addresses come from (`ResultExpansion.addressSource`).
@@ -96,13 +98,17 @@ enum ResultExpansion {
                     continue
                 }
                 for ip in scenario.ips == .all ? candidates : [first] {
-                    planned.append(PlannedResult(
-                        scenario: scenario, strategy: strategy, ip: ip, resolution: resolution, resolveError: nil))
+                    var result = PlannedResult(
+                        scenario: scenario, strategy: strategy, ip: ip, resolution: resolution, resolveError: nil)
+                    result.pick = pickEvidence(for: ip, holders: [(nil, resolution)], map: scenario.domainMap, host: host)
+                    planned.append(result)
                 }
                 for retained in retainedAddresses(resolution.retained, of: scenario, current: resolution.addresses) {
                     var result = PlannedResult(
                         scenario: scenario, strategy: strategy, ip: retained.address, resolution: resolution, resolveError: nil)
                     result.retained = retained.evidence
+                    result.pick = pickEvidence(
+                        for: retained.address, holders: [(nil, resolution)], map: scenario.domainMap, host: host)
                     planned.append(result)
                 }
             }
@@ -180,6 +186,7 @@ extension ResultExpansion {
                 resolveError: nil)
             result.clients = holders[at].map { answers[$0].client }
             result.schedulingMisses = misses[at]
+            result.pick = pickEvidence(for: address, holders: holding(holders[at], of: answers), map: scenario.domainMap, host: host)
             planned.append(result)
         }
         // Retained addresses no population holds now: a result each, naming the populations
@@ -201,6 +208,7 @@ extension ResultExpansion {
                 resolveError: nil)
             result.clients = holding.map { answers[$0].client }
             result.retained = evidence
+            result.pick = pickEvidence(for: address, holders: self.holding(holding, of: answers), map: scenario.domainMap, host: host)
             planned.append(result)
         }
         if !unanswered.isEmpty {
@@ -213,12 +221,22 @@ extension ResultExpansion {
         return planned
     }
 
+    /// The populations at `holders` (indices into `answers`) with their answers, for their pick.
+    private static func holding(_ holders: [Int], of answers: [ClientResolution]) -> [(name: String?, resolution: Resolution)] {
+        holders.compactMap { index in
+            guard case .success(let resolution) = answers[index].answer else { return nil }
+            return (answers[index].client.name, resolution)
+        }
+    }
+
     /// What a result's populations (`holders`, indices into `answers`) were answered, as one:
     /// the first one's answer, taking as long as the slowest, with every one's notes saying for
     /// whom.
     private static func resolution(for holders: [Int], of answers: [ClientResolution]) -> Resolution? {
         guard let first = holders.first, case .success(var resolution) = answers[first].answer else { return nil }
         resolution.byClient = []
+        // Each population's pick is the result's `pick` evidence, not this answer's.
+        resolution.pick = nil
         resolution.notes = []
         for index in holders {
             guard case .success(let answer) = answers[index].answer else { continue }

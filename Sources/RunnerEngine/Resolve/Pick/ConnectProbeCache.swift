@@ -15,4 +15,10 @@ public struct ConnectProbeCache: Sendable {
     }
 
     mutating func countConnect() { connectsMade += 1 }
+
+    /// Takes `other`'s outcomes and connect count (a `ConnectProbeCycle` lookup's own measure).
+    mutating func merge(_ other: ConnectProbeCache) {
+        outcomes.merge(other.outcomes) { kept, _ in kept }
+        connectsMade += other.connectsMade
+    }
 }

@@ -29,6 +29,9 @@ public enum PickReason: Sendable, Equatable, CustomStringConvertible {
     case onlyLiveAddress(Duration)
     /// Ranking on and every connect failed: all scored alike, so the service's first stays first.
     case allFailed
+    /// The SDK fell back to the system resolver (HTTPDNS gave nothing) and hands out this
+    /// answer's first (of `family`, for an SDK that hands out one per family), unranked.
+    case fallback(source: String, family: IPAddress.Family?)
     /// Ranked first although its connect failed: the SDK scores a failure as this long, and the
     /// addresses that connected took longer (or as long, and came later in the answer).
     case failureScoredAhead(Duration)
@@ -47,6 +50,8 @@ public enum PickReason: Sendable, Equatable, CustomStringConvertible {
             "the only address that connected, in \(VerdictText.milliseconds(duration))"
         case .allFailed:
             "first in the answer; every ranking connect failed"
+        case .fallback(let source, let family):
+            "first\(family.map { " " + $0.name } ?? "") in \(source)'s answer; the SDK fell back, HTTPDNS gave no address"
         case .failureScoredAhead(let score):
             "its connect failed, scored \(score.planNotation), ahead of slower connects"
         }

@@ -35,6 +35,17 @@ public struct SDKPick: Sendable, Equatable {
         picked = Self.handOut(order, kind: profile.kind, rankingOn: ranking != nil, firstReasons: firstReasons)
     }
 
+    /// What the SDK hands out when it fell back to `source` (the system resolver) because
+    /// HTTPDNS gave nothing: that answer's first (per family, for Tencent), never ranked (Alibaba
+    /// iOS gives local answers a TTL of their own and ranks none; the others rank HTTPDNS answers).
+    public init(fallback answer: [IPAddress], source: String, profile: SDKProfile) {
+        order = answer
+        picked = Self.handOut(answer, kind: profile.kind, rankingOn: false, firstReasons: [:]).map { picked in
+            let family: IPAddress.Family? = if case .firstOfFamilyInAnswer(let family) = picked.reason { family } else { nil }
+            return PickedAddress(address: picked.address, reason: .fallback(source: source, family: family))
+        }
+    }
+
     /// The addresses the SDK hands out from `order`, each with its reason: ranking's reason for a
     /// ranked family, otherwise where it stood in the answer.
     private static func handOut(
