@@ -140,3 +140,31 @@ struct ConnectProbeTests {
         }
     }
 }
+
+extension ConnectProbeTests {
+    @Test("one cycle shared by 30 lookups on their own threads connects once to each (address, port)")
+    func cycleSharedAcrossThreads() async throws {
+        let listener = try LoopbackPort(listenBacklog: 64)
+        let closed = try LoopbackPort(listenBacklog: nil)
+        let address = try #require(Self.loopback)
+        var addresses = [address]
+        for last in 3...50 { addresses.append(try #require(IPAddress("127.0.0.\(last)"))) }
+        let cycle = ConnectProbeCycle()
+        let probe = ConnectProbe(timeout: .seconds(5))
+        let port = listener.port
+        let outcomes = await withTaskGroup(of: [IPAddress: ConnectOutcome].self) { group in
+            for _ in 0..<30 {
+                let shuffled = addresses.shuffled()
+                group.addTask { cycle.measure(shuffled, port: port, probe: probe) }
+            }
+            var all: [[IPAddress: ConnectOutcome]] = []
+            for await outcome in group { all.append(outcome) }
+            return all
+        }
+        #expect(outcomes.count == 30 && outcomes.allSatisfy { $0.count == 49 })
+        #expect(Set(outcomes.map { $0[address].map { if case .connected = $0 { true } else { false } } }) == [true])
+        #expect(cycle.connectsMade == 49)
+        #expect(listener.acceptWaiting() == 1)
+        withExtendedLifetime(closed) {}
+    }
+}

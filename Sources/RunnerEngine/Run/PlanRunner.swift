@@ -58,6 +58,10 @@ public final class PlanRunner {
         let duration = Duration.between(started)
         let stateRecording = recordedState()
         var suiteResults = suites.map { $0.finish() }
+        // One count for the run: every plan's rankings read the same connects.
+        for index in suiteResults.indices where plans[index].ranksAddresses {
+            suiteResults[index].properties.append(Property(name: "sdk.ranking_connects", value: String(probes.connectsMade)))
+        }
         if let stateRecording {
             for index in suiteResults.indices {
                 suiteResults[index].properties += Self.properties(of: stateRecording, plan: suiteResults[index].plan.name)
@@ -339,6 +343,11 @@ final class SuiteRun {
                 value = "error: \(error.message)"
             }
             properties.append(Property(name: name, value: value))
+            // What the app's SDK hands out from it (`sdk:`), whether or not a result checks it.
+            if case .success(let resolution) = record.answer, let pick = resolution.pick {
+                let picked = pick.choice.picked.map(\.description).joined(separator: ", ")
+                properties.append(Property(name: "\(name) pick", value: picked.isEmpty ? "none: the answer is empty" : picked))
+            }
             // The addresses `retain:` still checks for this answer, each with why (JUnit has no
             // property per test case: the suite names them).
             if case .success(let resolution) = record.answer, !resolution.retained.isEmpty {
@@ -348,6 +357,16 @@ final class SuiteRun {
         }
         let resolved = properties.prefix(2) + properties.dropFirst(2).sorted { $0.name < $1.name }
         return Array(resolved)
+    }
+}
+
+extension Plan {
+    /// Whether an HTTPDNS map of the plan ranks its answers by connect time (`sdk:` with `rank`).
+    fileprivate var ranksAddresses: Bool {
+        domainMaps.contains { map in
+            guard case .httpdns(let service) = map.source, let profile = service.sdk else { return false }
+            return profile.kind.canRank && profile.ranking != nil
+        }
     }
 }
 
