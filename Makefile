@@ -114,7 +114,9 @@ install: manual
 ## valgrind and binutils when missing), and the wall-time ratio on 20,000 of them
 ## (bench/instructions.sh; issue 32's targets, printed, not failing the bench), and 100 scenarios
 ## on a map asked as 30 client populations over 50 edges against the same edges in a static list
-## (bench/populations.sh: instructions, CPU and wall; <= 1.2x), and a run's reads and writes of a
+## (bench/populations.sh: instructions, CPU and wall; <= 1.2x), and those 30 populations ranking
+## their edges by connect time (`sdk:`) against not ranking (bench/pick.sh: one connect per
+## distinct address and port per cycle, <= 1.1x in instructions), and a run's reads and writes of a
 ## state file of 300,000 rows (bench/state.sh; < 0.2 s). The release build links the Swift
 ## runtime and Foundation statically, as a binary to deploy is built: it needs no Swift
 ## toolchain where it runs, and starts ~6 ms sooner (no symbol lookups into their libraries).
@@ -126,7 +128,7 @@ bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product runner-lab
 	$(SWIFT) build $(RELEASE_FLAGS) --product state-bench
 	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; missed=""; \
-	for bench in upload hygiene reports http serve flows dns terminal trust instructions populations state; do \
+	for bench in upload hygiene reports http serve flows dns terminal trust instructions populations pick state; do \
 	  bench/$$bench.sh "$$bin" || missed="$$missed $$bench"; \
 	done; \
 	if [ -n "$$missed" ]; then echo "bench: missed or failed:$$missed (each printed why above)" >&2; exit 1; fi
