@@ -23,6 +23,20 @@ public struct MapAnswer: Sendable, Equatable {
     /// Where the answer came from (`httpdns 'ali' (alibaba)`, `static map 'lab'`, with a
     /// fallback's note), or why there is none.
     public var detail: String
+    /// On a map with `sdk:`: what the app's SDK hands out from the answer, and why; nil without
+    /// `sdk:` (or without an answer).
+    public var pick: [Picked]? = nil
+
+    /// An address the SDK hands out: `127.0.0.2`, `fastest connect, 0.3 ms`.
+    public struct Picked: Sendable, Equatable, Encodable {
+        public var address: String
+        public var reason: String
+
+        public init(address: String, reason: String) {
+            self.address = address
+            self.reason = reason
+        }
+    }
 
     public init(
         plan: String, map: String, host: String, client: String? = nil, labels: [String: String] = [:], addresses: [String],
@@ -43,7 +57,7 @@ public struct MapAnswer: Sendable, Equatable {
 /// The row as `runner resolve --json` writes it: every key present, an absent value `null`.
 extension MapAnswer: Encodable {
     enum CodingKeys: String, CodingKey {
-        case addresses, client, detail, host, labels, map, plan, source, ttl
+        case addresses, client, detail, host, labels, map, pick, plan, source, ttl
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -54,6 +68,7 @@ extension MapAnswer: Encodable {
         try container.encode(host, forKey: .host)
         try container.encode(labels, forKey: .labels)
         try container.encode(map, forKey: .map)
+        try container.encode(pick, forKey: .pick)
         try container.encode(plan, forKey: .plan)
         try container.encode(source.rawValue, forKey: .source)
         try container.encode(ttl, forKey: .ttl)

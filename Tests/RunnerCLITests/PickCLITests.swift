@@ -139,3 +139,31 @@ struct PickCLITests {
         #expect(picks["127.0.0.2"].map { $0.pickedBy == nil && $0.pick == nil } == true)
     }
 }
+
+extension PickCLITests {
+    @Test("runner resolve names each answer's pick, in a PICK column and in JSON")
+    func resolveNamesThePick() async throws {
+        let lab = try await SharedLab.get()
+        let file = try LabPlans.write("""
+            version: 1
+            name: pick-resolve
+            domains:
+              ali:
+                httpdns:
+                  format: alibaba
+                  url: "http://127.0.0.2:{{http}}/httpdns/alibaba/100000/d?host={host}"
+                  sdk: {profile: alibaba-ios, rank: {port: {{https}}}}
+            scenarios:
+              - {name: split, domains: ali, request: {url: "http://split.lab.test:{{http}}/status/200"}}
+            """, lab: lab)
+        let text = try await PackageExecutable.run("runner", ["resolve", file])
+        #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
+        #expect(text.stdout.contains("ADDRESSES            PICK"), "\(text.stdout)")
+        #expect(text.stdout.contains("127.0.0.2 127.0.0.9  127.0.0.2 (the only address that connected, in "), "\(text.stdout)")
+        let json = try await PackageExecutable.run("runner", ["resolve", "--json", file])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let pick = try #require(rows.first?["pick"] as? [[String: String]])
+        #expect(pick.map { $0["address"] } == ["127.0.0.2"])
+        #expect(pick.first?["reason"]?.hasPrefix("the only address that connected") == true, "\(pick)")
+    }
+}

@@ -73,8 +73,9 @@ struct ResolveCLITests {
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
         #expect(rows.map { $0["map"] as? String } == ["lab", "tencent", "unreachable", "other"])
         for row in rows {
-            #expect(Set(row.keys) == ["addresses", "client", "detail", "host", "labels", "map", "plan", "source", "ttl"])
+            #expect(Set(row.keys) == ["addresses", "client", "detail", "host", "labels", "map", "pick", "plan", "source", "ttl"])
             #expect(row["client"] is NSNull && (row["labels"] as? [String: String]) == [:])
+            #expect(row["pick"] is NSNull, "no map of the plan names an SDK")
             #expect(row["plan"] as? String == file && row["host"] as? String == "api.lab.test")
         }
         #expect(rows.map { $0["source"] as? String } == ["answer", "answer", "fallback", "error"])

@@ -74,10 +74,14 @@ public enum MapAnswers {
             // A fallback's note starts as the row's source column already says.
             let notes = resolution.notes.map { $0.hasPrefix("fallback: ") ? String($0.dropFirst("fallback: ".count)) : $0 }
             let detail = ([resolution.source] + notes).joined(separator: "; ")
-            return MapAnswer(
+            var row = MapAnswer(
                 plan: plan, map: map, host: host, client: client?.name, labels: labels,
                 addresses: resolution.ordered(for: ipVersion).map(\.text), ttl: resolution.ttl,
                 source: resolution.fallbackFrom == nil ? .answer : .fallback, detail: mask(detail))
+            row.pick = resolution.pick.map { pick in
+                pick.choice.picked.map { MapAnswer.Picked(address: $0.address.text, reason: $0.reason.description) }
+            }
+            return row
         case .failure(let error):
             return MapAnswer(
                 plan: plan, map: map, host: host, client: client?.name, labels: labels, addresses: [], ttl: nil, source: .error,

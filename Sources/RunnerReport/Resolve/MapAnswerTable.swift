@@ -10,19 +10,30 @@ public enum MapAnswerTable {
         var plans: [String] = []
         for answer in answers where !plans.contains(answer.plan) { plans.append(answer.plan) }
         for plan in plans {
-            let rows = answers.filter { $0.plan == plan }.map { answer in
+            let planAnswers = answers.filter { $0.plan == plan }
+            // The SDK's pick has a column only in a plan that names an SDK.
+            let picks = planAnswers.contains { $0.pick != nil }
+            let rows = planAnswers.map { answer in
                 [
                     answer.map, answer.host, answer.client ?? "-",
                     answer.labels.isEmpty ? "-" : answer.labels.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","),
-                    answer.addresses.isEmpty ? "-" : answer.addresses.joined(separator: " "), answer.ttl.map(String.init) ?? "-",
-                    "\(answer.source.rawValue): \(answer.detail)",
+                    answer.addresses.isEmpty ? "-" : answer.addresses.joined(separator: " "),
+                ] + (picks ? [pickText(answer.pick)] : []) + [
+                    answer.ttl.map(String.init) ?? "-", "\(answer.source.rawValue): \(answer.detail)",
                 ]
             }
             lines.append("\(plan):")
-            lines += AlignedColumns.lines(header: ["MAP", "HOST", "CLIENT", "LABELS", "ADDRESSES", "TTL", "SOURCE"], rows: rows)
+            let header = ["MAP", "HOST", "CLIENT", "LABELS", "ADDRESSES"] + (picks ? ["PICK"] : []) + ["TTL", "SOURCE"]
+            lines += AlignedColumns.lines(header: header, rows: rows)
         }
         if plans.isEmpty { lines.append("no scenario asks a domain map (every host is an IP address, or no strategy pins)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// `127.0.0.2 (fastest connect, 0.3 ms)`, each address the SDK hands out; `-` for none.
+    private static func pickText(_ pick: [MapAnswer.Picked]?) -> String {
+        guard let pick, !pick.isEmpty else { return "-" }
+        return pick.map { "\($0.address) (\($0.reason))" }.joined(separator: ", ")
     }
 
     /// A JSON array of the rows (keys sorted, every key present).
