@@ -63,6 +63,12 @@ struct EvidenceRoundTripTests {
         evidence.retained = RetainedEvidence(
             map: "ali", client: "gd-mobile", firstReturned: Date(timeIntervalSince1970: 1_800_000_000),
             lastReturned: Date(timeIntervalSince1970: 1_800_003_600), age: .seconds(11_520), window: .seconds(86_400))
+        // A real connect has a time or an error; both are set so the walk sees each field.
+        evidence.pick = PickEvidence(
+            map: "ali", host: "api.example.com", sdk: "alibaba-android",
+            pickers: [PickEvidence.Picker(client: "gd-mobile", reason: "fastest connect, 0.3 ms")],
+            elsewhere: [PickEvidence.Elsewhere(client: "sh-telecom", addresses: ["203.0.113.11"])],
+            connects: [PickEvidence.RankingConnect(address: "203.0.113.10", port: 443, time: .microseconds(312), error: "connection refused")])
         evidence.clients = [
             ClientIdentity(
                 name: "gd-mobile",

@@ -46,6 +46,17 @@ enum Fixture {
         kind: .noBackupPin, app: "shop-android",
         message: "the android pins for api.example.com match only the leaf served now: a new key on this edge fails every connection of the app")
 
+    /// A pick with every part: gd-mobile's SDK ranks 127.0.0.2 fastest; sh-telecom's answer held
+    /// it too, but its apps use 127.0.0.9; the ranking connected to one and not the other.
+    static let pick = PickEvidence(
+        map: "ali", host: "api.lab.test", sdk: "alibaba-ios",
+        pickers: [PickEvidence.Picker(client: "gd-mobile", reason: "fastest connect, 0.3 ms")],
+        elsewhere: [PickEvidence.Elsewhere(client: "sh-telecom", addresses: ["127.0.0.9"])],
+        connects: [
+            PickEvidence.RankingConnect(address: "127.0.0.2", port: 8443, time: .microseconds(312), error: nil),
+            PickEvidence.RankingConnect(address: "127.0.0.9", port: 8443, time: nil, error: "connection refused"),
+        ])
+
     static let prod = RecordedSuite(
         name: "prod.eu", file: "plans/prod.eu.yaml", startedAt: start, duration: .seconds(1.25), hostname: "ci-01",
         properties: [

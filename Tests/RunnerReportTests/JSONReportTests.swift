@@ -69,7 +69,10 @@ import RunnerResults
             let evidence = try #require(result["evidence"] as? [String: Any])
             #expect(Set(evidence.keys) == [
                 "ip_source", "notes", "hops", "captured", "clients", "dns", "dns_not_checked", "retained", "app_policy", "app_warnings",
+                "pick", "picked_by",
             ])
+            // No map of the fixture names an SDK.
+            #expect(evidence["pick"] is NSNull && evidence["picked_by"] is NSNull)
         }
         #expect(all.map { $0["outcome"] as? String } == ["passed", "failed", "error", "skipped", "passed", "failed"])
     }
@@ -204,6 +207,7 @@ import RunnerResults
         run.stateRecording = Fixture.stateNotRecorded
         run.suites[0].results[0].evidence.appPolicies = [Fixture.appPolicy]
         run.suites[0].results[0].evidence.appWarnings = [Fixture.appWarning]
+        run.suites[0].results[0].evidence.pick = Fixture.pick
         let data = try RenderedReport.json(run, redactor: Fixture.redactor)
         var written = Set<String>()
         Self.keys(of: try JSONSerialization.jsonObject(with: data), into: &written)
