@@ -64,8 +64,7 @@ public struct ConsoleFormatter: Sendable {
         case .failed(let problems):
             label = .fail
             why = firstProblem(problems)
-            // A scheduling miss's subject names its client; the group line says what kind.
-            reason = problems.first.map { $0.kind == .scheduling ? $0.kind.rawValue : text($0.subject) } ?? "expectations"
+            reason = shortReason(problems)
         case .errored(let error):
             label = .error
             why = "\(error.kind.rawValue): \(text(error.message))"
@@ -76,6 +75,16 @@ public struct ConsoleFormatter: Sendable {
         return ConsoleTally.NotPassing(
             position: position, line: "  \(paint(label)) \(text(plan)): \(text(result.displayName)) — \(why)",
             plan: plan, scenario: result.scenario, failed: label == .fail, strategy: result.strategy, ip: result.ip, after: result.after, reason: reason)
+    }
+
+    /// One word or two for why a failed result failed: the first problem's subject. A
+    /// scheduling miss's subject names its client, so the kind is said instead; a failing
+    /// pick's problem leads, naming who the address fails, so the problem after it says why.
+    private func shortReason(_ problems: [Problem]) -> String {
+        guard let first = problems.first(where: { $0.kind != .pick }) else {
+            return problems.isEmpty ? "expectations" : Problem.Kind.pick.rawValue
+        }
+        return first.kind == .scheduling ? first.kind.rawValue : text(first.subject)
     }
 
     /// At most this many results are named in a scenario's group line.
@@ -102,7 +111,7 @@ public struct ConsoleFormatter: Sendable {
 
     /// The summary by client: under each scenario on a map asked as clients, a line per
     /// population, `    gd-mobile: 3/3 edges pass`, with the failing edges and misses after it.
-    private func populationLines(_ populations: ClientEdgeTally, plans: [String]) -> [String] {
+    private func populationLines(_ populations: ClientEdgeTally, picks: PickTally, plans: [String]) -> [String] {
         var lines = ["Clients:"]
         var scenario: (suite: Int, scenario: String)?
         for (key, edges) in populations.inPlanOrder() {
@@ -118,8 +127,38 @@ public struct ConsoleFormatter: Sendable {
             if let why = edges.noAddress { line += "; no address: \(why)" }
             if edges.misses > 0 { line += "; " + Format.count(edges.misses, "scheduling miss", "scheduling misses") }
             lines.append(edges.passing == 0 ? paint(line, .red) : line)
+            // The address(es) its apps use (`sdk:`), under it.
+            lines += picks.picks(for: key).map { pickLine($0, indent: "      ") }
         }
         return lines
+    }
+
+    /// The picks of the maps asked as this machine (no `clients:`, so no line above to put them
+    /// under): `    this machine picks 127.0.0.2 for api.lab.test (fastest connect, 0.3 ms): passed`.
+    private func pickLines(_ picks: PickTally, except shown: ClientEdgeTally, plans: [String]) -> [String] {
+        let shownKeys = Set(shown.inPlanOrder().map(\.key))
+        var lines: [String] = []
+        var scenario: (suite: Int, scenario: String)?
+        for (key, picked) in picks.inPlanOrder() where !shownKeys.contains(key) {
+            if scenario.map({ $0 != (key.suite, key.scenario) }) ?? true {
+                let plan = plans.indices.contains(key.suite) ? plans[key.suite] : "?"
+                lines.append("  \(text(plan)): \(text(key.scenario))")
+                scenario = (key.suite, key.scenario)
+            }
+            lines += picked.map { pickLine($0, indent: "    " + text(key.client) + " ") }
+        }
+        return lines.isEmpty ? [] : ["Picks:"] + lines
+    }
+
+    /// `picks 127.0.0.2 for api.lab.test (fastest connect, 0.3 ms): passed`, or `: FAILED (status)`
+    /// in red: the address a population's apps use, and how the results on it came out.
+    private func pickLine(_ pick: PickTally.Pick, indent: String) -> String {
+        let line = indent + "picks \(text(pick.address)) for \(text(pick.host)) (\(text(pick.reason))): "
+        switch pick.state {
+        case .passed: return line + "passed"
+        case .skipped: return line + "not run"
+        case .failed(let why): return paint(line + "FAILED" + (why.isEmpty ? "" : " (\(why))"), .red)
+        }
     }
 
     /// The end-of-run summary; its last line is exactly `run.counts.summaryLine`, uncoloured,
@@ -136,7 +175,9 @@ public struct ConsoleFormatter: Sendable {
                 lines.append(groupLine(plan: first.plan, scenario: first.scenario, size: size, members: members))
             }
         }
-        if !tally.populations.isEmpty { lines += populationLines(tally.populations, plans: run.suites.map(\.plan.name)) }
+        let plans = run.suites.map(\.plan.name)
+        if !tally.populations.isEmpty { lines += populationLines(tally.populations, picks: tally.picks, plans: plans) }
+        if !tally.picks.isEmpty { lines += pickLines(tally.picks, except: tally.populations, plans: plans) }
         let (insecure, fallbacks, flaky) = (tally.insecure, tally.fallbacks, tally.flaky)
         if insecure > 0 {
             lines.append(paint(
@@ -177,6 +218,8 @@ public struct ConsoleFormatter: Sendable {
         if result.evidence.resolutionFallbackFrom != nil { line += " " + paint("[FALLBACK]", .yellow) }
         // An address the service no longer returns, checked because apps still hold it.
         if result.evidence.retained != nil { line += " " + paint("[RETAINED]", .yellow) }
+        // An address a population's HTTPDNS SDK hands its apps (`sdk:`): their traffic is here.
+        if let pick = result.evidence.pick, !pick.pickers.isEmpty { line += " " + paint("[PICK]", .cyan) }
         if result.isFlaky { line += " " + paint("[FLAKY]", .yellow) }
         // Run because a scenario --tag or --filter chose runs after it.
         if result.predecessorOnly { line += " " + paint("[PREDECESSOR]", .dim) }

@@ -54,6 +54,8 @@ struct ConsoleTally {
     private var sizes: [[ScenarioSize]] = []
     /// Each scenario's populations on a map asked as clients: their edges and how they did.
     var populations = ClientEdgeTally()
+    /// The addresses each population's SDK picks (`sdk:`) and how they did.
+    var picks = PickTally()
 
     mutating func count(_ result: ScenarioResult, at position: ResultPosition, notPassing entry: NotPassing?) {
         if let entry { notPassing.append(entry) }
@@ -69,6 +71,7 @@ struct ConsoleTally {
         sizes[position.suite][position.scenario].strategies |= ScenarioSize.bit(of: result.strategy)
         if !result.after.isEmpty { sizes[position.suite][position.scenario].hasLanes = true }
         if !result.evidence.clients.isEmpty { countPopulations(of: result, at: position, reason: entry?.reason ?? "") }
+        if result.evidence.pick != nil { picks.count(result, at: position, reason: entry?.reason ?? "") }
     }
 
     private mutating func countPopulations(of result: ScenarioResult, at position: ResultPosition, reason: String) {

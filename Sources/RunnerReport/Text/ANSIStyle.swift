@@ -3,6 +3,7 @@ enum ANSIStyle: String {
     case green = "\u{1B}[32m"
     case red = "\u{1B}[31m"
     case yellow = "\u{1B}[33m"
+    case cyan = "\u{1B}[36m"
     case dim = "\u{1B}[2m"
 
     static let reset = "\u{1B}[0m"

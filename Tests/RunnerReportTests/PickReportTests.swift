@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@testable import RunnerReport
+import RunnerResults
+import RunnerVocabulary
+
+/// The SDK's pick (`sdk:`) in the reports: the console's `[PICK]` and the picks in its summary.
+@Suite struct PickReportTests {
+    static let gdMobile = ClientIdentity(name: "gd-mobile", labels: [ClientIdentity.Label(name: "isp", value: "china-mobile")])
+    static let shTelecom = ClientIdentity(name: "sh-telecom", labels: [ClientIdentity.Label(name: "isp", value: "china-telecom")])
+    static let ranked = "fastest connect, 0.3 ms"
+    static let first = "first in the answer; ranking off"
+
+    let plain = ConsoleFormatter(color: false, verbosity: .normal, redactor: Fixture.redactor)
+
+    /// A result of scenario `api-up` on `ip`, its map (`ali`, `alibaba-android`) asked as
+    /// `clients`, the address picked by `pickers`; failing with `status` when `failing`, its
+    /// pick's problem first.
+    static func result(
+        _ ip: String, clients: [ClientIdentity], pickers: [PickEvidence.Picker], elsewhere: [PickEvidence.Elsewhere] = [],
+        failing: Bool = false
+    ) -> ScenarioResult {
+        var evidence = Evidence(strategy: .sniResolve, ipSource: "httpdns 'ali' (alibaba)", insecure: false)
+        evidence.clients = clients
+        let pick = PickEvidence(map: "ali", host: "api.lab.test", sdk: "alibaba-android", pickers: pickers, elsewhere: elsewhere)
+        evidence.pick = pick
+        let status = Problem(subject: "status", expected: "200", actual: "503")
+        let outcome: Outcome =
+            failing ? .failed((pickers.isEmpty ? [] : Problem.failingPick(pick, address: ip)) + [status]) : .passed
+        return ScenarioResult(
+            scenario: "api-up", strategy: .sniResolve, ip: ip, tags: [], outcome: outcome, evidence: evidence,
+            duration: .seconds(0.012))
+    }
+
+    /// The console's summary of `results` as one scenario's (a slot each), handed over in reverse.
+    static func summary(_ results: [ScenarioResult], color: Bool = false) -> String {
+        let formatter = ConsoleFormatter(color: color, verbosity: .normal, redactor: Fixture.redactor)
+        let console = ConsoleReport(formatter: formatter, plans: [PlanIdentity(name: "lab", file: "lab.yaml")]) { _ in }
+        for (slot, result) in results.enumerated().reversed() {
+            console.finished(result, at: ResultPosition(suite: 0, scenario: 0, slot: slot))
+        }
+        return console.summary(for: run(results).result)
+    }
+
+    static func run(_ results: [ScenarioResult]) -> RecordedRun {
+        RecordedRun(
+            suites: [RecordedSuite(
+                name: "lab", file: "lab.yaml", startedAt: Fixture.start, duration: .seconds(1), hostname: "h", properties: [],
+                results: results)],
+            startedAt: Fixture.start, duration: .seconds(1))
+    }
+
+    /// gd-mobile's apps use 127.0.0.2, which passes; sh-telecom's got 127.0.0.2 too but use
+    /// 127.0.0.9, which fails.
+    static let twoPopulations = [
+        result(
+            "127.0.0.2", clients: [gdMobile, shTelecom], pickers: [.init(client: "gd-mobile", reason: first)],
+            elsewhere: [.init(client: "sh-telecom", addresses: ["127.0.0.9"])]),
+        result("127.0.0.9", clients: [shTelecom], pickers: [.init(client: "sh-telecom", reason: first)], failing: true),
+    ]
+
+    /// A map asked as this machine, ranked: 127.0.0.2 is the pick, 127.0.0.9 nobody's.
+    static let thisMachine = [
+        result("127.0.0.2", clients: [], pickers: [.init(client: PickEvidence.thisMachine, reason: ranked)]),
+        result("127.0.0.9", clients: [], pickers: [], elsewhere: [.init(client: PickEvidence.thisMachine, addresses: ["127.0.0.2"])]),
+    ]
+
+    // MARK: Console
+
+    @Test func aPickedAddressIsMarkedOnItsLine() throws {
+        #expect(plain.line(for: Self.thisMachine[0]) == "PASS  api-up [sni-resolve 127.0.0.2] [PICK]  12 ms")
+        // An address no population picks has a pick, but no mark.
+        #expect(plain.line(for: Self.thisMachine[1]) == "PASS  api-up [sni-resolve 127.0.0.9]  12 ms")
+        #expect(plain.line(for: Self.twoPopulations[1]) == """
+            FAIL  api-up [sni-resolve 127.0.0.9] [PICK]  12 ms — sh-telecom's apps connect to 127.0.0.9 \
+            (first in the answer; ranking off) and it fails (+1 more)
+            """)
+        var retained = Self.thisMachine[0]
+        retained.evidence.retained = RetainedEvidence(
+            map: "ali", client: nil, firstReturned: Fixture.start, lastReturned: Fixture.start, age: .seconds(60), window: .seconds(3600))
+        #expect(plain.line(for: retained) == "PASS  api-up [sni-resolve 127.0.0.2] [RETAINED] [PICK]  12 ms")
+        let coloured = ConsoleFormatter(color: true, verbosity: .normal, redactor: Fixture.redactor)
+        #expect(try #require(coloured.line(for: Self.thisMachine[0])).contains(" \u{1B}[36m[PICK]\u{1B}[0m"))
+    }
+
+    /// Under each population of the Clients summary, the address its apps use and how it did;
+    /// the group line names the failure behind the pick's problem.
+    @Test func theClientsSummaryNamesEachPopulationsPick() {
+        #expect(Self.summary(Self.twoPopulations) == """
+            Not passing:
+              FAIL  lab: api-up [sni-resolve] 1/2 IPs passed; failing: 127.0.0.9 status
+            Clients:
+              lab: api-up
+                gd-mobile: 1/1 edges pass
+                  picks 127.0.0.2 for api.lab.test (first in the answer; ranking off): passed
+                sh-telecom: 1/2 edges pass; failing: 127.0.0.9 status
+                  picks 127.0.0.9 for api.lab.test (first in the answer; ranking off): FAILED (status)
+            Ran 2 results from 1 plan in 1.00 s
+            1 passed, 1 failed, 0 errors
+            """)
+        #expect(Self.summary(Self.twoPopulations, color: true).contains(
+            "\u{1B}[31m      picks 127.0.0.9 for api.lab.test (first in the answer; ranking off): FAILED (status)\u{1B}[0m"))
+    }
+
+    /// A map asked as this machine has no Clients block: its pick has a block of its own.
+    @Test func thisMachinesPickHasASummaryBlock() {
+        #expect(Self.summary(Self.thisMachine) == """
+            Picks:
+              lab: api-up
+                this machine picks 127.0.0.2 for api.lab.test (fastest connect, 0.3 ms): passed
+            Ran 2 results from 1 plan in 1.00 s
+            2 passed, 0 failed, 0 errors
+            """)
+        var failing = Self.thisMachine
+        failing[0] = Self.result(
+            "127.0.0.2", clients: [], pickers: [.init(client: PickEvidence.thisMachine, reason: Self.ranked)], failing: true)
+        let summary = Self.summary(failing)
+        #expect(summary.contains("""
+            Picks:
+              lab: api-up
+                this machine picks 127.0.0.2 for api.lab.test (fastest connect, 0.3 ms): FAILED (status)
+            """))
+        #expect(summary.contains("FAIL  lab: api-up [sni-resolve] 1/2 IPs passed; failing: 127.0.0.2 status\n"))
+    }
+
+    /// A plan without `sdk:` says nothing of picks.
+    @Test func withoutAnSDKTheSummaryIsUnchanged() {
+        var results = Self.twoPopulations + Self.thisMachine
+        for index in results.indices { results[index].evidence.pick = nil }
+        let summary = Self.summary(results)
+        #expect(!summary.contains("pick") && !summary.contains("Picks"))
+        #expect(results.allSatisfy { plain.line(for: $0)?.contains("[PICK]") == false })
+    }
+}
