@@ -5,7 +5,8 @@ import Testing
 import RunnerResults
 import RunnerVocabulary
 
-/// The SDK's pick (`sdk:`) in the reports: the console's `[PICK]` and the picks in its summary.
+/// The SDK's pick (`sdk:`) in the reports: the console's `[PICK]` and the picks in its summary,
+/// the HTML tag and matrix mark.
 @Suite struct PickReportTests {
     static let gdMobile = ClientIdentity(name: "gd-mobile", labels: [ClientIdentity.Label(name: "isp", value: "china-mobile")])
     static let shTelecom = ClientIdentity(name: "sh-telecom", labels: [ClientIdentity.Label(name: "isp", value: "china-telecom")])
@@ -131,5 +132,63 @@ import RunnerVocabulary
         let summary = Self.summary(results)
         #expect(!summary.contains("pick") && !summary.contains("Picks"))
         #expect(results.allSatisfy { plain.line(for: $0)?.contains("[PICK]") == false })
+    }
+
+    // MARK: HTML
+
+    @Test func theHTMLTagsThePickAndMarksItInTheMatrices() throws {
+        let clients = try RenderedReport.html(Self.run(Self.twoPopulations), redactor: Fixture.redactor, asOneScenario: true)
+        #expect(clients.contains(
+            #"<span class="tag-pick" title="picked by sh-telecom (first in the answer; ranking off)">PICK</span>"#))
+        #expect(clients.components(separatedBy: "class=\"tag-pick\"").count - 1 == 3, "two results and the legend")
+        let table = try #require(try HTMLReportTests.captures(#"(<table class="matrix clients">[\s\S]*?</table>)"#, in: clients).first)
+        #expect(table.contains("""
+            <tr><th scope="row">gd-mobile (isp=china-mobile)</th><td><a class="cell passed pick" href="#r0-0-0" \
+            data-result="r0-0-0" data-status="passed" title="passed: sni-resolve 127.0.0.2; picked: first in the answer; \
+            ranking off">&#9733; PASS</a></td><td class="none" title="not sent there"></td></tr>
+            """), "\(table)")
+        // sh-telecom got 127.0.0.2 too, but its apps use 127.0.0.9: only that cell is marked.
+        #expect(table.contains("""
+            <tr><th scope="row">sh-telecom (isp=china-telecom)</th><td><a class="cell passed" href="#r0-0-0" \
+            data-result="r0-0-0" data-status="passed" title="passed: sni-resolve 127.0.0.2">PASS</a></td>\
+            <td><a class="cell failed pick" href="#r0-0-1" data-result="r0-0-1" data-status="failed" \
+            title="failed: sni-resolve 127.0.0.9; picked: first in the answer; ranking off">&#9733; FAIL</a></td></tr>
+            """), "\(table)")
+        let matrix = try #require(try HTMLReportTests.captures(#"(<table class="matrix">[\s\S]*?</table>)"#, in: clients).first)
+        #expect(matrix.contains("""
+            <tr><th scope="row" class="pick" title="picked by gd-mobile (isp=china-mobile): first in the answer; ranking off">\
+            127.0.0.2 <span class="pick-mark">&#9733;</span></th>
+            """), "\(matrix)")
+
+        // This machine's pick: the strategy × IP matrix marks its row, no clients matrix.
+        let machine = try RenderedReport.html(Self.run(Self.thisMachine), redactor: Fixture.redactor, asOneScenario: true)
+        #expect(!machine.contains("matrix clients"))
+        #expect(try HTMLReportTests.captures(#"<th scope="row"([^>]*)>"#, in: machine) == [
+            #" class="pick" title="picked by this machine: fastest connect, 0.3 ms""#, "",
+        ])
+        #expect(machine.components(separatedBy: "<span class=\"tag-pick\"").count - 1 == 1)
+        // Without a pick the page has no mark, and no legend for it.
+        let none = try RenderedReport.html(Fixture.run(), redactor: Fixture.redactor)
+        #expect(!none.contains("&#9733;") && !none.contains("class=\"tag-pick") && !none.contains("class=\"pick"))
+    }
+
+    /// A picker's name and reason come from the plan and the SDK: escaped in the attribute.
+    @Test func thePickTitleIsEscapedAndRedacted() throws {
+        var hostile = Self.thisMachine[0]
+        hostile.evidence.pick?.pickers = [.init(client: "a\"><script>", reason: "x & \(Fixture.secret)")]
+        let page = try RenderedReport.html(Self.run([hostile]), redactor: Fixture.redactor)
+        #expect(page.contains(#"title="picked by a&quot;&gt;&lt;script&gt; (x &amp; ***)">PICK</span>"#))
+        #expect(!page.contains(Fixture.secret) && !page.contains("<script>"))
+    }
+
+    @Test func aMatrixCellRecordKeepsItsPicks() {
+        let position = ResultPosition(suite: 0, scenario: 1, slot: 2)
+        let cell = HTMLMatrixCell(
+            status: .failed, flaky: false, scenario: "s", strategy: "sni-resolve", ip: "127.0.0.9", position: position,
+            clients: ["gd-mobile (isp=cm)", "sh-telecom"], picks: [.init(client: "sh-telecom", reason: Self.first)])
+        var bytes = ByteBuffer()
+        cell.encode(into: &bytes)
+        #expect(bytes.withUnsafeBytes { HTMLMatrixCell(decoding: UnsafeRawBufferPointer($0), at: position) } == cell)
+        #expect(bytes.array.dropLast().withUnsafeBytes { HTMLMatrixCell(decoding: $0, at: position) } == nil)
     }
 }

@@ -16,6 +16,15 @@ struct HTMLMatrixCell: Equatable {
     /// The populations whose answer held the IP (`gd-mobile (isp=china-mobile)`), for the
     /// clients × addresses matrix; empty on a map asked as this machine.
     var clients: [String] = []
+    /// Who picks the IP (`sdk:`), as the clients matrix names them (`clients`' form, `this
+    /// machine`), and why; empty when no population's SDK hands it out, or the map names none.
+    var picks: [Pick] = []
+
+    /// A population whose HTTPDNS SDK hands the IP to its apps, and why.
+    struct Pick: Equatable {
+        var client: String
+        var reason: String
+    }
 
     init(_ result: borrowing ScenarioResult, at position: ResultPosition, redactor: Redactor) {
         status = HTMLStatus(result.outcome)
@@ -25,11 +34,18 @@ struct HTMLMatrixCell: Equatable {
         ip = result.ip.map { PlainText.singleLine(redactor.redact($0)) }
         self.position = position
         clients = result.evidence.clients.map { PlainText.singleLine(redactor.redact($0.described)) }
+        if let pick = result.evidence.pick {
+            picks = pick.pickers.map { picker in
+                let client = result.evidence.clients.first { $0.name == picker.client }?.described ?? picker.client
+                return Pick(
+                    client: PlainText.singleLine(redactor.redact(client)), reason: PlainText.singleLine(redactor.redact(picker.reason)))
+            }
+        }
     }
 
     init(
         status: HTMLStatus, flaky: Bool, scenario: String, strategy: String, ip: String?, position: ResultPosition,
-        clients: [String] = []
+        clients: [String] = [], picks: [Pick] = []
     ) {
         self.status = status
         self.flaky = flaky
@@ -38,11 +54,13 @@ struct HTMLMatrixCell: Equatable {
         self.ip = ip
         self.position = position
         self.clients = clients
+        self.picks = picks
     }
 
     /// The record: status, flaky, then scenario, strategy and IP, each its length (4 bytes,
     /// little-endian) and its UTF-8 (an IP of length 0xFFFFFFFF is none), then the number of
-    /// clients (4 bytes) and each one the same way.
+    /// clients (4 bytes) and each one the same way, then the number of picks (4 bytes) and each
+    /// one's client and reason the same way.
     func encode(into bytes: inout ByteBuffer) {
         bytes.append(status.rawValue)
         bytes.append(flaky ? 1 : 0)
@@ -51,6 +69,11 @@ struct HTMLMatrixCell: Equatable {
         if let ip { Self.append(ip, to: &bytes) } else { Self.appendLength(UInt32.max, to: &bytes) }
         Self.appendLength(UInt32(truncatingIfNeeded: clients.count), to: &bytes)
         for client in clients { Self.append(client, to: &bytes) }
+        Self.appendLength(UInt32(truncatingIfNeeded: picks.count), to: &bytes)
+        for pick in picks {
+            Self.append(pick.client, to: &bytes)
+            Self.append(pick.reason, to: &bytes)
+        }
     }
 
     /// A record `encode` wrote, or nil when the bytes are not one (a spool read back wrong).
@@ -65,9 +88,16 @@ struct HTMLMatrixCell: Equatable {
             guard let client = reader.string() else { return nil }
             clients.append(client)
         }
+        guard let pickCount = reader.length() else { return nil }
+        var picks: [Pick] = []
+        for _ in 0..<pickCount {
+            guard let client = reader.string(), let reason = reader.string() else { return nil }
+            picks.append(Pick(client: client, reason: reason))
+        }
         guard reader.atEnd else { return nil }
         self.init(
-            status: status, flaky: flaky != 0, scenario: scenario, strategy: strategy, ip: ip, position: position, clients: clients)
+            status: status, flaky: flaky != 0, scenario: scenario, strategy: strategy, ip: ip, position: position, clients: clients,
+            picks: picks)
     }
 
     private static func append(_ text: String, to bytes: inout ByteBuffer) {

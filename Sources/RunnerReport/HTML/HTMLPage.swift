@@ -25,7 +25,7 @@ enum HTMLPage {
     /// and over two minutes for 40,000 (its layout work grew faster than the page); with it,
     /// 2.6 s and 11 s.
     static let stylesheet: StaticString = """
-        :root{--pass:#1a7f37;--fail:#cf222e;--error:#8250df;--skip:#6e7781;--flaky:#bf8700;--line:#d0d7de;--soft:#f6f8fa}
+        :root{--pass:#1a7f37;--fail:#cf222e;--error:#8250df;--skip:#6e7781;--flaky:#bf8700;--line:#d0d7de;--soft:#f6f8fa;--pick:#0969da}
         body{font:14px/1.45 system-ui,sans-serif;color:#1f2328;max-width:1280px;margin:0 auto;padding:0 16px 48px}
         h1{font-size:22px;margin:16px 0 4px}h2{font-size:18px;margin:28px 0 4px;border-bottom:1px solid var(--line)}
         h2 small,.run{color:#59636e;font-weight:normal;font-size:13px}h3{font-size:15px;margin:18px 0 4px}
@@ -44,12 +44,13 @@ enum HTMLPage {
         a.cell{display:block;margin:1px 0;border-radius:3px;color:#fff;font-weight:600;text-decoration:none}
         a.cell.passed{background:var(--pass)}a.cell.failed{background:var(--fail)}a.cell.error{background:var(--error)}
         a.cell.skipped{background:var(--skip)}a.cell.flaky{background:var(--flaky)}a.cell.dim{opacity:.2}
+        a.cell.pick{box-shadow:inset 0 0 0 2px var(--pick)}.matrix th.pick{font-weight:700}
         details.result{background:var(--soft);border-left:5px solid var(--line);border-radius:3px;margin:3px 0;padding:2px 10px}
         details.passed{border-color:var(--pass)}details.failed{border-color:var(--fail)}details.error{border-color:var(--error)}
         details.skipped{border-color:var(--skip)}details.flaky{border-color:var(--flaky)}
         summary{cursor:pointer}.badge{font:700 12px ui-monospace,monospace}.passed .badge{color:var(--pass)}
         .failed .badge{color:var(--fail)}.error .badge{color:var(--error)}.skipped .badge{color:var(--skip)}
-        .where,.ms,.after{color:#59636e}.tag-flaky,.tag-retained{color:var(--flaky);font-weight:700}.tag-insecure,.insecure{color:var(--fail);font-weight:700}
+        .where,.ms,.after{color:#59636e}.tag-flaky,.tag-retained{color:var(--flaky);font-weight:700}.tag-pick,.pick-mark{color:var(--pick);font-weight:700}.tag-insecure,.insecure{color:var(--fail);font-weight:700}
         .foreign{color:var(--fail);font-weight:700}mark.foreign{background:#ffebe9;padding:0 .2em}.dns-unchecked{color:#59636e}
         svg.phases{width:180px;height:10px;margin-left:8px;vertical-align:middle;background:#eaeef2}
         .p0{fill:#218bff;background:#218bff}.p1{fill:#2da44e;background:#2da44e}.p2{fill:#d4a72c;background:#d4a72c}

@@ -4,7 +4,8 @@ extension HTMLReport {
     /// and linking to its details. A combination the scenario did not run is an empty cell, and
     /// the results that pinned no IP (`system`, a host that did not resolve) share a row.
     /// Rows per IP, not columns: `ips: all` on a host with many addresses grows the table down,
-    /// where a page has room, not across.
+    /// where a page has room, not across. An IP some population's SDK picks (`sdk:`) has a ★
+    /// by it, its title naming who picks it and why.
     static func writeMatrix(_ cells: [HTMLMatrixCell], into html: inout HTMLWriter) {
         var strategies: [String] = []
         var ips: [String?] = []
@@ -28,8 +29,23 @@ extension HTMLReport {
         }
         html.raw("</tr></thead>\n<tbody>\n")
         for (row, ip) in ips.enumerated() {
-            html.raw("<tr><th scope=\"row\">")
+            let picks = grid[row].joined().reduce(into: [HTMLMatrixCell.Pick]()) { picks, cell in
+                for pick in cell.picks where !picks.contains(pick) { picks.append(pick) }
+            }
+            if picks.isEmpty {
+                html.raw("<tr><th scope=\"row\">")
+            } else {
+                html.raw("<tr><th scope=\"row\" class=\"pick\" title=\"picked by ")
+                for (index, pick) in picks.enumerated() {
+                    if index > 0 { html.raw("; ") }
+                    html.attributeText(pick.client)
+                    html.raw(": ")
+                    html.attributeText(pick.reason)
+                }
+                html.raw("\">")
+            }
             if let ip { html.text(ip) } else { html.raw("no IP pinned") }
+            if !picks.isEmpty { html.raw(" <span class=\"pick-mark\">&#9733;</span>") }
             html.raw("</th>")
             for column in strategies.indices {
                 let results = grid[row][column]
@@ -49,14 +65,19 @@ extension HTMLReport {
     /// A scenario's clients × addresses matrix, when its map is asked as user populations: a
     /// row per client, a column per address (in the order their results came; `no address`
     /// for the clients whose lookup failed), a cell where the client was sent, coloured by the
-    /// address's result — the worst of its strategies' — and linking to that result.
+    /// address's result — the worst of its strategies' — and linking to that result. The cell
+    /// of the address a client's SDK hands its apps (`sdk:`) is marked ★ `PASS`, its title
+    /// saying why the SDK picks it.
     static func writeClientMatrix(_ cells: [HTMLMatrixCell], into html: inout HTMLWriter) {
         var clients: [String] = []
         var addresses: [String?] = []
         // Per address, the result that colours it: the first with the worst outcome.
         var shown: [String?: HTMLMatrixCell] = [:]
         var sent: Set<[String?]> = []
+        // (client, address) → why the client's SDK picks the address.
+        var picked: [[String?]: String] = [:]
         for cell in cells where !cell.clients.isEmpty {
+            for pick in cell.picks where picked[[pick.client, cell.ip]] == nil { picked[[pick.client, cell.ip]] = pick.reason }
             if !addresses.contains(cell.ip) { addresses.append(cell.ip) }
             if let current = shown[cell.ip], severity(current.status) >= severity(cell.status) {} else { shown[cell.ip] = cell }
             for client in cell.clients {
@@ -82,7 +103,7 @@ extension HTMLReport {
                     continue
                 }
                 html.raw("<td>")
-                writeCell(cell, into: &html)
+                writeCell(cell, pickedBecause: picked[[client, address]], into: &html)
                 html.raw("</td>")
             }
             html.raw("</tr>\n")
@@ -100,11 +121,14 @@ extension HTMLReport {
         }
     }
 
-    /// `<a class="cell failed" href="#r0-3-1" data-result="r0-3-1" data-status="failed">FAIL</a>`.
-    private static func writeCell(_ cell: HTMLMatrixCell, into html: inout HTMLWriter) {
+    /// `<a class="cell failed" href="#r0-3-1" data-result="r0-3-1" data-status="failed">FAIL</a>`;
+    /// with `pickedBecause` (the clients matrix, the row's client picks the address), class
+    /// `pick`, the reason in the title and a ★ before the label.
+    private static func writeCell(_ cell: HTMLMatrixCell, pickedBecause reason: String? = nil, into html: inout HTMLWriter) {
         html.raw("<a class=\"cell ")
         html.raw(cell.status.name)
         if cell.flaky { html.raw(" flaky") }
+        if reason != nil { html.raw(" pick") }
         html.raw("\" href=\"#")
         html.resultID(cell.position)
         html.raw("\" data-result=\"")
@@ -119,7 +143,12 @@ extension HTMLReport {
             html.raw(" ")
             html.attributeText(ip)
         }
+        if let reason {
+            html.raw("; picked: ")
+            html.attributeText(reason)
+        }
         html.raw("\">")
+        if reason != nil { html.raw("&#9733; ") }
         html.raw(cell.flaky ? "FLAKY" : cell.status.label)
         html.raw("</a>")
     }

@@ -43,6 +43,15 @@ extension HTMLReport {
         if result.evidence.insecure { html.raw(" <span class=\"tag-insecure\">INSECURE</span>") }
         // An address the service no longer returns, checked because apps still hold it.
         if result.evidence.retained != nil { html.raw(" <span class=\"tag-retained\">RETAINED</span>") }
+        // An address a population's HTTPDNS SDK hands its apps (`sdk:`): their traffic is here.
+        if let pick = result.evidence.pick, !pick.pickers.isEmpty {
+            html.raw(" <span class=\"tag-pick\" title=\"picked by ")
+            for (index, line) in pick.pickerLines.enumerated() {
+                if index > 0 { html.raw("; ") }
+                html.attributeValue(line)
+            }
+            html.raw("\">PICK</span>")
+        }
         html.raw(" <span class=\"ms\">")
         html.milliseconds(result.duration)
         html.raw(" ms</span>")

@@ -17,6 +17,8 @@ public final class HTMLReport: StreamedReport {
     /// Allows the page's own style and script (see `HTMLPage`).
     private let nonce = HTMLPage.makeNonce()
     private var flaky = 0
+    /// Whether some population's SDK picks a result's address (`sdk:`): the legend then says what ★ is.
+    private var picked = false
     /// Every tag seen, redacted, and its number: results carry numbers (`data-tags="0 3"`), so
     /// the filter needs no separator that a tag could contain. As many as the plans have tags.
     private var tagNumbers: [String: Int] = [:]
@@ -46,6 +48,7 @@ public final class HTMLReport: StreamedReport {
 
     private func add(_ result: ScenarioResult, at position: ResultPosition) {
         if result.isFlaky { flaky += 1 }
+        if let pick = result.evidence.pick, !pick.pickers.isEmpty { picked = true }
         let tags = result.tags.map(number(ofTag:))
         let cell = HTMLMatrixCell(result, at: position, redactor: redactor)
         cells.append(at: position) { cell.encode(into: &$0) }
@@ -204,6 +207,9 @@ public final class HTMLReport: StreamedReport {
             html.raw("\">")
             html.text(name)
             html.raw("</span> ")
+        }
+        if picked {
+            html.raw("· <b class=\"pick-mark\">&#9733;</b> the address an app's HTTPDNS SDK picks (<code>sdk:</code>), <b class=\"tag-pick\">PICK</b> its results")
         }
         html.raw("</p>\n")
     }

@@ -58,6 +58,12 @@ struct HTMLWriter: ~Copyable {
         ByteText.withUTF8(text) { HTMLEscaper.escape($0, attribute: true, to: &bytes) }
     }
 
+    /// A value from the run for a double-quoted attribute value (the caller writes the quotes):
+    /// redacted, its controls shown as escapes, escaped.
+    mutating func attributeValue(_ value: String) {
+        attributeText(PlainText.singleLine(redactor.redact(value)))
+    }
+
     mutating func number(_ value: Int) {
         ByteText.decimal(value, to: &bytes)
     }
