@@ -6,7 +6,7 @@ import RunnerResults
 import RunnerVocabulary
 
 /// The SDK's pick (`sdk:`) in the reports: the console's `[PICK]` and the picks in its summary,
-/// the HTML tag and matrix mark.
+/// the HTML tag and matrix mark, the JUnit failure type and evidence, the JSON round trip.
 @Suite struct PickReportTests {
     static let gdMobile = ClientIdentity(name: "gd-mobile", labels: [ClientIdentity.Label(name: "isp", value: "china-mobile")])
     static let shTelecom = ClientIdentity(name: "sh-telecom", labels: [ClientIdentity.Label(name: "isp", value: "china-telecom")])
@@ -190,5 +190,62 @@ import RunnerVocabulary
         cell.encode(into: &bytes)
         #expect(bytes.withUnsafeBytes { HTMLMatrixCell(decoding: UnsafeRawBufferPointer($0), at: position) } == cell)
         #expect(bytes.array.dropLast().withUnsafeBytes { HTMLMatrixCell(decoding: $0, at: position) } == nil)
+    }
+
+    // MARK: JUnit
+
+    @Test func aFailingPickIsTheFailuresTypeAndThePickIsInSystemOut() throws {
+        let xml = try RenderedReport.junit(Self.run(Self.twoPopulations + Self.thisMachine), redactor: Fixture.redactor)
+        let check = try SchemaCheck.validate(xml)
+        #expect(check.status == 0, "\(check.messages)")
+        #expect(xml.contains("""
+            <failure type="pick" message="sh-telecom&apos;s apps connect to 127.0.0.9 (first in the answer; ranking off) and it fails">\
+            sh-telecom's apps connect to 127.0.0.9 (first in the answer; ranking off) and it fails
+            status: expected 200, got 503</failure>
+            """), "\(xml)")
+        let cases = try ParsedElement.parse(xml).all("testcase")
+        let out = cases.map { $0.first("system-out")?.text ?? "" }
+        #expect(out[0].contains("\npicked by: gd-mobile (first in the answer; ranking off)\n"), "\(out[0])")
+        #expect(out[1].contains("\npicked by: sh-telecom (first in the answer; ranking off)\n"), "\(out[1])")
+        #expect(out[2].contains("\npicked by: this machine (fastest connect, 0.3 ms)\n"), "\(out[2])")
+        #expect(out[3].contains("\npicked by: no population: this machine picks 127.0.0.2\n"), "\(out[3])")
+        var ranked = Self.thisMachine[0]
+        ranked.evidence.pick = Fixture.pick
+        let junit = try RenderedReport.junit(Self.run([ranked]), redactor: Fixture.redactor)
+        #expect(junit.contains("\nranking connects: 127.0.0.2:8443 0.3 ms, 127.0.0.9:8443 connection refused\n"), "\(junit)")
+    }
+
+    // MARK: JSON
+
+    /// `evidence.pick` and `picked_by` as written, and `runner merge`'s reading of them.
+    @Test func thePickSurvivesTheJSONReportAndMerge() throws {
+        var ranked = Self.twoPopulations[0]
+        ranked.evidence.pick = Fixture.pick
+        let run = Self.run([ranked, Self.twoPopulations[1], Self.thisMachine[1]])
+        let data = try RenderedReport.json(run, redactor: Fixture.redactor)
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let results = try #require((document["suites"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        let evidence = results.compactMap { $0["evidence"] as? [String: Any] }
+        #expect(evidence.map { $0["picked_by"] as? [String] } == [["gd-mobile"], ["sh-telecom"], []])
+        let pick = try #require(evidence[0]["pick"] as? [String: Any])
+        #expect(pick["sdk"] as? String == "alibaba-ios" && pick["map"] as? String == "ali" && pick["host"] as? String == "api.lab.test")
+        let connects = try #require(pick["connects"] as? [[String: Any]])
+        #expect(connects.map { $0["connect_ms"] as? Double } == [0.312, nil])
+        #expect(connects[1]["connect_ms"] is NSNull && connects[1]["error"] as? String == "connection refused")
+        #expect(problemKinds(results[1]) == ["pick", "expectation"])
+
+        let back = try run.readBack(data)
+        #expect(back.suites[0].results.map(\.evidence.pick) == run.suites[0].results.map(\.evidence.pick))
+        if case .failed(let problems) = back.suites[0].results[1].outcome, case .failed(let written) = run.suites[0].results[1].outcome {
+            #expect(problems == written)
+        } else {
+            Issue.record("the failing pick did not read back as failed")
+        }
+        // Read back, it writes the same document.
+        #expect(try RenderedReport.json(back, redactor: Fixture.redactor) == data)
+    }
+
+    private func problemKinds(_ result: [String: Any]) -> [String] {
+        ((result["problems"] as? [[String: Any]]) ?? []).compactMap { $0["kind"] as? String }
     }
 }
