@@ -20,11 +20,20 @@ import NIOPosix
 /// `/hostile/endless` (chunked, never ends, ~3 MiB/s at most), `/hostile/http10` (an HTTP/1.0 answer
 /// ended by close) and `/hostile/bad-status` (status "2OO"). HTTP/2 streams answer those paths with a 501.
 /// `LabAddress.handshakeCloser` hangs up on every TLS handshake.
+///
+/// For an SDK's ranking connects, `rankPort` takes bare TCP handshakes on `LabAddress.fastRankEdge`
+/// (at once) and `LabAddress.slowRankEdge` (in about 1 s); nothing listens on
+/// `LabAddress.deadRankEdge` (see `RankListeners`).
 public final class Lab: Sendable {
     /// The plain HTTP port, the same on every lab address.
     public let httpPort: Int
     /// The TLS port, the same on every lab address.
     public let httpsPort: Int
+    /// The ranking port: a TCP handshake (nothing served) on `LabAddress.fastRankEdge` completes at
+    /// once, on `LabAddress.slowRankEdge` in about 1 s; no other address listens on it. A lab plan
+    /// names it `{{rank}}` (`LabPlans.fill`), `runner-lab` `--rank-port` (18090) and `rank_port=`
+    /// in its ready file.
+    public var rankPort: Int { rank.port }
     /// The DNS port (UDP and TCP) of every lab resolver (`LabResolver`).
     public var dnsPort: Int { resolvers.port }
     /// Path of the CA certificate PEM that clients should trust.
@@ -41,6 +50,7 @@ public final class Lab: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let listeners: [ListenerSet]
     private let resolvers: LabResolverServer
+    private let rank: RankListeners
     private let ledger: ConnectionLedger
     private let httpdnsLedger: HTTPDNSLedger
     private let sessions: SessionLedger
@@ -51,7 +61,7 @@ public final class Lab: Sendable {
     private init(
         httpPort: Int, httpsPort: Int, caFile: String, caPEM: String, leafPEMs: (primary: String, stale: String, ipOnly: String),
         group: MultiThreadedEventLoopGroup,
-        listeners: [ListenerSet], resolvers: LabResolverServer, ledger: ConnectionLedger, httpdnsLedger: HTTPDNSLedger,
+        listeners: [ListenerSet], resolvers: LabResolverServer, rank: RankListeners, ledger: ConnectionLedger, httpdnsLedger: HTTPDNSLedger,
         sessions: SessionLedger, temporaryDirectory: String?
     ) {
         self.httpPort = httpPort
@@ -64,20 +74,22 @@ public final class Lab: Sendable {
         self.group = group
         self.listeners = listeners
         self.resolvers = resolvers
+        self.rank = rank
         self.ledger = ledger
         self.httpdnsLedger = httpdnsLedger
         self.sessions = sessions
         self.temporaryDirectory = temporaryDirectory
     }
 
-    /// Issues the certificates, listens on every lab address and starts the lab's resolvers (a port
-    /// of 0 picks one number free on all of them), then writes `ca.pem` (and the leaves `api.pem` and `stale.pem`) into `stateDirectory` (a
+    /// Issues the certificates, listens on every lab address, on the rank edges' `rankPort` and
+    /// starts the lab's resolvers (a port of 0 picks one number free on all of them), then writes `ca.pem` (and the leaves `api.pem` and `stale.pem`) into `stateDirectory` (a
     /// fresh temporary directory when `nil`).
     ///
     /// `benchEdges`: that many more addresses, 127.0.1.1 on (`LabAddress.benchEdge`), each like
     /// the primary edge, at most `LabAddress.maxBenchEdges`.
     public static func start(
-        httpPort: Int = 0, httpsPort: Int = 0, dnsPort: Int = 0, stateDirectory: String? = nil, benchEdges: Int = 0
+        httpPort: Int = 0, httpsPort: Int = 0, dnsPort: Int = 0, rankPort: Int = 0, stateDirectory: String? = nil,
+        benchEdges: Int = 0
     ) async throws -> Lab {
         let certificates = try LabCertificates.generate()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
@@ -88,6 +100,7 @@ public final class Lab: Sendable {
         let hosts = VirtualHost.labHosts(certificates, benchEdges: min(max(0, benchEdges), LabAddress.maxBenchEdges))
         var listeners: [ListenerSet] = []
         var resolverServer: LabResolverServer?
+        var rankListeners: RankListeners?
         do {
             let http = try await ListenerSet.bind(service: "HTTP", hosts: hosts, port: httpPort, group: group) {
                 pipeline.plainHTTP($0, host: $1)
@@ -99,6 +112,8 @@ public final class Lab: Sendable {
             listeners.append(https)
             let resolvers = try await LabResolverServer.bind(port: dnsPort, group: group)
             resolverServer = resolvers
+            let rank = try RankListeners.start(port: rankPort)
+            rankListeners = rank
 
             // Written only once the ports are ours: a lab that fails to start must not replace the CA
             // of one already running with the same state directory.
@@ -116,12 +131,13 @@ public final class Lab: Sendable {
             return Lab(
                 httpPort: http.port, httpsPort: https.port, caFile: caFile, caPEM: certificates.authority.pem,
                 leafPEMs: (certificates.primary.certificatePEM, certificates.stale.certificatePEM, certificates.ipOnly.certificatePEM),
-                group: group, listeners: listeners, resolvers: resolvers, ledger: ledger, httpdnsLedger: httpdnsLedger,
+                group: group, listeners: listeners, resolvers: resolvers, rank: rank, ledger: ledger, httpdnsLedger: httpdnsLedger,
                 sessions: sessions,
                 temporaryDirectory: state.isTemporary ? state.path : nil)
         } catch {
             for listener in listeners { await listener.close() }
             await resolverServer?.close()
+            rankListeners?.close()
             try? await group.shutdownGracefully()
             throw error
         }
@@ -144,6 +160,16 @@ public final class Lab: Sendable {
     public func requestsArrived(target: String) -> [LabArrival] {
         ledger.arrivals(target: target)
     }
+
+    /// TCP connections accepted on `ip`'s `rankPort` since start (each closed at once): the ranking
+    /// connects that reached `LabAddress.fastRankEdge` or `LabAddress.slowRankEdge`; 0 elsewhere.
+    public func rankConnectsAccepted(on ip: String) -> Int {
+        rank.accepted(on: ip)
+    }
+
+    /// First SYNs `LabAddress.slowRankEdge`'s `rankPort` has dropped since start: each a connect
+    /// that then took the client's retransmission timeout.
+    public var rankConnectsHeldBack: Int { rank.heldBack }
 
     /// Logins `/session/login` accepted since start.
     public var loginsAccepted: Int { sessions.logins }
@@ -183,6 +209,7 @@ public final class Lab: Sendable {
         if alreadyDown { return }
         for listener in listeners { await listener.close() }
         await resolvers.close()
+        rank.close()
         // Stopping the loops closes the connections still open (keep-alive, hanging requests).
         try await group.shutdownGracefully()
         if let temporaryDirectory {

@@ -4,7 +4,8 @@
 /// Every address offers "h2" and "http/1.1" by ALPN on the HTTPS port, except `replica` (HTTP/1.1 only);
 /// the plain HTTP port is HTTP/1.1 everywhere.
 public enum LabAddress {
-    /// One certificate (SANs: api.lab.test, single.lab.test, localhost, IP 127.0.0.2) whatever the SNI.
+    /// One certificate (SANs: api.lab.test, single.lab.test, rank.lab.test, fallback.lab.test, localhost,
+    /// IP 127.0.0.2) whatever the SNI.
     public static let primary = "127.0.0.2"
     /// SNI "sni.lab.test" gets the sni.lab.test certificate; no SNI or any other name gets default.lab.test.
     public static let sniOnly = "127.0.0.3"
@@ -33,10 +34,23 @@ public enum LabAddress {
     /// A certificate with no name, only this IP address (SAN IP 127.0.0.14): an edge a plan (or
     /// an app) addresses by its IP, whose rules and pins are written for the IP itself.
     public static let ipOnly = "127.0.0.14"
+    /// Same certificate and endpoints as `primary`, and a TCP listener on `Lab.rankPort` that
+    /// completes a handshake at once: the edge an SDK's ranking connects find fastest.
+    public static let fastRankEdge = "127.0.0.15"
+    /// Same certificate and endpoints as `primary`, but a handshake on `Lab.rankPort` takes about
+    /// 1 s: the port drops a connect's first SYN and takes the client kernel's resend (its initial
+    /// retransmission timeout, 1 s), so a ranking connect succeeds, slowly. One that starts within
+    /// 250 ms before another's resend gets in at once (see `RankListeners`).
+    public static let slowRankEdge = "127.0.0.16"
     /// Every lab address with HTTP and HTTPS, in the order above.
     public static let all: [String] = [
         primary, sniOnly, expired, replica, ipv6, handshakeCloser, impostor, staleEdge, noForwardSecrecy, tls12, ipOnly,
+        fastRankEdge, slowRankEdge,
     ]
+
+    /// Nothing listens here on any port (HTTP, HTTPS, `Lab.rankPort`): every connect is refused
+    /// at once, the ranking's failed edge. Not in `all`.
+    public static let deadRankEdge = "127.0.0.17"
 
     /// The most `benchEdge` addresses a lab serves.
     public static let maxBenchEdges = 250

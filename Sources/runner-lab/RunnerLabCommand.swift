@@ -18,6 +18,9 @@ struct RunnerLabCommand: AsyncParsableCommand {
     @Option(help: "Port for DNS (UDP and TCP) on every lab resolver's address.")
     var dnsPort = 18053
 
+    @Option(help: "Port for the SDK ranking connects (bare TCP) on the fast and slow rank edges.")
+    var rankPort = 18090
+
     @Option(name: .customLong("state-dir"), help: "Directory for ca.pem and the ready file.")
     var stateDir = ".lab"
 
@@ -37,11 +40,11 @@ struct RunnerLabCommand: AsyncParsableCommand {
         // Fails before touching the state directory when the ports are taken, so a second instance
         // cannot clobber the CA or ready file of one already running.
         let lab = try await Lab.start(
-            httpPort: httpPort, httpsPort: httpsPort, dnsPort: dnsPort, stateDirectory: stateDir, benchEdges: benchEdges)
+            httpPort: httpPort, httpsPort: httpsPort, dnsPort: dnsPort, rankPort: rankPort, stateDirectory: stateDir, benchEdges: benchEdges)
         let readyFile = URL(fileURLWithPath: stateDir).appendingPathComponent("ready").path
         do {
             Console.write(Banner.text(lab: lab, stateDir: stateDir))
-            try "http_port=\(lab.httpPort)\nhttps_port=\(lab.httpsPort)\ndns_port=\(lab.dnsPort)\n"
+            try "http_port=\(lab.httpPort)\nhttps_port=\(lab.httpsPort)\ndns_port=\(lab.dnsPort)\nrank_port=\(lab.rankPort)\n"
                 .write(toFile: readyFile, atomically: true, encoding: .utf8)
         } catch {
             try? await lab.shutdown()

@@ -9,13 +9,15 @@ public enum SharedLab {
     public static func get() async throws -> Lab { try await started.value }
 }
 
-/// Plans written for the lab: `{{http}}`, `{{https}}`, `{{dns}}` and `{{ca}}` become its ports and CA file.
+/// Plans written for the lab: `{{http}}`, `{{https}}`, `{{dns}}`, `{{rank}}` (`Lab.rankPort`) and
+/// `{{ca}}` become its ports and CA file.
 public enum LabPlans {
     public static func fill(_ yaml: String, lab: Lab) -> String {
         yaml.replacingOccurrences(of: "{{http}}", with: String(lab.httpPort))
             .replacingOccurrences(of: "{{https}}", with: String(lab.httpsPort))
             .replacingOccurrences(of: "{{ca}}", with: lab.caFile)
             .replacingOccurrences(of: "{{dns}}", with: String(lab.dnsPort))
+            .replacingOccurrences(of: "{{rank}}", with: String(lab.rankPort))
     }
 
     /// A fresh temporary directory for one test's files.

@@ -45,7 +45,8 @@ struct TLSIdentity: Sendable {
 /// Every certificate the lab presents, all issued by one throwaway CA at start-up.
 struct LabCertificates: Sendable {
     let authority: CertificateAuthority
-    /// api.lab.test, single.lab.test, localhost and IP 127.0.0.2: the one-certificate hosts.
+    /// api.lab.test, single.lab.test, rank.lab.test, fallback.lab.test, localhost and IP
+    /// 127.0.0.2: the one-certificate hosts (also on the rank edges).
     let primary: TLSIdentity
     /// sni.lab.test: only presented when the client asks for it by SNI.
     let sni: TLSIdentity
@@ -70,7 +71,7 @@ struct LabCertificates: Sendable {
             authority: authority,
             primary: try identity(
                 .current(
-                    "api.lab.test", dnsNames: ["api.lab.test", "single.lab.test", "localhost"],
+                    "api.lab.test", dnsNames: ["api.lab.test", "single.lab.test", "rank.lab.test", "fallback.lab.test", "localhost"],
                     ipAddresses: [LabAddress.primary], now: now)),
             sni: try identity(.current("sni.lab.test", now: now)),
             sniDefault: try identity(.current("default.lab.test", now: now)),

@@ -60,6 +60,8 @@ struct VirtualHost: Sendable {
             VirtualHost(address: LabAddress.noForwardSecrecy, defaultIdentity: certificates.noForwardSecrecy),
             VirtualHost(address: LabAddress.tls12, defaultIdentity: certificates.tls12),
             VirtualHost(address: LabAddress.ipOnly, defaultIdentity: certificates.ipOnly),
+            VirtualHost(address: LabAddress.fastRankEdge, defaultIdentity: certificates.primary),
+            VirtualHost(address: LabAddress.slowRankEdge, defaultIdentity: certificates.primary),
         ]
     }
 }
