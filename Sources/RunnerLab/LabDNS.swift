@@ -4,7 +4,8 @@
 /// matched without regard to case or a trailing dot. Names that are in neither `records` nor `faults`
 /// get each format's "no such name" (DNSPod: its "no record" forms, see `DNSPodEndpoint`; Alibaba, Volcengine, JSON: empty lists;
 /// DoH JSON: Status 3; DoH wire: NXDOMAIN), except for the few names one format alone knows
-/// (`jsonOnlyRecords`, `dohOnlyNames`, `vendorSampleNames`). Lookups are counted per format and name (`Lab.httpdnsLookups`).
+/// (`jsonOnlyRecords`, `dohOnlyNames`, `vendorSampleNames`) and those only the lab's DNS servers
+/// know (`resolverOnlyRecords`, answered with no addresses). Lookups are counted per format and name (`Lab.httpdnsLookups`).
 public enum LabDNS {
     /// What the service answers for one name.
     public struct Record: Sendable, Equatable {
@@ -93,6 +94,20 @@ public enum LabDNS {
         "v6only.lab.test": Record(ipv6: [LabAddress.ipv6]),
         "shortttl.lab.test": Record(ipv4: [LabAddress.primary], ttl: 1),
         "cname.lab.test": Record(ipv4: [LabAddress.primary], canonicalName: "api.lab.test"),
+        // For an SDK's ranking (`Lab.rankPort`): the edge that refuses first, the slow one next,
+        // the fast one last, so that only ranking picks the fast one; ::1 for a per-family pick.
+        "rank.lab.test": Record(
+            ipv4: [LabAddress.deadRankEdge, LabAddress.slowRankEdge, LabAddress.fastRankEdge], ipv6: [LabAddress.ipv6]),
+    ]
+
+    /// Names only the lab's DNS servers know (`LabResolver`, honest and lying), keyed like
+    /// `records`: every HTTPDNS format answers them as it answers `Fault.empty` (its "no record"
+    /// form: DNSPod an empty body, Alibaba and Volcengine and JSON empty lists, DoH Status 0 / NOERROR
+    /// without answers), so that a map falls back to the system resolver, which a plan's
+    /// `resolver:` points at the lab's (`Lab.dnsPort`). `fallback.lab.test`: A `LabAddress.primary`
+    /// and `LabAddress.replica`, AAAA ::1 (TTL 60; both in the primary certificate's names).
+    public static let resolverOnlyRecords: [String: Record] = [
+        "fallback.lab.test": Record(ipv4: [LabAddress.primary, LabAddress.replica], ipv6: [LabAddress.ipv6]),
     ]
 
     /// Names only `Format.json` knows, keyed like `records`: well-formed JSON that a strict client must

@@ -23,12 +23,41 @@ extension LabDNS {
     /// that is down (`deadEdge`), one to the replica (up: another region's edge, for a rule on
     /// where a population may be sent), and one more sent to the primary (an edge two
     /// populations share). Their TTL is 120 s, the table's 60.
+    ///
+    /// Each also gets `rank.lab.test`'s three rank edges (and ::1) in an order of its own, the dead
+    /// edge first for bj-unicom (as in the table) and gd-telecom: whatever the order, ranking
+    /// picks `LabAddress.fastRankEdge`, and without ranking each population's first address.
     public static let populations: [Population] = [
-        Population(name: "gd-mobile", subnet: "120.196.0.0/16", records: ["api.lab.test": Record(ipv4: [LabAddress.primary], ttl: 120)]),
-        Population(name: "bj-unicom", subnet: "123.112.0.0/16", records: ["api.lab.test": Record(ipv4: [deadEdge], ttl: 120)]),
-        Population(name: "sh-telecom", subnet: "101.80.0.0/16", records: ["api.lab.test": Record(ipv4: [LabAddress.replica], ttl: 120)]),
-        Population(name: "gd-telecom", subnet: "113.96.0.0/16", records: ["api.lab.test": Record(ipv4: [LabAddress.primary], ttl: 120)]),
+        Population(
+            name: "gd-mobile", subnet: "120.196.0.0/16",
+            records: ["api.lab.test": Record(ipv4: [LabAddress.primary], ttl: 120), "rank.lab.test": rankRecord(.slow, .fast, .dead)]),
+        Population(
+            name: "bj-unicom", subnet: "123.112.0.0/16",
+            records: ["api.lab.test": Record(ipv4: [deadEdge], ttl: 120), "rank.lab.test": rankRecord(.dead, .slow, .fast)]),
+        Population(
+            name: "sh-telecom", subnet: "101.80.0.0/16",
+            records: ["api.lab.test": Record(ipv4: [LabAddress.replica], ttl: 120), "rank.lab.test": rankRecord(.fast, .dead, .slow)]),
+        Population(
+            name: "gd-telecom", subnet: "113.96.0.0/16",
+            records: ["api.lab.test": Record(ipv4: [LabAddress.primary], ttl: 120), "rank.lab.test": rankRecord(.dead, .fast, .slow)]),
     ]
+
+    private enum RankEdge {
+        case fast, slow, dead
+
+        var address: String {
+            switch self {
+            case .fast: LabAddress.fastRankEdge
+            case .slow: LabAddress.slowRankEdge
+            case .dead: LabAddress.deadRankEdge
+            }
+        }
+    }
+
+    /// A population's `rank.lab.test`: the rank edges in this order, then ::1, TTL 120.
+    private static func rankRecord(_ edges: RankEdge...) -> Record {
+        Record(ipv4: edges.map(\.address), ipv6: [LabAddress.ipv6], ttl: 120)
+    }
 
     /// The bench's populations: a client in 10.77.K.0/24 (K from 0 to 255) is sent to
     /// `benchEdgesPerPopulation` of the first `benchEdgeCount` bench edges, starting at the

@@ -14,9 +14,13 @@ enum Banner {
             (LabAddress.staleEdge, "api.lab.test", "valid certificate under a second key: a stale edge (see api.pem, stale.pem)"),
             (LabAddress.noForwardSecrecy, "api.lab.test", "TLS 1.2, AES128-GCM-SHA256 only (RSA, no forward secrecy): ATS refuses"),
             (LabAddress.tls12, "api.lab.test", "TLS 1.2, ECDHE-ECDSA-AES128-GCM-SHA256 only: ATS accepts"),
+            (LabAddress.fastRankEdge, "rank.lab.test", "like 127.0.0.2; a TCP connect on the rank port completes at once"),
+            (LabAddress.slowRankEdge, "rank.lab.test", "like 127.0.0.2; a TCP connect on the rank port takes about 1 s"),
+            (LabAddress.deadRankEdge, "rank.lab.test", "nothing listens (HTTP, HTTPS, rank port): connects are refused"),
         ]
         let width = rows.map(\.hosts.count).max() ?? 0
-        var text = "runner lab: HTTP on port \(lab.httpPort), HTTPS on port \(lab.httpsPort), CA \(stateDir)/ca.pem\n\n"
+        var text = "runner lab: HTTP on port \(lab.httpPort), HTTPS on port \(lab.httpsPort), rank (bare TCP) on port "
+        text += "\(lab.rankPort), CA \(stateDir)/ca.pem\n\n"
         text += "  " + pad("address", 11) + pad("hosts", width + 2) + "shows\n"
         for row in rows {
             text += "  " + pad(row.address, 11) + pad(row.hosts, width + 2) + row.shows + "\n"
@@ -35,6 +39,8 @@ enum Banner {
         text += "dns (UDP and TCP, port \(lab.dnsPort)): honest \(LabResolver.honest.address) (the LabDNS table), lying "
         text += "\(LabResolver.lying.address) (\(LabResolver.liedAbout) → \(LabResolver.lie.joined(separator: ", "))), "
         text += "silent \(LabResolver.silent.address) (never answers)\n"
+        text += "  rank.lab.test: every httpdns format answers dead, slow, fast (and ::1); fallback.lab.test: no record "
+        text += "by httpdns, \(LabAddress.primary) \(LabAddress.replica) ::1 by the dns servers\n"
         text += "  signed and encrypted: volcengine secret \(LabDNS.volcengineSecret), alibaba /sign_d secret "
         text += "\(LabDNS.alibabaSecret), dnspod alg=des|aes key \(LabDNS.dnspodKey)\n"
         text += "try: curl --cacert \(stateDir)/ca.pem --resolve sni.lab.test:\(lab.httpsPort):\(LabAddress.sniOnly) "

@@ -128,6 +128,52 @@ struct HTTPDNSCase: CustomTestStringConvertible, Sendable {
         .init(
             lookup: "doh/resolve?name=nowhere.lab.test&type=A", status: 200, contentType: dnsJSON,
             body: #"{"Status":3}"#),
+
+        // rank.lab.test: the dead rank edge first, then the slow, then the fast, and ::1; each
+        // population its own order (TTL 120). fallback.lab.test: every format's "no record" form.
+        .init(lookup: "dnspod/d?dn=rank.lab.test&ttl=1", status: 200, contentType: text, body: "127.0.0.17;127.0.0.16;127.0.0.15,60"),
+        .init(
+            lookup: "dnspod/d?dn=rank.lab.test&type=addrs&ttl=1", status: 200, contentType: text,
+            body: "127.0.0.17;127.0.0.16;127.0.0.15,60-::1,60"),
+        .init(lookup: "dnspod/d?dn=rank.lab.test&ttl=1&ip=120.196.3.4", status: 200, contentType: text, body: "127.0.0.16;127.0.0.15;127.0.0.17,120"),
+        .init(lookup: "dnspod/d?dn=rank.lab.test&ttl=1&ip=123.112.0.9", status: 200, contentType: text, body: "127.0.0.17;127.0.0.16;127.0.0.15,120"),
+        .init(lookup: "dnspod/d?dn=rank.lab.test&ttl=1&ip=101.80.200.1", status: 200, contentType: text, body: "127.0.0.15;127.0.0.17;127.0.0.16,120"),
+        .init(lookup: "dnspod/d?dn=rank.lab.test&ttl=1&ip=113.96.1.1", status: 200, contentType: text, body: "127.0.0.17;127.0.0.15;127.0.0.16,120"),
+        .init(lookup: "dnspod/d?dn=fallback.lab.test&ttl=1", status: 200, contentType: text, body: ""),
+        .init(lookup: "dnspod/d?dn=fallback.lab.test&type=addrs&ttl=1", status: 200, contentType: text, body: "0-0"),
+        .init(
+            lookup: "alibaba/lab/d?host=rank.lab.test&query=4,6", status: 200, contentType: json,
+            body: #"{"host":"rank.lab.test","ips":["127.0.0.17","127.0.0.16","127.0.0.15"],"ipsv6":["::1"],"ttl":60,"origin_ttl":60}"#),
+        .init(
+            lookup: "alibaba/lab/d?host=rank.lab.test&ip=113.96.1.1", status: 200, contentType: json,
+            body: #"{"host":"rank.lab.test","ips":["127.0.0.17","127.0.0.15","127.0.0.16"],"ttl":120,"origin_ttl":120}"#),
+        .init(
+            lookup: "alibaba/lab/d?host=fallback.lab.test&query=4,6", status: 200, contentType: json,
+            body: #"{"host":"fallback.lab.test","ips":[],"ipsv6":[],"ttl":60,"origin_ttl":60}"#),
+        .init(
+            lookup: "json/v1/resolve?name=rank.lab.test", status: 200, contentType: json,
+            body: #"{"answer":{"v4":["127.0.0.17","127.0.0.16","127.0.0.15"],"v6":["::1"],"ttl":60}}"#),
+        .init(
+            lookup: "json/v1/resolve?name=rank.lab.test&ip=101.80.0.1", status: 200, contentType: json,
+            body: #"{"answer":{"v4":["127.0.0.15","127.0.0.17","127.0.0.16"],"v6":["::1"],"ttl":120}}"#),
+        .init(
+            lookup: "json/v1/resolve?name=fallback.lab.test", status: 200, contentType: json,
+            body: #"{"answer":{"v4":[],"v6":[],"ttl":60}}"#),
+        .init(
+            lookup: "doh/resolve?name=rank.lab.test&type=A", status: 200, contentType: dnsJSON,
+            body: #"{"Status":0,"Answer":[{"name":"rank.lab.test.","type":1,"TTL":60,"data":"127.0.0.17"},"#
+                + #"{"name":"rank.lab.test.","type":1,"TTL":60,"data":"127.0.0.16"},"#
+                + #"{"name":"rank.lab.test.","type":1,"TTL":60,"data":"127.0.0.15"}]}"#),
+        .init(
+            lookup: "doh/resolve?name=rank.lab.test&type=AAAA", status: 200, contentType: dnsJSON,
+            body: #"{"Status":0,"Answer":[{"name":"rank.lab.test.","type":28,"TTL":60,"data":"::1"}]}"#),
+        .init(
+            lookup: "doh/resolve?name=rank.lab.test&type=A&edns_client_subnet=120.196.0.0/24", status: 200, contentType: dnsJSON,
+            body: #"{"Status":0,"Answer":[{"name":"rank.lab.test.","type":1,"TTL":120,"data":"127.0.0.16"},"#
+                + #"{"name":"rank.lab.test.","type":1,"TTL":120,"data":"127.0.0.15"},"#
+                + #"{"name":"rank.lab.test.","type":1,"TTL":120,"data":"127.0.0.17"}]}"#),
+        .init(lookup: "doh/resolve?name=fallback.lab.test&type=A", status: 200, contentType: dnsJSON, body: #"{"Status":0}"#),
+        .init(lookup: "doh/resolve?name=fallback.lab.test&type=AAAA", status: 200, contentType: dnsJSON, body: #"{"Status":0}"#),
     ]
 }
 

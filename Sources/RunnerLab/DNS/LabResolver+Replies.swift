@@ -39,9 +39,10 @@ extension LabResolver {
         }
     }
 
-    /// The table's answer, as `/dns-query` gives it (HTTP-level faults are no names here).
+    /// The table's answer, as `/dns-query` gives it (HTTP-level faults are no names here), and the
+    /// names only the resolvers know (`LabDNS.resolverOnlyRecords`).
     private static func tableResolution(of name: String) -> HTTPDNSResolution {
-        if let record = LabDNS.records[name] { return .records(record) }
+        if let record = LabDNS.records[name] ?? LabDNS.resolverOnlyRecords[name] { return .records(record) }
         return LabDNS.faults[name] == nil ? .noSuchName : .empty
     }
 

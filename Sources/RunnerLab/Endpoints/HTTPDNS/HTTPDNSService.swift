@@ -78,6 +78,7 @@ struct HTTPDNSService: Sendable {
     func resolution(of host: String) -> HTTPDNSResolution {
         let name = LabDNS.canonicalName(host)
         if let record = LabDNS.records[name] { return .records(record) }
+        if LabDNS.resolverOnlyRecords[name] != nil { return .empty }
         if format == .json, let record = LabDNS.jsonOnlyRecords[name] { return .records(record) }
         if let sample = LabDNS.vendorSample(name, in: format) { return sample.record.map(HTTPDNSResolution.records) ?? .empty }
         switch LabDNS.faults[name] {
