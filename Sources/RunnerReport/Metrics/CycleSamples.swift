@@ -11,6 +11,8 @@ public struct CycleSamples: Sendable {
     var results: [ResultSamples]
     /// Per plan (its index in `plans`), the latest lookup of each HTTPDNS map and host.
     var lookups: [(plan: Int, lookup: HTTPDNSLookupResult)]
+    /// The addresses the populations' app SDKs pick (`sdk:`), in plan order, labels redacted.
+    var picks: [AppPickTally.Sample] = []
     /// The apps' pin expiries and refusals (`app:`).
     var apps = AppPolicyTally()
     /// Seconds the cycle took.

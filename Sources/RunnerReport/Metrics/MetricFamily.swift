@@ -144,6 +144,18 @@ struct MetricFamily: Sendable {
         help: "Addresses the client population was given outside its expect.edges rules.", type: .gauge,
         labels: ["plan", "scenario", "client"])
 
+    // Per address a population's app SDK picks (an HTTPDNS map with `sdk:`), the results that
+    // share it together.
+
+    static let appPick = MetricFamily(
+        name: "runner_app_pick",
+        help: "1 for each address a client population's HTTPDNS SDK picks for the host (the address its apps connect to); absent for the others.",
+        type: .gauge, labels: ["plan", "map", "host", "client", "ip"])
+    static let appPickSuccess = MetricFamily(
+        name: "runner_app_pick_success",
+        help: "Whether every result on the address the population's SDK picks passed (1) or one failed or errored (0); absent when all were skipped.",
+        type: .gauge, labels: ["plan", "map", "host", "client", "ip"])
+
     // The apps' own trust rules (`app:`).
 
     static let appPinsExpiry = MetricFamily(
@@ -186,7 +198,7 @@ struct MetricFamily: Sendable {
         probeHTTPContentLength, probeHTTPUncompressedBodyLength, probeTLSCipherInfo, probeSSLLastChainExpiry,
         probeSSLLastChainInfo, result, resultFlaky, resolutionFallback, addressRetained, certificatePinMatch,
         httpdnsLookupSuccess, httpdnsLookupDuration, httpdnsAnswerAddresses, dnsForeignAddresses, dnsLookupDuration,
-        clientEdges, clientEdgesPassing, schedulingMisses, appPinsExpiry, appPolicyProblems, cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful,
+        clientEdges, clientEdgesPassing, schedulingMisses, appPick, appPickSuccess, appPinsExpiry, appPolicyProblems, cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful,
         stateWriteFailures, stateLastWriteSuccess, buildInfo,
     ]
 

@@ -16,6 +16,8 @@ public final class MetricsCollector: ResultSink {
     private var redactedLabels = false
     /// What the results show of their apps' rules.
     private var apps = AppPolicyTally()
+    /// The addresses the populations' SDKs pick, and how their results went.
+    private var picks = AppPickTally()
 
     /// A collector for a run of `plans`.
     public init(plans: [PlanIdentity], redactor: Redactor) {
@@ -37,6 +39,7 @@ public final class MetricsCollector: ResultSink {
         if samples.scenario != result.scenario || samples.ip != (result.ip ?? "") { redactedLabels = true }
         results.append(samples)
         apps.add(result, plan: position.suite, redactor: redactor)
+        if result.evidence.pick != nil { picks.add(result, at: position) }
     }
 
     /// The samples of the run that has ended, `run`: every result handed over, in plan order,
@@ -68,6 +71,7 @@ public final class MetricsCollector: ResultSink {
             plans: plans, results: results, lookups: lookups, duration: run.duration.inSeconds,
             endedAt: run.startedAt.addingTimeInterval(run.duration.inSeconds))
         cycle.apps = apps
+        if !picks.isEmpty { cycle.picks = picks.samples(redactor: redactor) }
         return cycle
     }
 

@@ -117,6 +117,8 @@ public struct MetricsExposition: Sendable {
         spill(&writer)
         writeClientEdges(into: &writer)
         spill(&writer)
+        writePicks(into: &writer)
+        spill(&writer)
         writeApps(into: &writer)
         spill(&writer)
 
@@ -357,6 +359,33 @@ public struct MetricsExposition: Sendable {
             for (index, population) in populations.enumerated() {
                 labels.withLabels(of: index) { writer.sample(family, labels: $0, value: value(population.edges)) }
             }
+        }
+    }
+
+    /// `runner_app_pick` and `runner_app_pick_success`: per plan, map, host, population and
+    /// address its SDK picks, one series for the results that share it.
+    private func writePicks(into writer: inout PrometheusTextWriter) {
+        let picks = cycle.picks
+        guard !picks.isEmpty else { return }
+        var labels = LabelBlocks(count: picks.count)
+        for pick in picks {
+            labels.add { bytes, start in
+                PrometheusTextWriter.label("plan", cycle.plans[pick.plan], into: &bytes, start: start)
+                PrometheusTextWriter.label("map", pick.map, into: &bytes, start: start)
+                PrometheusTextWriter.label("host", pick.host, into: &bytes, start: start)
+                PrometheusTextWriter.label("client", pick.client, into: &bytes, start: start)
+                PrometheusTextWriter.label("ip", pick.ip, into: &bytes, start: start)
+            }
+        }
+        writer.header(.appPick)
+        for index in picks.indices {
+            labels.withLabels(of: index) { writer.sample(.appPick, labels: $0, value: 1) }
+        }
+        guard picks.contains(where: { $0.success != nil }) else { return }
+        writer.header(.appPickSuccess)
+        for (index, pick) in picks.enumerated() {
+            guard let success = pick.success else { continue }
+            labels.withLabels(of: index) { writer.sample(.appPickSuccess, labels: $0, value: success ? 1 : 0) }
         }
     }
 
