@@ -62,7 +62,7 @@ struct MonitoringRulesTests {
         let rules = ((documents["alerts.yaml"]?.first as? [String: Any])?["groups"] as? [[String: Any]] ?? [])
             .flatMap { $0["rules"] as? [[String: Any]] ?? [] }
         let alerts = rules.compactMap { $0["alert"] as? String }
-        #expect(alerts.count == 17, "\(alerts)")
+        #expect(alerts.count == 18, "\(alerts)")
         for rule in rules {
             let name = rule["alert"] as? String ?? "?"
             let severity = (rule["labels"] as? [String: Any])?["severity"] as? String
