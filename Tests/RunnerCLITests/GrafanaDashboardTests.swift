@@ -103,6 +103,7 @@ struct GrafanaDashboardTests {
             try await PrometheusScrapeTests.waitUntil("Prometheus to have the populations and the resolver check", within: .seconds(30)) {
                 for name in [
                     "runner_client_edges", "runner_dns_foreign_addresses", "runner_certificate_pin_match", "runner_app_policy_problems",
+                    "runner_app_pick_success",
                 ] {
                     if try await prometheus.query(name).isEmpty { return false }
                 }
@@ -110,15 +111,6 @@ struct GrafanaDashboardTests {
             }
             for (panel, expr) in queries {
                 let results = try await prometheus.query(Self.filled(expr))
-                // The pick series come once the engine sets each result's pick (issue 46, being
-                // wired): until then this panel has no data. The known issue fails the test once
-                // it does, so whoever wires it removes this.
-                if expr.contains("runner_app_pick") {
-                    withKnownIssue("the engine does not set Evidence.pick yet") {
-                        #expect(!results.isEmpty, "panel '\(panel)': no data for \(Self.filled(expr))")
-                    }
-                    continue
-                }
                 #expect(!results.isEmpty, "panel '\(panel)': no data for \(Self.filled(expr))")
             }
         }

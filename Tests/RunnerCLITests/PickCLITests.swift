@@ -167,3 +167,123 @@ extension PickCLITests {
         #expect(pick.first?["reason"]?.hasPrefix("the only address that connected") == true, "\(pick)")
     }
 }
+
+/// The issue's lab checks: `rank.lab.test`, which the lab's DNSPod replica answers each
+/// population with its three rank edges in an order of its own (the dead edge first for
+/// bj-unicom and gd-telecom): the fast edge connects at once on the rank port, the slow one in
+/// about 1 s (its first SYN held back), the dead one refuses.
+extension PickCLITests {
+    static func populationsPlan(sdk: String) -> String {
+        """
+        version: 1
+        name: pick-populations
+        defaults: {ca: "{{ca}}", strategy: sni-resolve}
+        clients:
+          gd-mobile: {ip: 120.196.0.1, labels: {isp: china-mobile}}
+          bj-unicom: {ip: 123.112.0.1, labels: {isp: china-unicom}}
+          sh-telecom: {ip: 101.80.0.1, labels: {isp: china-telecom}}
+          gd-telecom: {ip: 113.96.0.1, labels: {isp: china-telecom}}
+        domains:
+          tencent:
+            httpdns:
+              format: dnspod
+              url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}&ip={client}"
+              clients: all
+              sdk: \(sdk)
+        scenarios:
+          - {name: rank, domains: tencent, ips: all, request: {url: "https://rank.lab.test:{{https}}/echo"}, expect: {status: 200}}
+        """
+    }
+
+    @Test("ranking on: every population picks the fastest live edge; the slow one ranks behind it, the dead one last")
+    func everyPopulationPicksTheFastestLiveEdge() async throws {
+        let lab = try await SharedLab.get()
+        let file = try LabPlans.write(Self.populationsPlan(sdk: "{profile: alibaba-android, rank: {port: {{rank}}}}"), lab: lab)
+        let folder = try LabPlans.temporaryDirectory()
+        let report = folder.appendingPathComponent("pick.json")
+        let junit = folder.appendingPathComponent("pick.xml")
+        let output = try await run([file, "-v", "--json", report.path, "--junit", junit.path])
+        #expect(output.status == 1, "the dead edge's result errs, no one's pick: \(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("PASS  rank [sni-resolve 127.0.0.15] [PICK]"), "\(output.stdout)")
+        #expect(!output.stdout.contains("127.0.0.16] [PICK]") && !output.stdout.contains("127.0.0.17] [PICK]"), "\(output.stdout)")
+        let picks = try picks(report)
+        #expect(picks["127.0.0.15"]?.pickedBy == ["gd-mobile", "bj-unicom", "sh-telecom", "gd-telecom"])
+        #expect(picks["127.0.0.17"]?.pickedBy == [] && picks["127.0.0.16"]?.pickedBy == [])
+        #expect(picks["127.0.0.17"]?.problems == [], "a failing address no one picks is no pick problem")
+        let pickers = try #require(picks["127.0.0.15"]?.pick?["pickers"] as? [[String: String]])
+        #expect(pickers.allSatisfy { $0["reason"]?.hasPrefix("fastest connect, ") == true }, "\(pickers)")
+        // The ranking's connects: the fast edge at once, the slow one after its SYN's resend,
+        // the dead one refused; one connect per edge for the four populations.
+        let connects = try #require(picks["127.0.0.15"]?.pick?["connects"] as? [[String: Any]])
+        let byAddress = Dictionary(uniqueKeysWithValues: connects.compactMap { connect in
+            (connect["address"] as? String).map { ($0, connect) }
+        })
+        #expect(Set(byAddress.keys) == ["127.0.0.15", "127.0.0.16", "127.0.0.17"], "IPv4 only for alibaba-android: \(connects)")
+        let fast = try #require(byAddress["127.0.0.15"]?["connect_ms"] as? Double)
+        let slow = try #require(byAddress["127.0.0.16"]?["connect_ms"] as? Double)
+        #expect(fast < 300 && slow >= 500 && slow < 4000, "fast \(fast) ms, slow \(slow) ms")
+        #expect(byAddress["127.0.0.17"]?["error"] as? String == "connection refused")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains("<property name=\"sdk.ranking_connects\" value=\"3\"/>"), "one per distinct (address, port): \(xml)")
+        #expect(xml.contains("<property name=\"domains.tencent.rank.lab.test as bj-unicom pick\" value=\"127.0.0.15 (fastest connect, "))
+    }
+
+    @Test("ranking off: the dead edge first in two populations' answers is their failing pick")
+    func aDeadEdgeFirstInTheAnswerIsAFailingPick() async throws {
+        let lab = try await SharedLab.get()
+        let file = try LabPlans.write(Self.populationsPlan(sdk: "{profile: alibaba-android}"), lab: lab)
+        let folder = try LabPlans.temporaryDirectory()
+        let report = folder.appendingPathComponent("pick.json")
+        let junit = folder.appendingPathComponent("pick.xml")
+        let output = try await run([file, "--json", report.path, "--junit", junit.path])
+        #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
+        #expect(
+            output.stdout.contains(
+                "The apps of bj-unicom, gd-telecom connect to 127.0.0.17 (first in the answer; ranking off) and it fails"),
+            "\(output.stdout)")
+        #expect(output.stdout.contains("picks 127.0.0.17 for rank.lab.test (first in the answer; ranking off): FAILED"), "\(output.stdout)")
+        #expect(output.stdout.contains("picks 127.0.0.16 for rank.lab.test (first in the answer; ranking off): passed"), "gd-mobile: \(output.stdout)")
+        let picks = try picks(report)
+        #expect(picks["127.0.0.17"]?.pickedBy == ["bj-unicom", "gd-telecom"])
+        #expect(picks["127.0.0.17"]?.problems.first == "pick")
+        #expect(picks["127.0.0.16"]?.pickedBy == ["gd-mobile"] && picks["127.0.0.15"]?.pickedBy == ["sh-telecom"])
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains("<failure type=\"pick\""), "\(xml)")
+        #expect(!xml.contains("sdk.ranking_connects"), "no ranking, no connects")
+    }
+
+    @Test("a service that answers nothing: tencent falls back to the system resolver and picks one address per family there")
+    func anEmptyServiceFallsBackAndPicksPerFamily() async throws {
+        let lab = try await SharedLab.get()
+        let file = try LabPlans.write("""
+            version: 1
+            name: pick-empty
+            domains:
+              tencent:
+                httpdns:
+                  format: dnspod
+                  url: "http://127.0.0.2:{{http}}/httpdns/dnspod/d?dn={host}"
+                  sdk: {profile: tencent-android, rank: {port: {{rank}}}}
+            scenarios:
+              - name: fallback
+                domains: tencent
+                ips: all
+                resolver: "127.0.0.2:{{dns}}"
+                request: {url: "http://fallback.lab.test:{{http}}/status/200"}
+                expect: {status: 200}
+            """, lab: lab)
+        let report = try LabPlans.temporaryDirectory().appendingPathComponent("pick.json")
+        let output = try await run([file, "-v", "--json", report.path])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("[FALLBACK]"), "\(output.stdout)")
+        let resolver = "resolver 127.0.0.2:\(lab.dnsPort)"
+        #expect(
+            output.stdout.contains("picked by: this machine (first IPv4 in \(resolver)'s answer; the SDK fell back, HTTPDNS gave no address)"),
+            "\(output.stdout)")
+        #expect(output.stdout.contains("picked by: this machine (first IPv6 in \(resolver)'s answer; the SDK fell back"), "\(output.stdout)")
+        let picks = try picks(report)
+        #expect(picks["127.0.0.2"]?.pickedBy == ["this machine"] && picks["::1"]?.pickedBy == ["this machine"])
+        #expect(picks["127.0.0.5"]?.pickedBy == [])
+        #expect((picks["127.0.0.2"]?.pick?["connects"] as? [Any])?.isEmpty == true, "a fallback's answer is not ranked")
+    }
+}

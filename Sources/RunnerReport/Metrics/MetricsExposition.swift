@@ -291,9 +291,6 @@ public struct MetricsExposition: Sendable {
         }
     }
 
-    /// The client families: per plan, scenario and population, the addresses it was given, how
-    /// many passed (every result on the address passed), and its scheduling misses. Its own
-    /// labels follow, but for a name a constant label takes (the constant one stays).
     /// `runner_app_pins_expiry_timestamp_seconds` and `runner_app_policy_problems`, when any
     /// result was checked as an app.
     private func writeApps(into writer: inout PrometheusTextWriter) {
@@ -325,6 +322,9 @@ public struct MetricsExposition: Sendable {
         }
     }
 
+    /// The client families: per plan, scenario and population, the addresses it was given, how
+    /// many passed (every result on the address passed), and its scheduling misses. Its own
+    /// labels follow, but for a name a constant label takes (the constant one stays).
     private func writeClientEdges(into writer: inout PrometheusTextWriter) {
         var tally = ClientEdgeTally()
         for result in cycle.results {
