@@ -82,19 +82,33 @@ public struct PickEvidence: Sendable, Equatable {
     /// `gd-mobile (fastest connect, 0.31 ms)`, one per picker: the evidence's `picked by` fact.
     public var pickerLines: [String] { pickers.map { "\($0.client) (\($0.reason))" } }
 
-    /// `no population: gd-mobile picks 127.0.0.2; sh-telecom picks 127.0.0.3`: the fact for an
-    /// address no population picks.
+    /// `no population: gd-mobile, bj-unicom pick 127.0.0.2; sh-telecom picks 127.0.0.3`: the fact
+    /// for an address no population picks.
     public var unpickedLine: String {
         guard !elsewhere.isEmpty else { return "no population" }
-        return "no population: " + elsewhere.map { "\($0.client) picks \($0.addresses.joined(separator: " and "))" }
-            .joined(separator: "; ")
+        return "no population: " + elsewhereText
     }
 
     /// What a failing address no population picks adds to its error or notes.
     public var unpickedConsequence: String {
-        "no population's apps use this address (\(map), \(sdk))" + (elsewhere.isEmpty ? "" : ": " + elsewhere.map {
-            "\($0.client) picks \($0.addresses.joined(separator: " and "))"
-        }.joined(separator: "; "))
+        "no population's apps use this address (\(map), \(sdk))" + (elsewhere.isEmpty ? "" : ": " + elsewhereText)
+    }
+
+    /// The other populations' picks, those that pick the same addresses named together, in the
+    /// order they first come.
+    private var elsewhereText: String {
+        var groups: [(addresses: [String], clients: [String])] = []
+        for other in elsewhere {
+            if let index = groups.firstIndex(where: { $0.addresses == other.addresses }) {
+                groups[index].clients.append(other.client)
+            } else {
+                groups.append((other.addresses, [other.client]))
+            }
+        }
+        return groups.map { group in
+            let picked = group.addresses.isEmpty ? "nothing" : group.addresses.joined(separator: " and ")
+            return group.clients.joined(separator: ", ") + (group.clients.count == 1 ? " picks " : " pick ") + picked
+        }.joined(separator: "; ")
     }
 }
 
