@@ -9,6 +9,11 @@ struct AnswerPick: Sendable, Equatable {
     /// The ranking connects to the answer's addresses, in the answer's order; empty when the
     /// app does not rank, or the answer is a fallback's (never ranked).
     var connects: [PickEvidence.RankingConnect] = []
+    /// What the SDK hands out, as each result's evidence names it: made once per answer, shared
+    /// by the results of its addresses (a reason's text is made once, not once a result).
+    private(set) var handedOut: [(address: IPAddress, reason: String)] = []
+    /// `handedOut`'s addresses as text, for the evidence of the results they are not.
+    private(set) var handedOutText: [String] = []
 
     /// The addresses the SDK ranks in `answer`: those of the families it ranks, where the
     /// family's count is within the ranking's bounds; empty when the app does not rank.
@@ -29,6 +34,7 @@ struct AnswerPick: Sendable, Equatable {
     init(answer: [IPAddress], profile: SDKProfile, connects: [IPAddress: ConnectOutcome]?, port: Int?) {
         sdk = profile.kind
         choice = SDKPick(answer: answer, profile: profile, connects: connects)
+        describeHandOut()
         guard let connects, let port else { return }
         self.connects = answer.compactMap { address in
             connects[address].map { outcome in
@@ -46,5 +52,15 @@ struct AnswerPick: Sendable, Equatable {
     init(fallback answer: [IPAddress], source: String, profile: SDKProfile) {
         sdk = profile.kind
         choice = SDKPick(fallback: answer, source: source, profile: profile)
+        describeHandOut()
+    }
+
+    private mutating func describeHandOut() {
+        handedOut = choice.picked.map { ($0.address, $0.reason.description) }
+        handedOutText = choice.picked.map(\.address.text)
+    }
+
+    static func == (left: AnswerPick, right: AnswerPick) -> Bool {
+        left.sdk == right.sdk && left.choice == right.choice && left.connects == right.connects
     }
 }
