@@ -102,6 +102,10 @@ struct PlanReferenceTests {
         case .httpdnsSDK: return sdkMap(item)
         case .sdkRank: return sdkMap("profile: alibaba-ios, rank: {\(item)}")
         case .sdkCache: return sdkMap("profile: alibaba-ios, cache: {\(item)}")
+        case .grpc:
+            return "version: 1\nscenarios:\n  - {name: a, request: {url: 'https://api.example.com', grpc: {\(item)}}}\n"
+        case .grpcExpect:
+            return "version: 1\nscenarios:\n  - {name: a, request: {url: 'https://api.example.com', grpc: {health: ''}}, expect: {grpc: {\(item)}}}\n"
         }
     }
 

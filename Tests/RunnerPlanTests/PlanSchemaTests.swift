@@ -41,6 +41,8 @@ struct PlanSchemaTests {
         case .httpdnsSDK: "/$defs/httpdnsSDK"
         case .sdkRank: "/$defs/sdkRank"
         case .sdkCache: "/$defs/sdkCache"
+        case .grpc: "/$defs/grpc"
+        case .grpcExpect: "/$defs/expectGRPC"
         }
     }
 

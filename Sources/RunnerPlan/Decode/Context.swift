@@ -45,6 +45,8 @@ struct Context: Sendable, CustomStringConvertible {
         case httpdnsSDK = "httpdns.sdk"
         case httpdnsSDKRank = "httpdns.sdk.rank"
         case httpdnsSDKCache = "httpdns.sdk.cache"
+        case requestGRPC = "request.grpc"
+        case expectGRPC = "expect.grpc"
         case capture
         case android
         case ios

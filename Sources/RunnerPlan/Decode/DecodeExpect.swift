@@ -1,6 +1,10 @@
 /// `expect:`: what the final response must look like.
 extension PlanDecoder {
-    func decodeExpect(_ entry: FieldEntry<ScenarioKey>, context scenario: Context, enclosing: YAMLMapping) -> Expectations {
+    /// - Parameter request: the scenario's request as decoded, nil when it did not decode (what
+    ///   is checked against it, `expect.grpc`, is then not).
+    func decodeExpect(
+        _ entry: FieldEntry<ScenarioKey>, context scenario: Context, enclosing: YAMLMapping, request: RequestParts?
+    ) -> Expectations {
         var expect = Expectations()
         let context = scenario.part(.expect)
         guard let fields = fields(
@@ -39,6 +43,8 @@ extension PlanDecoder {
                 expect.tls = decodeTLSExpectation(entry, scenario: scenario)
             case .edges:
                 expect.edges = decodeEdgeRules(entry, scenario: scenario)
+            case .grpc:
+                expect.grpc = decodeGRPCExpectation(entry, scenario: scenario, request: request)
             }
         }
         return expect

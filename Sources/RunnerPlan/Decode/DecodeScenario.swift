@@ -62,6 +62,8 @@ struct RequestParts {
     var insecure: Bool?
     /// Where captured values go (`${capture:NAME}`).
     var captureUses: [CaptureUse]
+    /// `grpc:`: the request is this call.
+    var grpc: GRPCCall? = nil
 }
 
 extension PlanDecoder {
@@ -297,7 +299,7 @@ extension PlanDecoder {
 
         let layer = decodeSettings(fields, setting: \.setting)
         let request = required(.request, in: fields).flatMap { decodeRequest($0, context: context, enclosing: pairs) }
-        let expect = fields[.expect].map { decodeExpect($0, context: context, enclosing: pairs) } ?? Expectations()
+        var expect = fields[.expect].map { decodeExpect($0, context: context, enclosing: pairs, request: request) } ?? Expectations()
         let after = fields[.after].flatMap { decodeAfter($0, context: context) } ?? []
         let captures = fields[.capture].flatMap { decodeCaptures($0, context: context) } ?? []
 
@@ -323,19 +325,37 @@ extension PlanDecoder {
             checkEdges(expect.edges, map: layer.domainMap ?? defaults.domainMap ?? systemDomainMapName, at: mark, scenario: label())
         }
 
+        if let call = request.grpc {
+            // gRPC is HTTP/2 only: ALPN h2 over TLS, prior knowledge in cleartext.
+            if let written = layer.http ?? defaults.http, written != .http2, written != .auto {
+                report(
+                    at: fields[.setting(.http)]?.keyMark ?? request.urlMark,
+                    "\(label()) makes a gRPC call, which needs HTTP/2, but its 'http' is \(written.rawValue)\(fields[.setting(.http)] == nil ? " (from defaults)" : ""); remove it or write 2")
+            }
+            if expect.grpc == nil {
+                expect.grpc = GRPCExpectation(status: .ok, serving: call.isHealthCheck ? .serving : nil)
+            }
+        }
+
         guard errors.count == errorsBefore else { return nil }
         var settings = TransferSettings()
         defaults.apply(to: &settings)
         layer.apply(to: &settings)
+        if request.grpc != nil { settings.http = .http2 }
         settings.tls = layer.tls.map { clientTLS($0.over(defaults.tls), scenario: label()) } ?? defaults.resolvedTLS
         if let insecure = request.insecure { settings.insecure = insecure }
-        let headers = Self.merge([defaults.headers ?? [], layer.headers ?? [], request.headers]).map(\.header)
+        var headers = Self.merge([defaults.headers ?? [], layer.headers ?? [], request.headers]).map(\.header)
+        if let call = request.grpc {
+            // gRPC's own headers first, then the plan's, then the call's metadata.
+            let own = Set((GRPCCall.protocolHeaders + call.metadata).map { $0.name.lowercased() })
+            headers = GRPCCall.protocolHeaders + headers.filter { !own.contains($0.name.lowercased()) } + call.metadata
+        }
         var scenario = Scenario(
             name: name, location: location(node.mark), tags: tags,
             domainMap: layer.domainMap ?? defaults.domainMap ?? systemDomainMapName,
             strategies: strategies, ips: layer.ips ?? defaults.ips ?? .first,
             ipVersion: layer.ipVersion ?? defaults.ipVersion ?? .any, settings: settings,
-            request: RequestSpec(method: request.method, url: request.url, headers: headers, body: request.body),
+            request: RequestSpec(method: request.method, url: request.url, headers: headers, body: request.body, grpc: request.grpc),
             expect: expect)
         scenario.after = after
         let appNames = layer.apps ?? defaults.apps ?? []
@@ -493,17 +513,42 @@ extension PlanDecoder {
                 body = string(entry.value, for: site())
                     .flatMap { planRelativeFile($0, what: "body_file", site: site()) }
                     .map { .file(path: $0) }
-            case .method, .url, .headers, .insecure:
+            case .method, .url, .headers, .insecure, .grpc:
                 break  // not body kinds: `RequestKey.bodyKinds` holds only the three
             }
         }
 
         let insecure = fields[.insecure].flatMap { bool($0.value, for: Site(key: "insecure", context)) }
 
+        var grpc: GRPCCall?
+        if let entry = fields[.grpc] {
+            grpc = decodeGRPCCall(entry, context: context)
+            // The call makes the method, the path and the body: the plan may not write others.
+            if let body = firstBody {
+                report(at: body.keyMark, "'\(body.key)' \(context): a gRPC call's body is its message (grpc.message_base64)")
+            }
+            if let written = fields[.method], method != "POST" {
+                report(at: written.keyMark, "a gRPC call is a POST \(context); remove 'method' or write POST")
+            }
+            if let (parsed, mark) = url, parsed.pathAndQuery != "/" {
+                report(
+                    at: mark,
+                    "the URL of a gRPC call names the server only (\(parsed.scheme.rawValue)://\(parsed.authority)) \(context); "
+                        + "the call's method is its path")
+            }
+        }
+
         guard errors.count == errorsBefore, let (parsedURL, urlMark) = url else { return nil }
-        return RequestParts(
+        var parts = RequestParts(
             method: method, url: parsedURL, urlMark: urlMark, headers: headers ?? [], body: body, insecure: insecure,
             captureUses: captureUses)
+        if let grpc {
+            parts.method = "POST"
+            parts.url = PlanURL(scheme: parsedURL.scheme, host: parsedURL.host, explicitPort: parsedURL.explicitPort, pathAndQuery: grpc.path)
+            parts.body = .bytes(grpc.framedMessage)
+            parts.grpc = grpc
+        }
+        return parts
     }
 
     /// `user:pass@` before the host: PlanURL would drop it silently.

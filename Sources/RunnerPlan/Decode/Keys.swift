@@ -28,6 +28,7 @@ enum PlanKey: String, CaseIterable, Sendable {
     case networkSecurityConfig = "network_security_config", targetSDK = "target_sdk", debuggable, raw
     case infoPlist = "info_plist"
     case sdk, rank, port, expired, cache, persist, discardAfter = "discard_after"
+    case grpc, health, messageBase64 = "message_base64", metadata, serving
 
     fileprivate static let all = allCases
 
@@ -91,6 +92,10 @@ enum PlanSection: String, CaseIterable, Sendable {
     case sdkRank = "sdk-rank"
     /// `cache` of an `httpdns` map's `sdk`.
     case sdkCache = "sdk-cache"
+    /// `request.grpc`.
+    case grpc
+    /// `expect.grpc`.
+    case grpcExpect = "expect-grpc"
 
     /// The keys this section accepts, in the order messages list them.
     var keys: KeySet {
@@ -122,6 +127,8 @@ enum PlanSection: String, CaseIterable, Sendable {
         case .httpdnsSDK: Keys.httpdnsSDK.keySet
         case .sdkRank: Keys.sdkRank.keySet
         case .sdkCache: Keys.sdkCache.keySet
+        case .grpc: Keys.grpc.keySet
+        case .grpcExpect: Keys.grpcExpect.keySet
         }
     }
 }
@@ -283,7 +290,7 @@ enum ScenarioKey: SectionKey {
 }
 
 enum RequestKey: SectionKey {
-    case method, url, headers, body, bodyBase64, bodyFile, insecure
+    case method, url, headers, body, bodyBase64, bodyFile, insecure, grpc
 
     var planKey: PlanKey {
         switch self {
@@ -294,6 +301,7 @@ enum RequestKey: SectionKey {
         case .bodyBase64: .bodyBase64
         case .bodyFile: .bodyFile
         case .insecure: .insecure
+        case .grpc: .grpc
         }
     }
 
@@ -303,7 +311,7 @@ enum RequestKey: SectionKey {
 
 enum ExpectKey: SectionKey {
     case status, headers, body, certificate, time, httpVersion, redirects, finalURL, dns
-    case tls, edges
+    case tls, edges, grpc
 
     var planKey: PlanKey {
         switch self {
@@ -318,6 +326,7 @@ enum ExpectKey: SectionKey {
         case .dns: .dns
         case .tls: .tls
         case .edges: .edges
+        case .grpc: .grpc
         }
     }
 }
@@ -487,6 +496,32 @@ enum SDKRankKey: SectionKey {
     }
 }
 
+/// `request.grpc`: the call, and its metadata.
+enum GRPCKey: SectionKey {
+    case health, method, messageBase64, metadata
+
+    var planKey: PlanKey {
+        switch self {
+        case .health: .health
+        case .method: .method
+        case .messageBase64: .messageBase64
+        case .metadata: .metadata
+        }
+    }
+}
+
+/// `expect.grpc`: the call's status and a health check's serving status.
+enum GRPCExpectKey: SectionKey {
+    case status, serving
+
+    var planKey: PlanKey {
+        switch self {
+        case .status: .status
+        case .serving: .serving
+        }
+    }
+}
+
 /// `cache` of an `sdk`: the SDK's persistent cache.
 enum SDKCacheKey: SectionKey {
     case persist, discardAfter
@@ -587,6 +622,8 @@ enum Keys {
     static let httpdnsSDK = SectionKeys<SDKKey>(.httpdnsSDK)
     static let sdkRank = SectionKeys<SDKRankKey>(.sdkRank)
     static let sdkCache = SectionKeys<SDKCacheKey>(.sdkCache)
+    static let grpc = SectionKeys<GRPCKey>(.grpc)
+    static let grpcExpect = SectionKeys<GRPCExpectKey>(.grpcExpect)
     static let client = SectionKeys<ClientKey>(.client)
     static let edgeRule = SectionKeys<EdgeRuleKey>(.edgeRule)
     static let app = SectionKeys<AppKey>(.app)

@@ -82,7 +82,8 @@ struct MisplacedKey {
                 return nil
             }
         case .headerMatcher, .valueMatcher, .body, .certificate, .time, .httpdnsAuth, .httpdnsAnswer, .capture, .dns, .tls,
-            .tlsExpect, .client, .edgeRule, .app, .appAndroid, .appIOS, .appOkHttp, .httpdnsSDK, .sdkRank, .sdkCache:
+            .tlsExpect, .client, .edgeRule, .app, .appAndroid, .appIOS, .appOkHttp, .httpdnsSDK, .sdkRank, .sdkCache, .grpc,
+            .grpcExpect:
             return nil
         }
     }

@@ -17,6 +17,9 @@ public struct Expectations: Sendable, Equatable {
     public var tls: TLSExpectation? = nil
     /// Where each client population may be sent (`expect.edges`), in the order written.
     public var edges: [EdgeRule] = []
+    /// A gRPC call's status and serving status (`expect.grpc`, or its defaults for a scenario
+    /// with `request.grpc`); nil for a plain request.
+    public var grpc: GRPCExpectation? = nil
 
     public init() {}
 }

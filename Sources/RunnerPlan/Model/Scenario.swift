@@ -181,12 +181,16 @@ public struct RequestSpec: Sendable, Equatable {
     /// Default headers first, then the request's own (a later name replaces an earlier one).
     public var headers: [Header]
     public var body: RequestBody?
+    /// Set when the request is a gRPC call (`request.grpc`): `method`, the URL's path, the
+    /// headers and the body are the call's.
+    public var grpc: GRPCCall?
 
-    public init(method: String, url: PlanURL, headers: [Header], body: RequestBody?) {
+    public init(method: String, url: PlanURL, headers: [Header], body: RequestBody?, grpc: GRPCCall? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.grpc = grpc
     }
 }
 
