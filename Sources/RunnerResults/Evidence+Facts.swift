@@ -19,6 +19,7 @@ extension ScenarioResult {
             }
             if !pick.connects.isEmpty { sink.fact("ranking connects", list: pick.connects.map(\.described)) }
         }
+        if let grpc = evidence.grpc { sink.fact("grpc", grpc.summary) }
         for policy in evidence.appPolicies { sink.fact("app policy", policy.summary) }
         if !evidence.appWarnings.isEmpty { sink.fact("app warnings", list: evidence.appWarnings.map(\.description)) }
         if !tags.isEmpty { sink.fact("tags", list: tags) }
@@ -73,6 +74,8 @@ extension Evidence {
         case clients
         /// What the scenario's resolver answered per host (`resolver:`), `[]` for none.
         case dns
+        /// A gRPC call's answer (`request.grpc`), null otherwise.
+        case grpc
         /// Why `expect.dns` was not checked, when it was not.
         case dnsNotChecked = "dns_not_checked"
         case hops
@@ -105,6 +108,8 @@ extension Evidence {
             case .dns:
                 sink.list(dns) { lookup, sink in lookup.record(into: &sink) }
             case .dnsNotChecked: sink.value(dnsNotChecked)
+            case .grpc:
+                if let grpc { grpc.record(into: &sink) } else { sink.value(nil) }
             case .hops:
                 sink.list(hops) { hop, sink in hop.record(into: &sink, of: self) }
             case .ipSource: sink.value(ipSource)
@@ -143,6 +148,10 @@ extension Evidence: Decodable {
                 // Missing or null only in reports written before resolver checks: none.
                 dns = try container.list(key, keyedBy: DNSLookupEvidence.RecordKey.self, DNSLookupEvidence.read)
             case .dnsNotChecked: dnsNotChecked = try container.decodeIfPresent(String.self, forKey: key)
+            case .grpc:
+                // Missing or null in reports written before gRPC calls, and for a plain request.
+                guard container.contains(key), try !container.decodeNil(forKey: key) else { continue }
+                grpc = try GRPCAnswer.read(from: container.nestedContainer(keyedBy: GRPCAnswer.RecordKey.self, forKey: key))
             case .hops: hops = try container.decode([HopEvidence].self, forKey: key)
             case .ipSource: ipSource = try container.decode(String.self, forKey: key)
             case .notes: notes = try container.decode([String].self, forKey: key)

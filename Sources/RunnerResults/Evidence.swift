@@ -38,6 +38,9 @@ public struct Evidence: Sendable {
     /// On a map with `sdk:`: the populations whose apps use this address and why, and the
     /// ranking's connects; nil when the map names no SDK.
     public var pick: PickEvidence? = nil
+    /// A gRPC call's answer (`request.grpc`): its status, message and serving status; nil for
+    /// a plain request, or a call that got no response.
+    public var grpc: GRPCAnswer? = nil
     /// The rules each app of the scenario (`app:`) applied to this request, one per app and
     /// platform; empty without `app:`.
     public var appPolicies: [AppPolicyEvidence] = []

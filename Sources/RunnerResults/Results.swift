@@ -249,6 +249,8 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
         case appPolicy = "app-policy"
         /// The address a population's HTTPDNS SDK picks (`sdk:`) failed: their apps are on it.
         case pick
+        /// A gRPC call's answer (`expect.grpc`): its status, its serving status, or no gRPC at all.
+        case grpc
     }
 
     /// Which expectation, e.g. `status`, `header Content-Type`, `body json $.user.id`;
@@ -276,6 +278,7 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
         case .scheduling: "\(actual), outside \(expected)"
         case .appPolicy: "\(subject): \(actual) (the app requires \(expected))"
         case .pick: actual
+        case .grpc: "\(subject): expected \(expected), got \(actual)"
         }
     }
 }

@@ -124,13 +124,16 @@ public struct TransferResponse: Sendable {
     public var bodyLength: Int
     public var bodySHA256: String?
     public var bodyTruncated: Bool { bodyLength > body.count }
+    /// Header fields sent after the body (HTTP/2 trailers: gRPC's status), in order.
+    public var trailers: [Header]
 
-    public init(status: Int, headers: [Header], body: Data, bodyLength: Int, bodySHA256: String?) {
+    public init(status: Int, headers: [Header], body: Data, bodyLength: Int, bodySHA256: String?, trailers: [Header] = []) {
         self.status = status
         self.headers = headers
         self.body = body
         self.bodyLength = bodyLength
         self.bodySHA256 = bodySHA256
+        self.trailers = trailers
     }
 
     /// Values of a header, case-insensitively, in order.

@@ -69,6 +69,7 @@ struct EvidenceRoundTripTests {
             pickers: [PickEvidence.Picker(client: "gd-mobile", reason: "fastest connect, 0.3 ms")],
             elsewhere: [PickEvidence.Elsewhere(client: "sh-telecom", addresses: ["203.0.113.11"])],
             connects: [PickEvidence.RankingConnect(address: "203.0.113.10", port: 443, time: .microseconds(312), error: "connection refused")])
+        evidence.grpc = GRPCAnswer(status: GRPCStatusCode(rawValue: 5), message: "unknown service 'payments'", serving: .serving)
         evidence.clients = [
             ClientIdentity(
                 name: "gd-mobile",

@@ -4,6 +4,7 @@ import Testing
 
 @testable import RunnerReport
 import RunnerResults
+import RunnerVocabulary
 
 @Suite struct JSONReportTests {
     let data: Data
@@ -69,10 +70,10 @@ import RunnerResults
             let evidence = try #require(result["evidence"] as? [String: Any])
             #expect(Set(evidence.keys) == [
                 "ip_source", "notes", "hops", "captured", "clients", "dns", "dns_not_checked", "retained", "app_policy", "app_warnings",
-                "pick", "picked_by",
+                "pick", "picked_by", "grpc",
             ])
-            // No map of the fixture names an SDK.
-            #expect(evidence["pick"] is NSNull && evidence["picked_by"] is NSNull)
+            // No map of the fixture names an SDK; no scenario makes a gRPC call.
+            #expect(evidence["pick"] is NSNull && evidence["picked_by"] is NSNull && evidence["grpc"] is NSNull)
         }
         #expect(all.map { $0["outcome"] as? String } == ["passed", "failed", "error", "skipped", "passed", "failed"])
     }
@@ -208,6 +209,7 @@ import RunnerResults
         run.suites[0].results[0].evidence.appPolicies = [Fixture.appPolicy]
         run.suites[0].results[0].evidence.appWarnings = [Fixture.appWarning]
         run.suites[0].results[0].evidence.pick = Fixture.pick
+        run.suites[0].results[0].evidence.grpc = GRPCAnswer(status: GRPCStatusCode(rawValue: 5), message: "unknown", serving: .serving)
         let data = try RenderedReport.json(run, redactor: Fixture.redactor)
         var written = Set<String>()
         Self.keys(of: try JSONSerialization.jsonObject(with: data), into: &written)

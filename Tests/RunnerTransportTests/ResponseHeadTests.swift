@@ -39,10 +39,15 @@ struct ResponseHeadTests {
         #expect(result.headers.first?.value == "nginx")
     }
 
-    @Test("trailers after the body are not response headers")
+    @Test("trailers after the body are not response headers: they are kept apart, as gRPC's status is")
     func trailers() {
         let result = head(["HTTP/1.1 200 OK\r\n", "Transfer-Encoding: chunked\r\n", "\r\n", "X-Checksum: abc\r\n", "\r\n"])
         #expect(result.headers.map(\.name) == ["Transfer-Encoding"])
+        #expect(result.trailers.map { "\($0.name): \($0.value)" } == ["X-Checksum: abc"])
+        let grpc = head(["HTTP/2 200\r\n", "content-type: application/grpc\r\n", "\r\n", "grpc-status: 5\r\n", "grpc-message: gone\r\n"])
+        #expect(grpc.trailers.map(\.name) == ["grpc-status", "grpc-message"])
+        let again = head(["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 200 OK\r\n", "\r\n"])
+        #expect(again.trailers.isEmpty, "a 1xx block's end is no body's")
     }
 
     @Test("obsolete line folding continues the previous value; junk lines are skipped")

@@ -56,6 +56,8 @@ struct ResultStateMachine {
     private var notes: [String] = []
     /// Whether the final response's chain matched the pins (`expect.certificate.pins`).
     private var pinMatch: Bool?
+    /// A gRPC call's answer, read from the final response (`request.grpc`).
+    private var grpcAnswer: GRPCAnswer?
     private var ipSource = ""
     /// What the scenario's resolver answered for each host it was asked, in hop order.
     private var dnsLookups: [DNSLookupEvidence] = []
@@ -173,9 +175,14 @@ struct ResultStateMachine {
             let observed = ObservedResponse(
                 response: response, evidence: outcome.evidence, totalTime: now - attemptStartedAt,
                 redirects: chain.count - 1, finalURL: request.url.description)
-            let problems = ExpectationChecker.problems(
+            var problems = ExpectationChecker.problems(
                 for: scenario.expect, observed: observed, now: date, profile: scenario.settings.tls.profile,
                 redactor: redactor) + appPolicyProblems(wire: wire, tls: observed.tls, date: date)
+            if let call = scenario.request.grpc, let expectation = scenario.expect.grpc {
+                let answer = GRPCVerdict.answer(to: call, observed: observed)
+                grpcAnswer = answer
+                problems += GRPCVerdict.problems(expectation, answer: answer, observed: observed)
+            }
             if let pins = scenario.expect.certificate?.pins {
                 pinMatch = ExpectationChecker.pinProblems(pins, observed: observed).isEmpty
             }
@@ -381,6 +388,7 @@ struct ResultStateMachine {
             outcome = PickVerdict.apply(to: outcome, pick: pick, address: planned.ip, retained: planned.retained != nil, notes: &evidence.notes)
         }
         evidence.pinMatch = pinMatch
+        evidence.grpc = grpcAnswer
         if appPolicies.isEmpty, !scenario.apps.isEmpty {
             // No final response was judged: the rules that would have applied, for the evidence.
             appPolicies = AppPolicyVerdict.policies(

@@ -31,6 +31,8 @@ package struct ObservedResponse: Sendable {
     package var redirects: Int
     /// The final response's URL with the original host.
     package var finalURL: String?
+    /// Header fields sent after the body (HTTP/2 trailers: a gRPC call's status).
+    package var trailers: [Header] = []
 
     /// A response from its parts.
     package init(
@@ -63,6 +65,7 @@ package struct ObservedResponse: Sendable {
             bodyLength: response.bodyLength, bodySHA256: response.bodySHA256,
             httpVersion: evidence.httpVersion, certificate: evidence.certificate, tls: evidence.tls,
             timings: evidence.timings, totalTime: totalTime, redirects: redirects, finalURL: finalURL)
+        trailers = response.trailers
     }
 
     /// True when only a prefix of the body was kept.

@@ -187,7 +187,7 @@ final class Transfer: EasyHandleSink {
         }
         let response = TransferResponse(
             status: easy.info(.responseCode) ?? head.status, headers: head.headers, body: body,
-            bodyLength: bodyLength, bodySHA256: sha256)
+            bodyLength: bodyLength, bodySHA256: sha256, trailers: head.trailers)
         return TransferOutcome(evidence: evidence, result: .success(response))
     }
 

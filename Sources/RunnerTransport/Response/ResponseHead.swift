@@ -9,11 +9,15 @@ struct ResponseHead {
     private(set) var headers: [Header] = []
     /// The blank line ending the latest block has arrived.
     private(set) var isComplete = false
+    /// Header lines that came after the final block (HTTP/2 and chunked trailers: gRPC's
+    /// `grpc-status` and `grpc-message`), in order.
+    private(set) var trailers: [Header] = []
 
     /// Forgets everything (a new transfer).
     mutating func reset() {
         status = 0
         headers.removeAll(keepingCapacity: true)
+        trailers.removeAll(keepingCapacity: true)
         isComplete = false
     }
 
@@ -26,6 +30,7 @@ struct ResponseHead {
         if line.starts(with: Self.httpPrefix) {
             // A new status line (after a 1xx, or a retried request): only the final block counts.
             headers.removeAll(keepingCapacity: true)
+            trailers.removeAll(keepingCapacity: true)
             isComplete = false
             status = Self.statusCode(of: line)
             return
@@ -34,8 +39,11 @@ struct ResponseHead {
             isComplete = true
             return
         }
-        // Lines after the blank line are trailers (sent after the body): not headers.
-        if isComplete { return }
+        // Lines after the blank line are trailers (sent after the body), kept apart.
+        if isComplete {
+            if let trailer = Self.header(in: line) { trailers.append(trailer) }
+            return
+        }
         if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
             // obs-fold: continues the previous header's value.
             guard !headers.isEmpty else { return }
@@ -45,11 +53,16 @@ struct ResponseHead {
             }
             return
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
-        let name = Self.trimmed(line[line.startIndex..<colon])
-        guard !name.isEmpty else { return }
-        let value = Self.trimmed(line[(colon + 1)...])
-        headers.append(Header(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+        if let header = Self.header(in: line) { headers.append(header) }
+    }
+
+    /// `Name: value`, both trimmed; nil for a line without a name and a colon.
+    private static func header(in line: UnsafeRawBufferPointer.SubSequence) -> Header? {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let name = trimmed(line[line.startIndex..<colon])
+        guard !name.isEmpty else { return nil }
+        let value = trimmed(line[(colon + 1)...])
+        return Header(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
     }
 
     /// Convenience for text lines (tests, diagnostics).
