@@ -181,7 +181,8 @@ struct ResultStateMachine {
             if let call = scenario.request.grpc, let expectation = scenario.expect.grpc {
                 let answer = GRPCVerdict.answer(to: call, observed: observed)
                 grpcAnswer = answer
-                problems += GRPCVerdict.problems(expectation, answer: answer, observed: observed)
+                // The call's own verdict first: an answer that is no gRPC says more than its HTTP status.
+                problems = GRPCVerdict.problems(expectation, answer: answer, observed: observed) + problems
             }
             if let pins = scenario.expect.certificate?.pins {
                 pinMatch = ExpectationChecker.pinProblems(pins, observed: observed).isEmpty

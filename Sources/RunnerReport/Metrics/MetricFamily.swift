@@ -71,6 +71,19 @@ struct MetricFamily: Sendable {
     static let probeHTTPUncompressedBodyLength = MetricFamily(
         name: "probe_http_uncompressed_body_length", help: "Bytes of the final response's body, decoded.", type: .gauge,
         labels: resultLabels)
+    static let probeGRPCStatusCode = MetricFamily(
+        name: "probe_grpc_status_code", help: "A gRPC call's status code (grpc-status; 0 is OK), as blackbox_exporter's gRPC prober reports it.",
+        type: .gauge, labels: resultLabels)
+    static let probeGRPCHealthcheckResponse = MetricFamily(
+        name: "probe_grpc_healthcheck_response",
+        help: "A gRPC health check's serving status: 1 on the status it answered, 0 on the others.", type: .gauge,
+        labels: resultLabels + ["serving_status"])
+    static let probeGRPCSSL = MetricFamily(
+        name: "probe_grpc_ssl", help: "Whether a gRPC call went over TLS (1) or cleartext h2c (0).", type: .gauge, labels: resultLabels)
+    static let probeGRPCDuration = MetricFamily(
+        name: "probe_grpc_duration_seconds",
+        help: "Seconds of a gRPC call by blackbox_exporter's phases: resolve (the address's lookup) and check (the rest).",
+        type: .gauge, labels: resultLabels + ["phase"])
     static let probeTLSCipherInfo = MetricFamily(
         name: "probe_tls_cipher_info",
         help: "The cipher the final response's connection negotiated (OpenSSL's name), as a label; always 1.", type: .gauge,
@@ -196,7 +209,7 @@ struct MetricFamily: Sendable {
         probeSuccess, probeDuration, probeHTTPDuration, probeHTTPStatusCode, probeHTTPVersion, probeHTTPRedirects,
         probeSSLEarliestCertExpiry, probeTLSVersionInfo, probeHTTPSSL, probeIPProtocol, probeDNSLookupTime,
         probeHTTPContentLength, probeHTTPUncompressedBodyLength, probeTLSCipherInfo, probeSSLLastChainExpiry,
-        probeSSLLastChainInfo, result, resultFlaky, resolutionFallback, addressRetained, certificatePinMatch,
+        probeSSLLastChainInfo, probeGRPCStatusCode, probeGRPCHealthcheckResponse, probeGRPCSSL, probeGRPCDuration, result, resultFlaky, resolutionFallback, addressRetained, certificatePinMatch,
         httpdnsLookupSuccess, httpdnsLookupDuration, httpdnsAnswerAddresses, dnsForeignAddresses, dnsLookupDuration,
         clientEdges, clientEdgesPassing, schedulingMisses, appPick, appPickSuccess, appPinsExpiry, appPolicyProblems, cycleDuration, lastCycleTimestamp, cyclesTotal, configLastReloadSuccessful,
         stateWriteFailures, stateLastWriteSuccess, buildInfo,

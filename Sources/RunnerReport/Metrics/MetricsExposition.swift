@@ -105,6 +105,10 @@ public struct MetricsExposition: Sendable {
                  ("subjectalternative", leaf.subjectAlternative), ("serialnumber", leaf.serialNumber)]
             }
         }
+        perResult(.probeGRPCStatusCode) { $0.probe?.grpc?.status.map(Double.init) }
+        writeServingStatuses(results, labels: resultLabels, into: &writer, spill: spill)
+        perResult(.probeGRPCSSL) { $0.probe.flatMap { probe in probe.grpc.map { _ in flag(probe.ssl) } } }
+        writeGRPCPhases(results, labels: resultLabels, into: &writer, spill: spill)
         writeStatuses(results, labels: resultLabels, into: &writer, spill: spill)
         perResult(.resultFlaky) { $0.probe.map { flag($0.flaky) } }
         perResult(.resolutionFallback) { $0.probe.map { flag($0.resolutionFallback) } }
@@ -183,6 +187,60 @@ public struct MetricsExposition: Sendable {
             for (name, value) in pairs { PrometheusTextWriter.label(name, value, into: &more, start: 0) }
             more.withUnsafeBytes { extra in
                 labels.withLabels(of: index) { writer.sample(family, labels: $0, more: extra, value: 1) }
+            }
+            spill(&writer)
+        }
+    }
+
+    /// `probe_grpc_healthcheck_response`: four samples per health check answered, 1 on its
+    /// serving status, as blackbox_exporter writes them.
+    private func writeServingStatuses(
+        _ results: [ResultSamples], labels: borrowing LabelBlocks, into writer: inout PrometheusTextWriter,
+        spill: (inout PrometheusTextWriter) -> Void
+    ) {
+        let family = MetricFamily.probeGRPCHealthcheckResponse
+        var wroteHeader = false
+        for index in results.indices {
+            guard let serving = results[index].probe?.grpc?.serving else { continue }
+            if !wroteHeader {
+                writer.header(family)
+                wroteHeader = true
+            }
+            labels.withLabels(of: index) { labels in
+                for status in GRPCServingStatus.allCases {
+                    let name: StaticString = switch status {
+                    case .unknown: "UNKNOWN"
+                    case .serving: "SERVING"
+                    case .notServing: "NOT_SERVING"
+                    case .serviceUnknown: "SERVICE_UNKNOWN"
+                    }
+                    writer.sample(family, labels: labels, extra: ("serving_status", name), value: status == serving ? 1 : 0)
+                }
+            }
+            spill(&writer)
+        }
+    }
+
+    /// `probe_grpc_duration_seconds`: blackbox_exporter's two phases of a gRPC call, the
+    /// address's lookup (`resolve`) and the rest (`check`: connect, TLS, the call).
+    private func writeGRPCPhases(
+        _ results: [ResultSamples], labels: borrowing LabelBlocks, into writer: inout PrometheusTextWriter,
+        spill: (inout PrometheusTextWriter) -> Void
+    ) {
+        let family = MetricFamily.probeGRPCDuration
+        var wroteHeader = false
+        for index in results.indices {
+            guard let probe = results[index].probe, probe.grpc != nil else { continue }
+            if !wroteHeader {
+                writer.header(family)
+                wroteHeader = true
+            }
+            let phases = probe.phases
+            labels.withLabels(of: index) { labels in
+                writer.sample(family, labels: labels, extra: ("phase", "resolve"), value: phases.resolve)
+                writer.sample(
+                    family, labels: labels, extra: ("phase", "check"),
+                    value: phases.connect + phases.tls + phases.processing + phases.transfer)
             }
             spill(&writer)
         }

@@ -38,6 +38,7 @@ extension ResultSamples {
             success: status == .pass, flaky: result.isFlaky, resolutionFallback: result.evidence.resolutionFallbackFrom != nil,
             ssl: final?.tls != nil && final?.status != nil, pinMatch: result.evidence.pinMatch,
             ipProtocol: result.ip.map { $0.contains(":") ? 6 : 4 } ?? 0)
+        if let grpc = result.evidence.grpc { probe?.grpc = GRPCSample(status: grpc.status?.rawValue, serving: grpc.serving) }
     }
 
     /// The TLS facts of a final hop (nil without a session or a certificate), made once per

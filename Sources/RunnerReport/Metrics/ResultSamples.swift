@@ -45,6 +45,15 @@ struct ResultSamples: Sendable {
         var pinMatch: Bool?
         /// 4 or 6: the family of the result's address; 0 without one.
         var ipProtocol: UInt8
+        /// A gRPC call's answer (`request.grpc`); nil for a plain request.
+        var grpc: GRPCSample? = nil
+    }
+
+    /// What the `probe_grpc_*` series show of a gRPC call's answer.
+    struct GRPCSample: Sendable, Equatable {
+        /// Nil when the answer carried no status.
+        var status: Int?
+        var serving: GRPCServingStatus?
     }
 
     /// What a final hop's TLS session shows in the series: its version and cipher, the expiries
