@@ -24,6 +24,12 @@ import NIOPosix
 /// For an SDK's ranking connects, `rankPort` takes bare TCP handshakes on `LabAddress.fastRankEdge`
 /// (at once) and `LabAddress.slowRankEdge` (in about 1 s); nothing listens on
 /// `LabAddress.deadRankEdge` (see `RankListeners`).
+///
+/// gRPC (grpc-swift, issue 48) has ports of its own: `grpcTLSPort` on `LabAddress.primary` and
+/// `LabAddress.sniOnly` (TLS, ALPN "h2", the HTTPS port's certificates chosen the same way) and
+/// `grpcPlainPort` on `LabAddress.primary` (cleartext HTTP/2 with prior knowledge). They serve
+/// `grpc.health.v1.Health/Check`, `lab.Echo/Echo` and `lab.Echo/Fail` (see `LabGRPC`). A gRPC call
+/// to `LabAddress.replica`'s `httpsPort` gets HTTP/1.1: the HTTP/1.1-only gRPC endpoint.
 public final class Lab: Sendable {
     /// The plain HTTP port, the same on every lab address.
     public let httpPort: Int
@@ -34,6 +40,14 @@ public final class Lab: Sendable {
     /// names it `{{rank}}` (`LabPlans.fill`), `runner-lab` `--rank-port` (18090) and `rank_port=`
     /// in its ready file.
     public var rankPort: Int { rank.port }
+    /// gRPC over TLS (ALPN "h2") on `LabAddress.primary` (api.lab.test whatever the SNI) and
+    /// `LabAddress.sniOnly` (sni.lab.test by SNI, default.lab.test otherwise). A lab plan names it
+    /// `{{grpc_tls}}` (`LabPlans.fill`), `runner-lab` `--grpc-tls-port` (18444) and
+    /// `grpc_tls_port=` in its ready file.
+    public var grpcTLSPort: Int { grpc.tlsPort }
+    /// gRPC in cleartext HTTP/2 with prior knowledge (h2c) on `LabAddress.primary`: `{{grpc}}`,
+    /// `runner-lab` `--grpc-port` (18081), `grpc_port=`.
+    public var grpcPlainPort: Int { grpc.plainPort }
     /// The DNS port (UDP and TCP) of every lab resolver (`LabResolver`).
     public var dnsPort: Int { resolvers.port }
     /// Path of the CA certificate PEM that clients should trust.
@@ -51,6 +65,7 @@ public final class Lab: Sendable {
     private let listeners: [ListenerSet]
     private let resolvers: LabResolverServer
     private let rank: RankListeners
+    private let grpc: LabGRPCServers
     private let ledger: ConnectionLedger
     private let httpdnsLedger: HTTPDNSLedger
     private let sessions: SessionLedger
@@ -61,7 +76,7 @@ public final class Lab: Sendable {
     private init(
         httpPort: Int, httpsPort: Int, caFile: String, caPEM: String, leafPEMs: (primary: String, stale: String, ipOnly: String),
         group: MultiThreadedEventLoopGroup,
-        listeners: [ListenerSet], resolvers: LabResolverServer, rank: RankListeners, ledger: ConnectionLedger, httpdnsLedger: HTTPDNSLedger,
+        listeners: [ListenerSet], resolvers: LabResolverServer, rank: RankListeners, grpc: LabGRPCServers, ledger: ConnectionLedger, httpdnsLedger: HTTPDNSLedger,
         sessions: SessionLedger, temporaryDirectory: String?
     ) {
         self.httpPort = httpPort
@@ -75,20 +90,23 @@ public final class Lab: Sendable {
         self.listeners = listeners
         self.resolvers = resolvers
         self.rank = rank
+        self.grpc = grpc
         self.ledger = ledger
         self.httpdnsLedger = httpdnsLedger
         self.sessions = sessions
         self.temporaryDirectory = temporaryDirectory
     }
 
-    /// Issues the certificates, listens on every lab address, on the rank edges' `rankPort` and
+    /// Issues the certificates, listens on every lab address, on the rank edges' `rankPort`, on
+    /// the gRPC ports (`grpcTLSPort`, `grpcPlainPort`; their servers listen when it returns) and
     /// starts the lab's resolvers (a port of 0 picks one number free on all of them), then writes `ca.pem` (and the leaves `api.pem` and `stale.pem`) into `stateDirectory` (a
     /// fresh temporary directory when `nil`).
     ///
     /// `benchEdges`: that many more addresses, 127.0.1.1 on (`LabAddress.benchEdge`), each like
     /// the primary edge, at most `LabAddress.maxBenchEdges`.
     public static func start(
-        httpPort: Int = 0, httpsPort: Int = 0, dnsPort: Int = 0, rankPort: Int = 0, stateDirectory: String? = nil,
+        httpPort: Int = 0, httpsPort: Int = 0, dnsPort: Int = 0, rankPort: Int = 0, grpcTLSPort: Int = 0, grpcPlainPort: Int = 0,
+        stateDirectory: String? = nil,
         benchEdges: Int = 0
     ) async throws -> Lab {
         let certificates = try LabCertificates.generate()
@@ -101,6 +119,7 @@ public final class Lab: Sendable {
         var listeners: [ListenerSet] = []
         var resolverServer: LabResolverServer?
         var rankListeners: RankListeners?
+        var grpcServers: LabGRPCServers?
         do {
             let http = try await ListenerSet.bind(service: "HTTP", hosts: hosts, port: httpPort, group: group) {
                 pipeline.plainHTTP($0, host: $1)
@@ -114,6 +133,9 @@ public final class Lab: Sendable {
             resolverServer = resolvers
             let rank = try RankListeners.start(port: rankPort)
             rankListeners = rank
+            let grpc = try await LabGRPCServers.start(
+                hosts: hosts, tlsPort: grpcTLSPort, plainPort: grpcPlainPort, group: group)
+            grpcServers = grpc
 
             // Written only once the ports are ours: a lab that fails to start must not replace the CA
             // of one already running with the same state directory.
@@ -131,13 +153,14 @@ public final class Lab: Sendable {
             return Lab(
                 httpPort: http.port, httpsPort: https.port, caFile: caFile, caPEM: certificates.authority.pem,
                 leafPEMs: (certificates.primary.certificatePEM, certificates.stale.certificatePEM, certificates.ipOnly.certificatePEM),
-                group: group, listeners: listeners, resolvers: resolvers, rank: rank, ledger: ledger, httpdnsLedger: httpdnsLedger,
+                group: group, listeners: listeners, resolvers: resolvers, rank: rank, grpc: grpc, ledger: ledger, httpdnsLedger: httpdnsLedger,
                 sessions: sessions,
                 temporaryDirectory: state.isTemporary ? state.path : nil)
         } catch {
             for listener in listeners { await listener.close() }
             await resolverServer?.close()
             rankListeners?.close()
+            await grpcServers?.close()
             try? await group.shutdownGracefully()
             throw error
         }
@@ -210,6 +233,8 @@ public final class Lab: Sendable {
         for listener in listeners { await listener.close() }
         await resolvers.close()
         rank.close()
+        // Before the loops stop: the servers' tasks end once their connections have closed.
+        await grpc.close()
         // Stopping the loops closes the connections still open (keep-alive, hanging requests).
         try await group.shutdownGracefully()
         if let temporaryDirectory {

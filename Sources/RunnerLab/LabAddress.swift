@@ -5,14 +5,17 @@
 /// the plain HTTP port is HTTP/1.1 everywhere.
 public enum LabAddress {
     /// One certificate (SANs: api.lab.test, single.lab.test, rank.lab.test, fallback.lab.test, localhost,
-    /// IP 127.0.0.2) whatever the SNI.
+    /// IP 127.0.0.2) whatever the SNI. Also serves gRPC: TLS on `Lab.grpcTLSPort`, h2c on `Lab.grpcPlainPort`.
     public static let primary = "127.0.0.2"
     /// SNI "sni.lab.test" gets the sni.lab.test certificate; no SNI or any other name gets default.lab.test.
+    /// The same on `Lab.grpcTLSPort`, so the gRPC strategies differ here as HTTPS's do.
     public static let sniOnly = "127.0.0.3"
     /// A certificate for expired.lab.test that expired yesterday (valid chain otherwise).
     public static let expired = "127.0.0.4"
     /// Same certificate and endpoints as `primary`, a second IP for api.lab.test, but an HTTP/1.1-only
     /// server: its TLS port offers only "http/1.1" by ALPN, so clients that offer h2 still get HTTP/1.1.
+    /// Also the lab's HTTP/1.1-only gRPC endpoint: a gRPC call to its `Lab.httpsPort` gets an
+    /// HTTP/1.1 answer (no gRPC status), as from a proxy that cannot speak HTTP/2.
     public static let replica = "127.0.0.5"
     /// IPv6 loopback, behaving like `primary`.
     public static let ipv6 = "::1"

@@ -6,6 +6,9 @@ struct TLSIdentity: Sendable {
     let commonName: String
     /// The leaf, PEM (a test computes its pin from it as a user would, with openssl).
     let certificatePEM: String
+    /// The leaf and its key as NIOSSL loaded them (the gRPC servers build their own contexts).
+    let certificate: NIOSSLCertificate
+    let privateKey: NIOSSLPrivateKey
     private let contexts: [ApplicationProtocols: NIOSSLContext]
 
     /// Builds server contexts for `issued` (TLS 1.2 and 1.3 unless `policy` limits them), one for each
@@ -27,6 +30,8 @@ struct TLSIdentity: Sendable {
             }
             self.commonName = issued.commonName
             self.certificatePEM = issued.certificatePEM
+            self.certificate = certificate
+            self.privateKey = key
             self.contexts = contexts
         } catch {
             throw LabError.certificate(name: issued.commonName, reason: "\(error)")
