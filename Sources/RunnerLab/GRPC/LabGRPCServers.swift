@@ -1,6 +1,7 @@
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -18,7 +19,10 @@ import NIOSSL
 final class LabGRPCServers: Sendable {
     let tlsPort: Int
     let plainPort: Int
-    private let servers: [RunningGRPCServer]
+    /// Emptied by `close()`: a server let go after the event loops stopped fails a promise on
+    /// them as it goes (NIOExtras' `ServerQuiescingHelper`, in grpc-swift's transport), which NIO
+    /// reports ("Cannot schedule tasks on an EventLoop that has already shut down").
+    private let servers: NIOLockedValueBox<[RunningGRPCServer]>
 
     /// How long `start` waits for a server to listen, and `close` for one to stop gracefully.
     static let deadline: Duration = .seconds(10)
@@ -26,7 +30,7 @@ final class LabGRPCServers: Sendable {
     private init(tlsPort: Int, plainPort: Int, servers: [RunningGRPCServer]) {
         self.tlsPort = tlsPort
         self.plainPort = plainPort
-        self.servers = servers
+        self.servers = NIOLockedValueBox(servers)
     }
 
     /// Listens on every gRPC address; a port of 0 picks one number free on all of its addresses.
@@ -51,8 +55,12 @@ final class LabGRPCServers: Sendable {
     }
 
     /// Stops every server: a graceful shutdown (GOAWAY, streams finish), then cancellation for any
-    /// server not stopped within `deadline`.
+    /// server not stopped within `deadline`; then lets them go, before the lab stops its loops.
     func close() async {
+        let servers = self.servers.withLockedValue { servers in
+            defer { servers = [] }
+            return servers
+        }
         await Self.stop(servers)
     }
 
