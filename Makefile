@@ -10,6 +10,8 @@ HTTP_PORT    ?= 18080
 HTTPS_PORT   ?= 18443
 DNS_PORT     ?= 18053
 RANK_PORT    ?= 18090
+GRPC_TLS_PORT ?= 18444
+GRPC_PORT    ?= 18081
 BIN           = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: all deps build test test-repeat demo screenshots lab bench fuzz clean install manual
@@ -65,7 +67,7 @@ test-repeat: deps
 demo: build
 	@mkdir -p $(DEMO_DIR)
 	@rm -f $(LAB_DIR)/ready
-	@$(BIN)/runner-lab --http-port $(HTTP_PORT) --https-port $(HTTPS_PORT) --dns-port $(DNS_PORT) --rank-port $(RANK_PORT) --state-dir $(LAB_DIR) > $(DEMO_DIR)/lab.log 2>&1 & \
+	@$(BIN)/runner-lab --http-port $(HTTP_PORT) --https-port $(HTTPS_PORT) --dns-port $(DNS_PORT) --rank-port $(RANK_PORT) --grpc-tls-port $(GRPC_TLS_PORT) --grpc-port $(GRPC_PORT) --state-dir $(LAB_DIR) > $(DEMO_DIR)/lab.log 2>&1 & \
 	lab=$$!; trap 'kill $$lab 2>/dev/null; wait $$lab 2>/dev/null' EXIT; \
 	for i in $$(seq 1 100); do [ -f $(LAB_DIR)/ready ] && break; sleep 0.1; done; \
 	[ -f $(LAB_DIR)/ready ] || { echo "the lab did not start:"; cat $(DEMO_DIR)/lab.log; exit 1; }; \
@@ -142,7 +144,7 @@ fuzz: deps
 
 ## lab: run the lab in the foreground (Ctrl-C stops it)
 lab: build
-	$(BIN)/runner-lab --http-port $(HTTP_PORT) --https-port $(HTTPS_PORT) --dns-port $(DNS_PORT) --rank-port $(RANK_PORT) --state-dir $(LAB_DIR)
+	$(BIN)/runner-lab --http-port $(HTTP_PORT) --https-port $(HTTPS_PORT) --dns-port $(DNS_PORT) --rank-port $(RANK_PORT) --grpc-tls-port $(GRPC_TLS_PORT) --grpc-port $(GRPC_PORT) --state-dir $(LAB_DIR)
 
 clean:
 	rm -rf .build .build-release .build-fuzz $(LAB_DIR) $(DEMO_DIR) .bench

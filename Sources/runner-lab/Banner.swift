@@ -5,9 +5,9 @@ enum Banner {
     static func text(lab: Lab, stateDir: String) -> String {
         let rows: [(address: String, hosts: String, shows: String)] = [
             (LabAddress.primary, "api.lab.test single.lab.test", "one certificate whatever the SNI (also IP SAN)"),
-            (LabAddress.sniOnly, "sni.lab.test", "certificate by SNI; no SNI gets default.lab.test"),
+            (LabAddress.sniOnly, "sni.lab.test", "certificate by SNI; no SNI gets default.lab.test (HTTPS and gRPC TLS)"),
             (LabAddress.expired, "expired.lab.test", "certificate expired yesterday"),
-            (LabAddress.replica, "api.lab.test", "second IP for api.lab.test, like 127.0.0.2 but HTTP/1.1 only"),
+            (LabAddress.replica, "api.lab.test", "second IP for api.lab.test, like 127.0.0.2 but HTTP/1.1 only (gRPC's HTTP/1.1 case)"),
             (LabAddress.ipv6, "api.lab.test", "IPv6, same as 127.0.0.2"),
             (LabAddress.handshakeCloser, "api.lab.test", "HTTPS reads the ClientHello, then hangs up; HTTP serves"),
             (LabAddress.impostor, "api.lab.test", "like 127.0.0.2, but no map lists it: what the lying resolver adds"),
@@ -20,7 +20,7 @@ enum Banner {
         ]
         let width = rows.map(\.hosts.count).max() ?? 0
         var text = "runner lab: HTTP on port \(lab.httpPort), HTTPS on port \(lab.httpsPort), rank (bare TCP) on port "
-        text += "\(lab.rankPort), CA \(stateDir)/ca.pem\n\n"
+        text += "\(lab.rankPort), gRPC TLS on port \(lab.grpcTLSPort), gRPC h2c on port \(lab.grpcPlainPort), CA \(stateDir)/ca.pem\n\n"
         text += "  " + pad("address", 11) + pad("hosts", width + 2) + "shows\n"
         for row in rows {
             text += "  " + pad(row.address, 11) + pad(row.hosts, width + 2) + row.shows + "\n"
@@ -43,6 +43,11 @@ enum Banner {
         text += "by httpdns, \(LabAddress.primary) \(LabAddress.replica) ::1 by the dns servers\n"
         text += "  signed and encrypted: volcengine secret \(LabDNS.volcengineSecret), alibaba /sign_d secret "
         text += "\(LabDNS.alibabaSecret), dnspod alg=des|aes key \(LabDNS.dnspodKey)\n"
+        text += "grpc (TLS port \(lab.grpcTLSPort): \(LabAddress.primary) and \(LabAddress.sniOnly), ALPN h2; h2c port "
+        text += "\(lab.grpcPlainPort): \(LabAddress.primary); HTTP/1.1 only: \(LabAddress.replica) HTTPS port \(lab.httpsPort)):\n"
+        text += "  \(LabGRPC.healthMethod): \"\" payments SERVING, inventory NOT_SERVING, other NOT_FOUND (Trailers-Only)\n"
+        text += "  \(LabGRPC.echoMethod) (the request's bytes back), \(LabGRPC.failMethod) "
+        text += "(UNAVAILABLE \"\(LabGRPC.failMessage)\"), other methods UNIMPLEMENTED\n"
         text += "try: curl --cacert \(stateDir)/ca.pem --resolve sni.lab.test:\(lab.httpsPort):\(LabAddress.sniOnly) "
         text += "https://sni.lab.test:\(lab.httpsPort)/echo\n"
         text += "ready: \(stateDir)/ready; stop with Ctrl-C\n"

@@ -21,6 +21,12 @@ struct RunnerLabCommand: AsyncParsableCommand {
     @Option(help: "Port for the SDK ranking connects (bare TCP) on the fast and slow rank edges.")
     var rankPort = 18090
 
+    @Option(name: .customLong("grpc-tls-port"), help: "Port for gRPC over TLS (ALPN h2) on 127.0.0.2 and 127.0.0.3.")
+    var grpcTLSPort = 18444
+
+    @Option(name: .customLong("grpc-port"), help: "Port for gRPC in cleartext HTTP/2 (prior knowledge, h2c) on 127.0.0.2.")
+    var grpcPlainPort = 18081
+
     @Option(name: .customLong("state-dir"), help: "Directory for ca.pem and the ready file.")
     var stateDir = ".lab"
 
@@ -40,12 +46,14 @@ struct RunnerLabCommand: AsyncParsableCommand {
         // Fails before touching the state directory when the ports are taken, so a second instance
         // cannot clobber the CA or ready file of one already running.
         let lab = try await Lab.start(
-            httpPort: httpPort, httpsPort: httpsPort, dnsPort: dnsPort, rankPort: rankPort, stateDirectory: stateDir, benchEdges: benchEdges)
+            httpPort: httpPort, httpsPort: httpsPort, dnsPort: dnsPort, rankPort: rankPort, grpcTLSPort: grpcTLSPort,
+            grpcPlainPort: grpcPlainPort, stateDirectory: stateDir, benchEdges: benchEdges)
         let readyFile = URL(fileURLWithPath: stateDir).appendingPathComponent("ready").path
         do {
             Console.write(Banner.text(lab: lab, stateDir: stateDir))
-            try "http_port=\(lab.httpPort)\nhttps_port=\(lab.httpsPort)\ndns_port=\(lab.dnsPort)\nrank_port=\(lab.rankPort)\n"
-                .write(toFile: readyFile, atomically: true, encoding: .utf8)
+            let ready = "http_port=\(lab.httpPort)\nhttps_port=\(lab.httpsPort)\ndns_port=\(lab.dnsPort)\nrank_port=\(lab.rankPort)\n"
+                + "grpc_tls_port=\(lab.grpcTLSPort)\ngrpc_port=\(lab.grpcPlainPort)\n"
+            try ready.write(toFile: readyFile, atomically: true, encoding: .utf8)
         } catch {
             try? await lab.shutdown()
             throw error

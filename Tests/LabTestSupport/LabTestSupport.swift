@@ -9,8 +9,9 @@ public enum SharedLab {
     public static func get() async throws -> Lab { try await started.value }
 }
 
-/// Plans written for the lab: `{{http}}`, `{{https}}`, `{{dns}}`, `{{rank}}` (`Lab.rankPort`) and
-/// `{{ca}}` become its ports and CA file.
+/// Plans written for the lab: `{{http}}`, `{{https}}`, `{{dns}}`, `{{rank}}` (`Lab.rankPort`),
+/// `{{grpc_tls}}` (`Lab.grpcTLSPort`), `{{grpc}}` (`Lab.grpcPlainPort`) and `{{ca}}` become its
+/// ports and CA file.
 public enum LabPlans {
     public static func fill(_ yaml: String, lab: Lab) -> String {
         yaml.replacingOccurrences(of: "{{http}}", with: String(lab.httpPort))
@@ -18,6 +19,8 @@ public enum LabPlans {
             .replacingOccurrences(of: "{{ca}}", with: lab.caFile)
             .replacingOccurrences(of: "{{dns}}", with: String(lab.dnsPort))
             .replacingOccurrences(of: "{{rank}}", with: String(lab.rankPort))
+            .replacingOccurrences(of: "{{grpc_tls}}", with: String(lab.grpcTLSPort))
+            .replacingOccurrences(of: "{{grpc}}", with: String(lab.grpcPlainPort))
     }
 
     /// A fresh temporary directory for one test's files.
