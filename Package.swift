@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.30.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+        // The lab's gRPC servers (issue 48); only RunnerLab and its tests link them.
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.0"),
     ],
     targets: [
         // C facades: libyaml, libcurl, and the shim for what Swift cannot call directly.
@@ -90,6 +93,10 @@ let package = Package(
                 // DES) through the runner's own OpenSSL facade, and its hex.
                 "RunnerHTTPDNS",
                 "CLDNS",
+                // gRPC health checks by IP direct (issue 48): grpc-swift's core and its NIO HTTP/2
+                // transport (the Posix variant: the umbrella product only adds Network.framework's).
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
             ]),
         .executableTarget(
             name: "runner-lab",
@@ -102,7 +109,14 @@ let package = Package(
         .target(name: "PlanFixtures", path: "Tests/PlanFixtures"),
         .testTarget(name: "RunnerPlanTests", dependencies: ["RunnerVocabulary", "RunnerPlan", "PlanFixtures"]),
         .testTarget(name: "RunnerReportTests", dependencies: ["RunnerVocabulary", "RunnerReport", "RunnerResults", "RunnerAppTrust", "PlanFixtures"]),
-        .testTarget(name: "RunnerLabTests", dependencies: ["RunnerLab", "PlanFixtures"]),
+        .testTarget(
+            name: "RunnerLabTests",
+            dependencies: [
+                "RunnerLab", "PlanFixtures",
+                // The gRPC tests call the lab with grpc-swift's own client.
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+            ]),
         .target(name: "LabTestSupport", dependencies: ["RunnerLab", "PlanFixtures"], path: "Tests/LabTestSupport"),
         .testTarget(name: "RunnerTransportTests", dependencies: ["RunnerVocabulary", "RunnerTransport", "CCurlShim", "RunnerLab", "LabTestSupport"]),
         .testTarget(
