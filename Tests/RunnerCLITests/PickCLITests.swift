@@ -6,8 +6,10 @@ import Testing
 
 /// The SDK's pick (`sdk:`) against the lab: its Alibaba replica answers `split.lab.test` with a
 /// live edge (127.0.0.2) and a dead one (127.0.0.9, nothing listens), and `api.lab.test` with
-/// two IPv4 edges and `::1`. Each test reads the console and the JSON report a user reads.
-@Suite("The SDK's pick", .timeLimit(.minutes(3)))
+/// two IPv4 edges and `::1`. Each test reads the console and the JSON report a user reads. One
+/// at a time: the lab's slow rank edge holds back one ranking connect at a time (a second in its
+/// window gets in at once), and several tests rank it.
+@Suite("The SDK's pick", .serialized, .timeLimit(.minutes(3)))
 struct PickCLITests {
     func run(_ arguments: [String]) async throws -> ProcessOutput {
         try await PackageExecutable.run("runner", arguments + ["--color", "never"])

@@ -5,13 +5,14 @@ import RunnerLab
 import Testing
 
 /// docs/guides/which-edge.md's plan, run against the lab as the guide shows it: its lab ports
-/// passed as the plan's vars, its output as the guide quotes it.
-@Suite("Guide: which edge are my users on?", .timeLimit(.minutes(3)))
-struct WhichEdgeGuideTests {
+/// passed as the plan's vars, its output as the guide quotes it. In `PickCLITests`' suite, whose
+/// tests run one at a time: the lab's slow rank edge holds back one SYN at a time, and a second
+/// ranking connect in its window would get in at once.
+extension PickCLITests {
     /// The guide's plan, written to a fresh folder; the `--var`s that point it at `lab`.
-    static func guidePlan(_ lab: Lab) throws -> (path: String, vars: [String]) {
+    static func whichEdgeGuidePlan(_ lab: Lab) throws -> (path: String, vars: [String]) {
         let guide = try String(contentsOf: Repository.root.appendingPathComponent("docs/guides/which-edge.md"), encoding: .utf8)
-        let marker = "<!-- run by Tests/RunnerCLITests/WhichEdgeGuideTests.swift -->\n```yaml\n"
+        let marker = "<!-- run by Tests/RunnerCLITests/PickCLITests+WhichEdgeGuide.swift -->\n```yaml\n"
         let start = try #require(guide.range(of: marker), "the guide's plan")
         let end = try #require(guide.range(of: "```", range: start.upperBound..<guide.endIndex))
         let path = try LabPlans.temporaryDirectory().appendingPathComponent("which-edge.yaml").path
@@ -22,9 +23,10 @@ struct WhichEdgeGuideTests {
         return (path, vars)
     }
 
-    @Test func theGuidesPlanShowsWhatItSays() async throws {
+    @Test("docs/guides/which-edge.md: the plan shows what the guide says")
+    func theWhichEdgeGuidesPlanShowsWhatItSays() async throws {
         let lab = try await SharedLab.get()
-        let (plan, vars) = try Self.guidePlan(lab)
+        let (plan, vars) = try Self.whichEdgeGuidePlan(lab)
         let resolve = try await PackageExecutable.run("runner", ["resolve", plan] + vars)
         #expect(resolve.status == 0, "\(resolve.stdout)\(resolve.stderr)")
         let rows = resolve.stdout.split(separator: "\n").map(String.init)
