@@ -74,10 +74,10 @@ extension Evidence {
         case clients
         /// What the scenario's resolver answered per host (`resolver:`), `[]` for none.
         case dns
-        /// A gRPC call's answer (`request.grpc`), null otherwise.
-        case grpc
         /// Why `expect.dns` was not checked, when it was not.
         case dnsNotChecked = "dns_not_checked"
+        /// A gRPC call's answer (`request.grpc`), null otherwise.
+        case grpc
         case hops
         case ipSource = "ip_source"
         case notes
