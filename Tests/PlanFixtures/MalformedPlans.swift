@@ -68,7 +68,7 @@ public let malformedPlans: [MalformedPlan] = [
               url: http://api.example.com/
               verb: GET
         """,
-        "{file}:6:7: error: unknown key 'verb' in request of scenario 'a'; expected one of method, url, headers, body, body_base64, body_file, insecure"
+        "{file}:6:7: error: unknown key 'verb' in request of scenario 'a'; expected one of method, url, headers, body, body_base64, body_file, insecure, grpc"
     ),
     MalformedPlan("a scenario key written in request is told to move up beside it", """
         version: 1

@@ -38,6 +38,12 @@ struct KeyDecodingTests {
 
     static let staticMap = "domains: {m: {static: {api.example.com: [192.0.2.9]}}}"
 
+    /// A plan whose one scenario makes the gRPC call `grpc`, with `expect.grpc` when given.
+    static func grpcPlan(_ grpc: String, expect: String? = nil) -> String {
+        "version: 1\nscenarios:\n  - name: s\n    request: {url: 'https://api.example.com', grpc: \(grpc)}\n"
+            + (expect.map { "    expect: {grpc: \($0)}\n" } ?? "")
+    }
+
     /// `domains:` with `ali`, an HTTPDNS map asked as every client (what `expect.edges` checks), and `extra` maps.
     static func clientsMap(extra: String = "") -> String {
         "domains: {ali: {httpdns: {format: alibaba, url: 'http://192.0.2.1/d?host={host}&ip={client}', clients: all}}"
@@ -331,6 +337,21 @@ struct KeyDecodingTests {
                 check: httpdns { $0.sdk?.persistentCache.enabled == true }),
             Row(section: .sdkCache, key: "discard_after", yaml: plan(top: httpdnsMap.replacingOccurrences(of: "%@", with: "sdk: {profile: alibaba-ios, cache: {discard_after: 3d}}")),
                 check: httpdns { $0.sdk?.persistentCache.discardAfter == .seconds(3 * 86_400) }),
+            Row(section: .request, key: "grpc", yaml: grpcPlan("{health: payments}"), check: { $0.scenarios.first?.request.grpc?.isHealthCheck == true }),
+            Row(section: .grpc, key: "health", yaml: grpcPlan("{health: payments}"),
+                check: { $0.scenarios.first?.request.grpc?.method == .health(service: "payments") }),
+            Row(section: .grpc, key: "method", yaml: grpcPlan("{method: /p.S/M}"),
+                check: { $0.scenarios.first?.request.url.pathAndQuery == "/p.S/M" }),
+            Row(section: .grpc, key: "message_base64", yaml: grpcPlan("{method: /p.S/M, message_base64: AAE=}"),
+                check: { $0.scenarios.first?.request.grpc?.message == Data([0, 1]) }),
+            Row(section: .grpc, key: "metadata", yaml: grpcPlan("{health: '', metadata: {x-tenant: a}}"),
+                check: { $0.scenarios.first?.request.headers.last == Header(name: "x-tenant", value: "a") }),
+            Row(section: .expect, key: "grpc", yaml: grpcPlan("{health: ''}", expect: "{status: 5}"),
+                check: { $0.scenarios.first?.expect.grpc == GRPCExpectation(status: GRPCStatusCode(rawValue: 5)) }),
+            Row(section: .grpcExpect, key: "status", yaml: grpcPlan("{method: /p.S/M}", expect: "{status: unavailable}"),
+                check: { $0.scenarios.first?.expect.grpc?.status == GRPCStatusCode(rawValue: 14) }),
+            Row(section: .grpcExpect, key: "serving", yaml: grpcPlan("{health: ''}", expect: "{serving: NOT_SERVING}"),
+                check: { $0.scenarios.first?.expect.grpc == GRPCExpectation(status: .ok, serving: .notServing) }),
             Row(section: .expect, key: "edges", yaml: plan(
                 top: "clients: {gd: {ip: 120.196.0.1}}\n" + clientsMap(), scenario: "domains: ali",
                 expect: "edges: [{clients: [gd], within: [120.196.0.0/16]}]"),
