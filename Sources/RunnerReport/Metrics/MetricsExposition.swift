@@ -192,6 +192,25 @@ public struct MetricsExposition: Sendable {
         }
     }
 
+    /// A family with several samples per result: its header once, then `write`'s samples for
+    /// each result `value` gives one for, after the result's labels.
+    private func writeSamples<Value>(
+        _ family: MetricFamily, _ results: [ResultSamples], labels: borrowing LabelBlocks, into writer: inout PrometheusTextWriter,
+        spill: (inout PrometheusTextWriter) -> Void, value: (ResultSamples) -> Value?,
+        write: (Value, UnsafeBufferPointer<UInt8>, inout PrometheusTextWriter) -> Void
+    ) {
+        var wroteHeader = false
+        for index in results.indices {
+            guard let sampleValue = value(results[index]) else { continue }
+            if !wroteHeader {
+                writer.header(family)
+                wroteHeader = true
+            }
+            labels.withLabels(of: index) { write(sampleValue, $0, &writer) }
+            spill(&writer)
+        }
+    }
+
     /// `probe_grpc_healthcheck_response`: four samples per health check answered, 1 on its
     /// serving status, as blackbox_exporter writes them.
     private func writeServingStatuses(
@@ -199,25 +218,17 @@ public struct MetricsExposition: Sendable {
         spill: (inout PrometheusTextWriter) -> Void
     ) {
         let family = MetricFamily.probeGRPCHealthcheckResponse
-        var wroteHeader = false
-        for index in results.indices {
-            guard let serving = results[index].probe?.grpc?.serving else { continue }
-            if !wroteHeader {
-                writer.header(family)
-                wroteHeader = true
-            }
-            labels.withLabels(of: index) { labels in
-                for status in GRPCServingStatus.allCases {
-                    let name: StaticString = switch status {
-                    case .unknown: "UNKNOWN"
-                    case .serving: "SERVING"
-                    case .notServing: "NOT_SERVING"
-                    case .serviceUnknown: "SERVICE_UNKNOWN"
-                    }
-                    writer.sample(family, labels: labels, extra: ("serving_status", name), value: status == serving ? 1 : 0)
+        writeSamples(family, results, labels: labels, into: &writer, spill: spill, value: { $0.probe?.grpc?.serving }) {
+            serving, labels, writer in
+            for status in GRPCServingStatus.allCases {
+                let name: StaticString = switch status {
+                case .unknown: "UNKNOWN"
+                case .serving: "SERVING"
+                case .notServing: "NOT_SERVING"
+                case .serviceUnknown: "SERVICE_UNKNOWN"
                 }
+                writer.sample(family, labels: labels, extra: ("serving_status", name), value: status == serving ? 1 : 0)
             }
-            spill(&writer)
         }
     }
 
@@ -228,21 +239,11 @@ public struct MetricsExposition: Sendable {
         spill: (inout PrometheusTextWriter) -> Void
     ) {
         let family = MetricFamily.probeGRPCDuration
-        var wroteHeader = false
-        for index in results.indices {
-            guard let probe = results[index].probe, probe.grpc != nil else { continue }
-            if !wroteHeader {
-                writer.header(family)
-                wroteHeader = true
-            }
-            let phases = probe.phases
-            labels.withLabels(of: index) { labels in
-                writer.sample(family, labels: labels, extra: ("phase", "resolve"), value: phases.resolve)
-                writer.sample(
-                    family, labels: labels, extra: ("phase", "check"),
-                    value: phases.connect + phases.tls + phases.processing + phases.transfer)
-            }
-            spill(&writer)
+        writeSamples(family, results, labels: labels, into: &writer, spill: spill, value: { $0.probe?.grpc == nil ? nil : $0.probe?.phases }) {
+            phases, labels, writer in
+            writer.sample(family, labels: labels, extra: ("phase", "resolve"), value: phases.resolve)
+            writer.sample(
+                family, labels: labels, extra: ("phase", "check"), value: phases.connect + phases.tls + phases.processing + phases.transfer)
         }
     }
 
@@ -252,21 +253,12 @@ public struct MetricsExposition: Sendable {
         spill: (inout PrometheusTextWriter) -> Void
     ) {
         let family = MetricFamily.probeHTTPDuration
-        var wroteHeader = false
-        for index in results.indices {
-            guard let phases = results[index].probe?.phases else { continue }
-            if !wroteHeader {
-                writer.header(family)
-                wroteHeader = true
-            }
-            labels.withLabels(of: index) { labels in
-                writer.sample(family, labels: labels, extra: ("phase", "resolve"), value: phases.resolve)
-                writer.sample(family, labels: labels, extra: ("phase", "connect"), value: phases.connect)
-                writer.sample(family, labels: labels, extra: ("phase", "tls"), value: phases.tls)
-                writer.sample(family, labels: labels, extra: ("phase", "processing"), value: phases.processing)
-                writer.sample(family, labels: labels, extra: ("phase", "transfer"), value: phases.transfer)
-            }
-            spill(&writer)
+        writeSamples(family, results, labels: labels, into: &writer, spill: spill, value: { $0.probe?.phases }) { phases, labels, writer in
+            writer.sample(family, labels: labels, extra: ("phase", "resolve"), value: phases.resolve)
+            writer.sample(family, labels: labels, extra: ("phase", "connect"), value: phases.connect)
+            writer.sample(family, labels: labels, extra: ("phase", "tls"), value: phases.tls)
+            writer.sample(family, labels: labels, extra: ("phase", "processing"), value: phases.processing)
+            writer.sample(family, labels: labels, extra: ("phase", "transfer"), value: phases.transfer)
         }
     }
 
