@@ -81,6 +81,9 @@ struct GRPCCLITests {
         ] {
             #expect(exposition.contains(sample), "\(sample)\n\(exposition)")
         }
+        let promtool = try await Exposition.promtool(exposition)
+        #expect(promtool.status == 0, "\(promtool.output)")
+        #expect(Exposition.problems(exposition) == [])
     }
 
     @Test("a real Prometheus scraping runner serve reads blackbox's gRPC series")

@@ -204,8 +204,20 @@ extension PickCLITests {
         let folder = try LabPlans.temporaryDirectory()
         let report = folder.appendingPathComponent("pick.json")
         let junit = folder.appendingPathComponent("pick.xml")
-        let output = try await run([file, "-v", "--json", report.path, "--junit", junit.path])
+        let metrics = folder.appendingPathComponent("pick.prom")
+        let output = try await run([file, "-v", "--json", report.path, "--junit", junit.path, "--metrics", metrics.path])
         #expect(output.status == 1, "the dead edge's result errs, no one's pick: \(output.stdout)\(output.stderr)")
+        // Each population's pick in the series, 1 on the fast edge, passing; promtool reads them.
+        let exposition = try String(contentsOf: metrics, encoding: .utf8)
+        for client in ["gd-mobile", "bj-unicom", "sh-telecom", "gd-telecom"] {
+            let labels = #"plan="pick-populations",map="tencent",host="rank.lab.test",client="\#(client)",ip="127.0.0.15""#
+            #expect(exposition.contains("runner_app_pick{\(labels)} 1"), "\(client)\n\(exposition)")
+            #expect(exposition.contains("runner_app_pick_success{\(labels)} 1"), "\(client)\n\(exposition)")
+        }
+        #expect(!exposition.contains(#"runner_app_pick{plan="pick-populations",map="tencent",host="rank.lab.test",client="gd-mobile",ip="127.0.0.17"}"#))
+        let promtool = try await Exposition.promtool(exposition)
+        #expect(promtool.status == 0, "\(promtool.output)")
+        #expect(Exposition.problems(exposition) == [])
         #expect(output.stdout.contains("PASS  rank [sni-resolve 127.0.0.15] [PICK]"), "\(output.stdout)")
         #expect(!output.stdout.contains("127.0.0.16] [PICK]") && !output.stdout.contains("127.0.0.17] [PICK]"), "\(output.stdout)")
         let picks = try picks(report)
