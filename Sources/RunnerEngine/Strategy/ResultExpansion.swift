@@ -100,15 +100,19 @@ enum ResultExpansion {
                 for ip in scenario.ips == .all ? candidates : [first] {
                     var result = PlannedResult(
                         scenario: scenario, strategy: strategy, ip: ip, resolution: resolution, resolveError: nil)
-                    result.pick = pickEvidence(for: ip, holders: [(nil, resolution)], map: scenario.domainMap, host: host)
+                    if resolution.pick != nil {
+                        result.pick = pickEvidence(for: ip, holders: [(nil, resolution)], map: scenario.domainMap, host: host)
+                    }
                     planned.append(result)
                 }
                 for retained in retainedAddresses(resolution.retained, of: scenario, current: resolution.addresses) {
                     var result = PlannedResult(
                         scenario: scenario, strategy: strategy, ip: retained.address, resolution: resolution, resolveError: nil)
                     result.retained = retained.evidence
-                    result.pick = pickEvidence(
-                        for: retained.address, holders: [(nil, resolution)], map: scenario.domainMap, host: host)
+                    if resolution.pick != nil {
+                        result.pick = pickEvidence(
+                            for: retained.address, holders: [(nil, resolution)], map: scenario.domainMap, host: host)
+                    }
                     planned.append(result)
                 }
             }
@@ -125,6 +129,8 @@ extension ResultExpansion {
         _ scenario: Scenario, strategy: StrategyKind, byClient answers: [ClientResolution], maps: [DomainMapSpec]
     ) -> [PlannedResult] {
         let host = scenario.request.url.host
+        // Whether the map names an SDK: only then does a result gather its holders' picks.
+        let picks = answers.contains { if case .success(let resolution) = $0.answer { resolution.pick != nil } else { false } }
         // The results' addresses in order, each with the clients (by index) whose answer held it.
         var addresses: [IPAddress] = []
         var holders: [[Int]] = []
@@ -186,7 +192,9 @@ extension ResultExpansion {
                 resolveError: nil)
             result.clients = holders[at].map { answers[$0].client }
             result.schedulingMisses = misses[at]
-            result.pick = pickEvidence(for: address, holders: holding(holders[at], of: answers), map: scenario.domainMap, host: host)
+            if picks {
+                result.pick = pickEvidence(for: address, holders: holding(holders[at], of: answers), map: scenario.domainMap, host: host)
+            }
             planned.append(result)
         }
         // Retained addresses no population holds now: a result each, naming the populations
@@ -208,7 +216,9 @@ extension ResultExpansion {
                 resolveError: nil)
             result.clients = holding.map { answers[$0].client }
             result.retained = evidence
-            result.pick = pickEvidence(for: address, holders: self.holding(holding, of: answers), map: scenario.domainMap, host: host)
+            if picks {
+                result.pick = pickEvidence(for: address, holders: self.holding(holding, of: answers), map: scenario.domainMap, host: host)
+            }
             planned.append(result)
         }
         if !unanswered.isEmpty {
