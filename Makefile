@@ -120,11 +120,14 @@ install: manual
 ## (bench/populations.sh: instructions, CPU and wall; <= 1.2x), and those 30 populations ranking
 ## their edges by connect time (`sdk:`) against not ranking (bench/pick.sh: one connect per
 ## distinct address and port per cycle, <= 1.1x in instructions), and a run's reads and writes of a
-## state file of 300,000 rows (bench/state.sh; < 0.2 s). The release build links the Swift
+## state file of 300,000 rows (bench/state.sh; < 0.2 s of CPU). The release build links the Swift
 ## runtime and Foundation statically, as a binary to deploy is built: it needs no Swift
 ## toolchain where it runs, and starts ~6 ms sooner (no symbol lookups into their libraries).
 ## Only the executables: the static SDK has no Testing module for the test fixtures. Every bench
 ## runs even when one misses (its figures are printed), and the target fails at the end naming them.
+## The verdicts rest on what repeats on a shared 2-core machine: instructions (callgrind, on a copy
+## made with objcopy --strip-debug) and CPU time (user + sys); wall time is printed beside, never
+## judged (bench/measure.sh, which installs valgrind and binutils when missing; issue 47).
 RELEASE_FLAGS := -c release --scratch-path .build-release --static-swift-stdlib
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product runner

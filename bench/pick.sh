@@ -22,6 +22,8 @@ https_port=${BENCH_HTTPS_PORT:-19443}
 mkdir -p "$work"
 
 source "$(dirname "$0")/lab.sh"
+source "$(dirname "$0")/measure.sh"
+measure_tools
 start_lab "$bin" pick --bench-edges "$edges"
 ca="$PWD/$work/lab/ca.pem"
 
@@ -75,11 +77,10 @@ count_instructions() {  # LABEL: instructions of the whole run
 }
 ui=""; ri=""
 if command -v valgrind > /dev/null && command -v objcopy > /dev/null; then
-  objcopy --strip-debug "$bin/runner" "$work/runner.stripped"
+  stripped_runner "$bin"
   ui=$(count_instructions unranked); ri=$(count_instructions ranked)
 fi
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 uw=$(median "${unranked_walls[@]}"); rw=$(median "${ranked_walls[@]}")
 uc=$(median "${unranked_cpu[@]}"); rc=$(median "${ranked_cpu[@]}")
 wall_ratio=$(awk -v a="$rw" -v b="$uw" 'BEGIN { printf "%.3f", a / b }')
@@ -92,7 +93,6 @@ if [ -n "$ri" ]; then
 else
   cost_ok=$(awk -v r="$cpu_ratio" 'BEGIN { print (r <= 1.1) ? 1 : 0 }')
 fi
-verdict() { [ "$1" = 1 ] && echo PASS || echo MISS; }
 echo
 echo "pick: $scenarios scenarios x $edges edges ($results HTTPS results), $clients populations ranking by connect time vs not ranking, --jobs $jobs, median of $rounds runs each"
 echo "  walls, unranked: ${unranked_walls[*]} s; ranked: ${ranked_walls[*]} s"

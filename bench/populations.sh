@@ -23,6 +23,8 @@ https_port=${BENCH_HTTPS_PORT:-19443}
 mkdir -p "$work"
 
 source "$(dirname "$0")/lab.sh"
+source "$(dirname "$0")/measure.sh"
+measure_tools
 start_lab "$bin" populations --bench-edges "$edges"
 ca="$PWD/$work/lab/ca.pem"
 
@@ -79,7 +81,7 @@ passing=$(grep -c "^    p[0-9]*: 5/5 edges pass$" "$work/out.populations" || tru
   || { echo "populations: expected $((clients * scenarios)) 'pN: 5/5 edges pass' lines, got $passing"; exit 1; }
 
 # Instructions, the steady figure: each run once under callgrind (a copy of the runner without
-# its DWARF, which valgrind 3.19 cannot read; bench/instructions.sh installs valgrind first).
+# its DWARF, which valgrind 3.19 cannot read; bench/measure.sh installs valgrind first).
 count_instructions() {  # LABEL: instructions of the whole run
   valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.$1" "$work/runner.stripped" -q --jobs "$jobs" \
     "$work/$1.yaml" > "$work/callgrind-out.$1" 2>&1 || true
@@ -89,11 +91,10 @@ count_instructions() {  # LABEL: instructions of the whole run
 }
 ri=""; pi=""
 if command -v valgrind > /dev/null && command -v objcopy > /dev/null; then
-  objcopy --strip-debug "$bin/runner" "$work/runner.stripped"
+  stripped_runner "$bin"
   ri=$(count_instructions reference); pi=$(count_instructions populations)
 fi
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 rw=$(median "${ref_walls[@]}"); pw=$(median "${pop_walls[@]}")
 rc=$(median "${ref_cpu[@]}"); pc=$(median "${pop_cpu[@]}")
 wall_ratio=$(awk -v a="$pw" -v b="$rw" 'BEGIN { printf "%.3f", a / b }')

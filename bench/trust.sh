@@ -3,7 +3,9 @@
 # the primary and the stale edge, sni-resolve, kept-alive connections) run plainly and with
 # `expect.certificate.pins` and `tls: {profile: ios-ats}` (the chain's pins computed once per
 # leaf, the version and cipher read per result), ROUNDS times (default 5), medians side by
-# side, target at most 5% more wall time; (2) the diagnostic handshake: 200 results refused by
+# side, target at most 5% more instructions (callgrind: the marginal cost between plans of
+# INSTR_N1 and INSTR_N2 scenarios, default 200 and 1,000, the steady figure; bench/measure.sh;
+# CPU time where valgrind is missing; wall time beside); (2) the diagnostic handshake: 200 results refused by
 # the profile (the lab's server without forward secrecy: a failed handshake, then one without
 # the limits) against 200 results that fail their handshake without a diagnosis (a name the
 # certificate does not hold, under sni-resolve), both on a new connection each, at --jobs 1:
@@ -13,6 +15,8 @@ set -euo pipefail
 bin=${1:?bin dir}
 work=.bench/trust
 scenarios=${TRUST_SCENARIOS:-10000}
+instr_n1=${INSTR_N1:-200}
+instr_n2=${INSTR_N2:-1000}
 refusals=${TRUST_REFUSALS:-200}
 rounds=${ROUNDS:-5}
 http_port=${BENCH_HTTP_PORT:-19080}
@@ -20,13 +24,15 @@ https_port=${BENCH_HTTPS_PORT:-19443}
 mkdir -p "$work"
 
 source "$(dirname "$0")/lab.sh"
+source "$(dirname "$0")/measure.sh"
+measure_tools
 start_lab "$bin" trust
 
 pin() { echo "sha256/$(openssl x509 -in "$1" -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64)"; }
 current=$(pin "$work/lab/api.pem")
 
-plan() {  # $1: plan file, $2: extra scenario lines
-  awk -v n="$scenarios" -v https="$https_port" -v ca="$PWD/$work/lab/ca.pem" -v extra="$2" 'BEGIN {
+plan() {  # $1: plan file, $2: extra scenario lines, $3: scenarios (default $scenarios)
+  awk -v n="${3:-$scenarios}" -v https="$https_port" -v ca="$PWD/$work/lab/ca.pem" -v extra="$2" 'BEGIN {
     print "version: 1"
     print "name: trust"
     printf "defaults: {domains: edges, timeout: 10s, ca: \"%s\"}\n", ca
@@ -42,16 +48,31 @@ plan "$work/plain.yaml" ""
 plan "$work/pinned.yaml" "    tls: {profile: ios-ats}
     expect: {certificate: {pins: [\"$current\"]}}"
 
-measure() {  # label plan → wall seconds
-  /usr/bin/time -f "%e" -o "$work/time.$1" "$bin/runner" -q --jobs 32 "$2" > "$work/out.$1" 2> "$work/err.$1" || true
-  tail -n 1 "$work/out.$1" | grep -q "passed" || { echo "trust: the $1 run printed no summary"; cat "$work/err.$1"; exit 1; }
-  tail -n 1 "$work/time.$1"
-}
-plain_walls=(); pinned_walls=()
-for _ in $(seq 1 "$rounds"); do
-  plain_walls+=("$(measure plain "$work/plain.yaml")")
-  pinned_walls+=("$(measure pinned "$work/pinned.yaml")")
+for size in n1 n2; do
+  count_of=$instr_n1; [ "$size" = n1 ] || count_of=$instr_n2
+  plan "$work/plain-$size.yaml" "" "$count_of"
+  plan "$work/pinned-$size.yaml" "    tls: {profile: ios-ats}
+    expect: {certificate: {pins: [\"$current\"]}}" "$count_of"
+  slow_limits "$work/plain-$size.yaml" "$work/pinned-$size.yaml"
 done
+
+measure() {  # LABEL PLAN: one run; sets wall and cpu (seconds)
+  read -r wall cpu _ < <(timed "$work/run.$1" "$bin/runner" -q --jobs 32 "$2")
+  mv "$work/run.$1.out" "$work/out.$1"; mv "$work/run.$1.err" "$work/err.$1"
+  tail -n 1 "$work/out.$1" | grep -q "passed" || { echo "trust: the $1 run printed no summary"; cat "$work/err.$1"; exit 1; }
+}
+count() { marginal "$1" "$work/$1-n1.yaml" "$work/$1-n2.yaml" -q --jobs 32; }  # LABEL: sets counted
+plain_walls=(); pinned_walls=(); plain_cpu=(); pinned_cpu=()
+for _ in $(seq 1 "$rounds"); do
+  measure plain "$work/plain.yaml"; plain_walls+=("$wall"); plain_cpu+=("$cpu")
+  measure pinned "$work/pinned.yaml"; pinned_walls+=("$wall"); pinned_cpu+=("$cpu")
+done
+plain_instr=""; pinned_instr=""
+if command -v valgrind > /dev/null && command -v objcopy > /dev/null; then
+  stripped_runner "$bin"
+  count plain; plain_instr=$counted
+  count pinned; pinned_instr=$counted
+fi
 # The stale edge fails its pins, the primary passes: half and half.
 grep -q "^$scenarios passed, $scenarios failed, 0 errors$" "$work/out.pinned" \
   || { echo "trust: expected $scenarios passed and $scenarios failed with pins:"; tail -n 3 "$work/out.pinned"; exit 1; }
@@ -80,15 +101,14 @@ print(f"{median('r'):.3f} {median('w'):.3f}")
 PY
 )
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-pw=$(median "${plain_walls[@]}"); xw=$(median "${pinned_walls[@]}")
-ratio=$(awk -v a="$xw" -v b="$pw" 'BEGIN { printf "%.3f", a / b }')
-ok=$(awk -v r="$ratio" 'BEGIN { print (r <= 1.05) ? 1 : 0 }')
 echo
 echo "trust: $((scenarios * 2)) HTTPS results at --jobs 32, median of $rounds runs each"
 echo "  walls plain: ${plain_walls[*]} s; with pins and ios-ats: ${pinned_walls[*]} s"
-printf '  %-44s %10s %10s %10s  %s\n' "figure" "without" "with" "target" "verdict"
-printf '  %-44s %10s %10s %10s  %s\n' "pins + ios-ats, wall (s), ratio $ratio" "$pw" "$xw" "<= 1.05x" "$([ "$ok" = 1 ] && echo PASS || echo MISS)"
+[ -z "$plain_instr" ] || echo "  instructions: the marginal cost of $(((instr_n2 - instr_n1) * 2)) results (callgrind, $((instr_n1 * 2)) and $((instr_n2 * 2)))"
+printf '  %-40s %12s %12s %12s  %s\n' "figure" "without" "with" "target" "verdict"
+echo "  pins + ios-ats"
+ok=1
+judged 1.05 "$plain_instr|${plain_cpu[*]}|${plain_walls[*]}" "$pinned_instr|${pinned_cpu[*]}|${pinned_walls[*]}" || ok=0
 echo "  a handshake refused with its diagnosis: ${diagnosed} ms per result (median of $refusals, --jobs 1);"
 echo "  a failed handshake without one: ${undiagnosed} ms; the second handshake adds about $(awk -v a="$diagnosed" -v b="$undiagnosed" 'BEGIN { printf "%.3f", a - b }') ms"
 [ "$ok" = 1 ]
