@@ -9,12 +9,20 @@ import RunnerResults
 /// escaping on UTF-8 against escaping scalar by scalar, the evidence written as bytes against
 /// its lines, single-line escaping, numbers, and the buffer itself.
 @Suite struct ByteWritingTests {
+    /// XML 1.0 `Char`: tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF.
+    private static func isAllowedInXML(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
+        default: false
+        }
+    }
+
     /// Escaping as XMLWriter used to do it, one Unicode scalar at a time: the definition.
-    private static func referenceEscape(_ text: String, attribute: Bool) -> String {
+    static func referenceEscape(_ text: String, attribute: Bool) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            guard XMLWriter.isAllowed(scalar) else {
-                out.append(XMLWriter.replacement)
+            guard isAllowedInXML(scalar) else {
+                out.append("\u{FFFD}")
                 continue
             }
             let entity: String? = switch scalar {
@@ -35,7 +43,7 @@ import RunnerResults
 
     /// Pieces that exercise every branch: markup, quotes, every C0 control, DEL and C1, the
     /// scalars around U+FFFE/U+FFFF that share their first bytes, emoji, and plain runs.
-    private static let pieces: [String] =
+    static let pieces: [String] =
         (0..<0x20).map { String(UnicodeScalar(UInt8($0))) } + [
             "&", "<", ">", "\"", "'", "\u{7F}", "\u{85}", "\u{9F}", "é", "\u{D7FF}", "\u{E000}", "\u{EFFF}", "\u{F000}",
             "\u{FFEF}", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}", "😀", "👩‍💻", "]]>", "plain text ",
@@ -50,8 +58,8 @@ import RunnerResults
             strings.append((0..<Int.random(in: 1...12, using: &random)).map { _ in Self.pieces.randomElement(using: &random) ?? "" }.joined())
         }
         for string in strings {
-            #expect(XMLWriter.escapeText(string) == Self.referenceEscape(string, attribute: false), "\(Array(string.unicodeScalars))")
-            #expect(XMLWriter.escapeAttribute(string) == Self.referenceEscape(string, attribute: true), "\(Array(string.unicodeScalars))")
+            #expect(MarkupEscaper.xmlText.escaped(string) == Self.referenceEscape(string, attribute: false), "\(Array(string.unicodeScalars))")
+            #expect(MarkupEscaper.xmlAttribute.escaped(string) == Self.referenceEscape(string, attribute: true), "\(Array(string.unicodeScalars))")
         }
     }
 
@@ -108,7 +116,7 @@ import RunnerResults
                 EvidenceText.writeXMLText(result, redactor: redactor, to: &bytes)
                 let text = EvidenceText.lines(for: result, redactor: redactor)
                     .map { $0 + "\n" }.joined()
-                #expect(String(decoding: bytes.array, as: UTF8.self) == "<out>" + XMLWriter.escapeText(text))
+                #expect(String(decoding: bytes.array, as: UTF8.self) == "<out>" + MarkupEscaper.xmlText.escaped(text))
             }
         }
     }

@@ -134,7 +134,7 @@ struct FormatHelperTests {
         ("ünï", "ünï"), ("nul\u{0}", "nul\u{FFFD}"),
     ])
     func attributesEscapeMarkupAndWhitespace(input: String, expected: String) {
-        #expect(XMLWriter.escapeAttribute(input) == expected)
+        #expect(MarkupEscaper.xmlAttribute.escaped(input) == expected)
     }
 }
 

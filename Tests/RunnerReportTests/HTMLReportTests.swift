@@ -73,7 +73,7 @@ import RunnerVocabulary
         let tags = try Self.captures(#"data-tags="([0-9 ]*)""#, in: html).map { numbers in
             numbers.split(separator: " ").map { names[String($0)] ?? "?" }
         }
-        let hostileTag = HTMLEscaper.text(PlainText.singleLine(Fixture.hostile))
+        let hostileTag = MarkupEscaper.htmlText.escaped(PlainText.singleLine(Fixture.hostile))
         #expect(tags == [["login", "critical"], [], [], ["slow"], [], [hostileTag]])
     }
 

@@ -44,7 +44,7 @@ enum EvidenceText {
         guard redactor.isEmpty else {
             var plain = ByteBuffer(capacity: 1024)
             write(result, redactor: redactor, showingChain: showingChain, repeatedParts: repeatedParts, to: &plain)
-            return plain.withUnsafeBytes { XMLWriter.escape($0, attribute: false, to: &bytes) }
+            return plain.withUnsafeBytes { MarkupEscaper.xmlText.escape($0, to: &bytes) }
         }
         var lines = Lines(
             redactor: redactor, into: bytes, keepingLineEnds: false, escapingXML: true, reproducing: !result.outcome.isPassed,
@@ -121,7 +121,7 @@ enum EvidenceText {
         mutating func value(_ value: String) {
             guard escapingXML else { return PlainText.appendSingleLine(redactor.redact(value), to: &bytes) }
             let shown = PlainText.singleLine(redactor.redact(value))
-            ByteText.withUTF8(shown) { XMLWriter.escape($0, attribute: false, to: &bytes) }
+            ByteText.withUTF8(shown) { MarkupEscaper.xmlText.escape($0, to: &bytes) }
         }
 
         mutating func value(_ value: String?, or absent: StaticString) {

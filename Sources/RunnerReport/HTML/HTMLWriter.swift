@@ -37,14 +37,14 @@ struct HTMLWriter: ~Copyable {
     /// Text of the report's own (a number, a strategy's name, a timestamp): escaped all the
     /// same, so no caller has to know which of its words could hold markup.
     mutating func text(_ text: String) {
-        ByteText.withUTF8(text) { HTMLEscaper.escape($0, attribute: false, to: &bytes) }
+        ByteText.withUTF8(text) { MarkupEscaper.htmlText.escape($0, to: &bytes) }
     }
 
     /// A value from the run (a server's, a certificate's, the plan's) as text: redacted, its
     /// controls shown as escapes (as every report shows them, `PlainText`), escaped.
     mutating func value(_ value: String) {
         let shown = PlainText.singleLine(redactor.redact(value))
-        ByteText.withUTF8(shown) { HTMLEscaper.escape($0, attribute: false, to: &bytes) }
+        ByteText.withUTF8(shown) { MarkupEscaper.htmlText.escape($0, to: &bytes) }
     }
 
     mutating func value(_ value: String?, or absent: StaticString) {
@@ -55,7 +55,7 @@ struct HTMLWriter: ~Copyable {
     /// Text of the report's own, or already redacted, escaped for a double-quoted attribute
     /// value (the caller writes the quotes).
     mutating func attributeText(_ text: String) {
-        ByteText.withUTF8(text) { HTMLEscaper.escape($0, attribute: true, to: &bytes) }
+        ByteText.withUTF8(text) { MarkupEscaper.htmlAttribute.escape($0, to: &bytes) }
     }
 
     /// A value from the run for a double-quoted attribute value (the caller writes the quotes):
