@@ -81,7 +81,7 @@ struct HTTPDNSAlibabaV2Tests {
     @Test("a query without id or dn cannot be signed")
     func queryProblems() {
         for (url, missing) in [("\(Self.endpoint)?dn=a.example", "id"), ("\(Self.endpoint)?id=1&dn=", "dn")] {
-            #expect(throws: HTTPDNSAuthProblem(kind: .query, detail: "alibaba-v2 signs the '\(missing)' parameter, and the URL has none")) {
+            #expect(throws: HTTPDNSProblem(kind: .query, detail: "alibaba-v2 signs the '\(missing)' parameter, and the URL has none")) {
                 try Self.auth(.none).authorizedURL(url, now: Self.now)
             }
         }
@@ -204,7 +204,7 @@ struct HTTPDNSAlibabaV2Tests {
              "alibaba-v2: the answer's data (mode 2) is 3 bytes, too short for IV and ciphertext"),
         ]
         for (auth, body, message) in cases {
-            #expect(throws: HTTPDNSAuthProblem(kind: .answer, detail: message)) { try auth.decryptAnswer(body: body) }
+            #expect(throws: HTTPDNSProblem(kind: .answer, detail: message)) { try auth.decryptAnswer(body: body) }
             #expect(!message.contains(Self.key) && !message.contains(Self.secret))
         }
     }

@@ -99,7 +99,7 @@ struct HTTPDNSAuthQueryTests {
             (Self.volcSign, "\(Self.volc)?domain=a.com&type=%G1", "the value of 'type' has a malformed percent-encoding: '%G1'"),
         ]
         for (auth, url, message) in cases {
-            #expect(throws: HTTPDNSAuthProblem(kind: .query, detail: message)) {
+            #expect(throws: HTTPDNSProblem(kind: .query, detail: message)) {
                 try auth.authorizedURL(url, now: Date(timeIntervalSince1970: 0))
             }
         }
@@ -150,7 +150,7 @@ struct HTTPDNSAuthQueryTests {
          "dnspod-des answer does not decrypt with the map's key (bad padding): wrong key? '87ae992c1321f299da3c0210a9900ae7' (32 bytes)"),
     ])
     func answerProblems(_ auth: HTTPDNSAuth, _ body: String, _ message: String) {
-        #expect(throws: HTTPDNSAuthProblem(kind: .answer, detail: message)) {
+        #expect(throws: HTTPDNSProblem(kind: .answer, detail: message)) {
             try auth.decryptAnswer(body: Data(body.utf8))
         }
     }
@@ -185,13 +185,13 @@ struct HTTPDNSAuthQueryTests {
 
     @Test("the cipher refuses keys it cannot use, and IVs of the wrong length")
     func cipherArguments() {
-        #expect(throws: HTTPDNSAuthProblem(kind: .crypto, detail: "dnspod-des: the key is shorter than the 8 bytes DES uses")) {
+        #expect(throws: HTTPDNSProblem(kind: .crypto, detail: "dnspod-des: the key is shorter than the 8 bytes DES uses")) {
             try DNSPodCipher(.des, key: "seven77")
         }
-        #expect(throws: HTTPDNSAuthProblem(kind: .crypto, detail: "dnspod-aes: the key must have 1 to 16 bytes")) {
+        #expect(throws: HTTPDNSProblem(kind: .crypto, detail: "dnspod-aes: the key must have 1 to 16 bytes")) {
             try DNSPodCipher(.aes, key: "seventeen-bytes!!")
         }
-        #expect(throws: HTTPDNSAuthProblem(kind: .crypto, detail: "dnspod-aes: an IV of 8 bytes, expected 16")) {
+        #expect(throws: HTTPDNSProblem(kind: .crypto, detail: "dnspod-aes: an IV of 8 bytes, expected 16")) {
             try DNSPodCipher(.aes, key: "k").encrypt("a", iv: Array(repeating: 0, count: 8))
         }
     }

@@ -11,10 +11,10 @@ enum AlibabaSign {
     }
 
     /// `url` with `t` and `s` set, valid until `now + validFor`.
-    static func sign(_ url: String, secret: String, now: Date, validFor: Duration) throws(HTTPDNSAuthProblem) -> String {
+    static func sign(_ url: String, secret: String, now: Date, validFor: Duration) throws(HTTPDNSProblem) -> String {
         var query = HTTPDNSQueryParameters(url: url)
         guard let host = try query.value("host") else {
-            throw HTTPDNSAuthProblem(.query, "alibaba-sign signs the 'host' parameter, and the URL has none")
+            throw HTTPDNSProblem(.query, "alibaba-sign signs the 'host' parameter, and the URL has none")
         }
         let expiry = HTTPDNSAuthClock.expiryMilliseconds(now: now, validFor: validFor) / 1000
         let signature: String

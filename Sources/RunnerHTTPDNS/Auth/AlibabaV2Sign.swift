@@ -39,7 +39,7 @@ enum AlibabaV2Sign {
     }
 
     /// `s` for a signed text under a hex secret.
-    static func signature(_ text: String, secret: String) throws(HTTPDNSAuthProblem) -> String {
+    static func signature(_ text: String, secret: String) throws(HTTPDNSProblem) -> String {
         let key = try bytes(ofHex: secret, what: "secret")
         do throws(OpenSSLCrypto.Failure) {
             return Hex.lowercase(try OpenSSLCrypto.hmacSHA256(key: key, Array(text.utf8)))
@@ -52,11 +52,11 @@ enum AlibabaV2Sign {
     /// `now + validFor`.
     static func sign(
         _ url: String, secret: String, encryption: HTTPDNSAuth.AlibabaV2Encryption, now: Date, validFor: Duration,
-        makeIV: (Int) throws(HTTPDNSAuthProblem) -> [UInt8]
-    ) throws(HTTPDNSAuthProblem) -> String {
+        makeIV: (Int) throws(HTTPDNSProblem) -> [UInt8]
+    ) throws(HTTPDNSProblem) -> String {
         var query = HTTPDNSQueryParameters(url: url)
         for required in ["id", "dn"] where try (query.value(required) ?? "").isEmpty {
-            throw HTTPDNSAuthProblem(.query, "alibaba-v2 signs the '\(required)' parameter, and the URL has none")
+            throw HTTPDNSProblem(.query, "alibaba-v2 signs the '\(required)' parameter, and the URL has none")
         }
         query.set("m", to: mode(encryption))
         query.set("exp", to: String(HTTPDNSAuthClock.expiryMilliseconds(now: now, validFor: validFor) / 1000))
@@ -70,7 +70,7 @@ enum AlibabaV2Sign {
             do {
                 plaintext = try JSONSerialization.data(withJSONObject: hidden, options: [.sortedKeys, .withoutEscapingSlashes])
             } catch {
-                throw HTTPDNSAuthProblem(.crypto, "alibaba-v2: the query's names cannot be written as JSON")
+                throw HTTPDNSProblem(.crypto, "alibaba-v2: the query's names cannot be written as JSON")
             }
             let iv = try makeIV(ivLength(encryption))
             query.set("enc", to: Hex.lowercase(iv + (try seal(Array(plaintext), encryption: encryption, key: key, iv: iv))))
@@ -85,7 +85,7 @@ enum AlibabaV2Sign {
 
     /// A `/v2/d` answer whose `data` is encrypted (mode 1 or 2) as the same envelope with `data`
     /// the JSON text it decrypts to (what mode 0 may send); any other body as it came.
-    static func decryptAnswer(_ body: Data, encryption: HTTPDNSAuth.AlibabaV2Encryption) throws(HTTPDNSAuthProblem) -> Data {
+    static func decryptAnswer(_ body: Data, encryption: HTTPDNSAuth.AlibabaV2Encryption) throws(HTTPDNSProblem) -> Data {
         guard let envelope = HTTPDNSJSON.object(body), HTTPDNSJSON.member(envelope, "code") as? String == "success",
             let data = HTTPDNSJSON.member(envelope, "data") as? String,
             let mode = AlibabaV2AnswerParser.mode(of: envelope), mode == "1" || mode == "2"
@@ -93,20 +93,20 @@ enum AlibabaV2Sign {
         let sealed: HTTPDNSAuth.AlibabaV2Encryption
         switch (mode, encryption.key) {
         case (_, nil):
-            throw HTTPDNSAuthProblem(.answer, "alibaba-v2: the answer's data is encrypted (mode \(mode)) and the map's auth has no key")
+            throw HTTPDNSProblem(.answer, "alibaba-v2: the answer's data is encrypted (mode \(mode)) and the map's auth has no key")
         case ("1", let key?): sealed = .aesCBC(key: key)
         case (_, let key?): sealed = .aesGCM(key: key)
         }
         guard let bytes = Data(base64Encoded: data.trimmingCharacters(in: .whitespacesAndNewlines)).map(Array.init) else {
-            throw HTTPDNSAuthProblem(.answer, "alibaba-v2: the answer's data (mode \(mode)) is not base64")
+            throw HTTPDNSProblem(.answer, "alibaba-v2: the answer's data (mode \(mode)) is not base64")
         }
         let ivLength = ivLength(sealed)
         guard bytes.count > ivLength, let key = sealed.key else {
-            throw HTTPDNSAuthProblem(.answer, "alibaba-v2: the answer's data (mode \(mode)) is \(bytes.count) bytes, too short for IV and ciphertext")
+            throw HTTPDNSProblem(.answer, "alibaba-v2: the answer's data (mode \(mode)) is \(bytes.count) bytes, too short for IV and ciphertext")
         }
         let plaintext = try open(Array(bytes.dropFirst(ivLength)), encryption: sealed, key: key, iv: Array(bytes.prefix(ivLength)))
         guard let text = String(validating: plaintext, as: UTF8.self) else {
-            throw HTTPDNSAuthProblem(.answer, "alibaba-v2: the answer's data (mode \(mode)) decrypts to bytes that are not UTF-8")
+            throw HTTPDNSProblem(.answer, "alibaba-v2: the answer's data (mode \(mode)) decrypts to bytes that are not UTF-8")
         }
         var opened = envelope
         opened["mode"] = "0"
@@ -117,7 +117,7 @@ enum AlibabaV2Sign {
 
     private static func seal(
         _ plaintext: [UInt8], encryption: HTTPDNSAuth.AlibabaV2Encryption, key: String, iv: [UInt8]
-    ) throws(HTTPDNSAuthProblem) -> [UInt8] {
+    ) throws(HTTPDNSProblem) -> [UInt8] {
         let keyBytes = try bytes(ofHex: key, what: "key")
         do throws(OpenSSLCrypto.Failure) {
             switch encryption {
@@ -132,7 +132,7 @@ enum AlibabaV2Sign {
 
     private static func open(
         _ ciphertext: [UInt8], encryption: HTTPDNSAuth.AlibabaV2Encryption, key: String, iv: [UInt8]
-    ) throws(HTTPDNSAuthProblem) -> [UInt8] {
+    ) throws(HTTPDNSProblem) -> [UInt8] {
         let keyBytes = try bytes(ofHex: key, what: "key")
         do throws(OpenSSLCrypto.Failure) {
             switch encryption {
@@ -146,9 +146,9 @@ enum AlibabaV2Sign {
     }
 
     /// The bytes a hex credential stands for (the plan check refuses any that is not hex).
-    private static func bytes(ofHex text: String, what: String) throws(HTTPDNSAuthProblem) -> [UInt8] {
+    private static func bytes(ofHex text: String, what: String) throws(HTTPDNSProblem) -> [UInt8] {
         guard case .bytes(let bytes) = Hex.decode(Array(text.utf8)), !bytes.isEmpty else {
-            throw HTTPDNSAuthProblem(.crypto, "alibaba-v2: the \(what) is not hex")
+            throw HTTPDNSProblem(.crypto, "alibaba-v2: the \(what) is not hex")
         }
         return bytes
     }

@@ -17,20 +17,20 @@ struct DNSPodCipher {
 
     /// The cipher for a plan's key; a key DES or AES-128 cannot use is a `.crypto` problem
     /// (the plan check refuses those first).
-    init(_ algorithm: Algorithm, key: String) throws(HTTPDNSAuthProblem) {
+    init(_ algorithm: Algorithm, key: String) throws(HTTPDNSProblem) {
         self.algorithm = algorithm
         let bytes = Array(key.utf8)
         switch algorithm {
         case .des:
             guard bytes.count >= 8 else {
-                throw HTTPDNSAuthProblem(.crypto, "dnspod-des: the key is shorter than the 8 bytes DES uses")
+                throw HTTPDNSProblem(.crypto, "dnspod-des: the key is shorter than the 8 bytes DES uses")
             }
             // DES-EDE3 with one key three times is single DES, and needs no legacy provider.
             let desKey = bytes.prefix(8)
             self.key = Array(desKey + desKey + desKey)
         case .aes:
             guard !bytes.isEmpty, bytes.count <= 16 else {
-                throw HTTPDNSAuthProblem(.crypto, "dnspod-aes: the key must have 1 to 16 bytes")
+                throw HTTPDNSProblem(.crypto, "dnspod-aes: the key must have 1 to 16 bytes")
             }
             self.key = bytes + Array(repeating: UInt8(ascii: "0"), count: 16 - bytes.count)
         }
@@ -47,9 +47,9 @@ struct DNSPodCipher {
     private var openSSLCipher: OpenSSLCrypto.Cipher { algorithm == .des ? .desEDE3ECB : .aes128CBC }
 
     /// `plaintext` as it goes on the wire: hex of the ciphertext (DES) or of IV ‖ ciphertext (AES).
-    func encrypt(_ plaintext: String, iv: [UInt8]) throws(HTTPDNSAuthProblem) -> String {
+    func encrypt(_ plaintext: String, iv: [UInt8]) throws(HTTPDNSProblem) -> String {
         guard iv.count == ivLength else {
-            throw HTTPDNSAuthProblem(.crypto, "\(scheme.rawValue): an IV of \(iv.count) bytes, expected \(ivLength)")
+            throw HTTPDNSProblem(.crypto, "\(scheme.rawValue): an IV of \(iv.count) bytes, expected \(ivLength)")
         }
         do throws(OpenSSLCrypto.Failure) {
             let ciphertext = try OpenSSLCrypto.encrypt(openSSLCipher, key: key, iv: iv, Array(plaintext.utf8))
@@ -61,7 +61,7 @@ struct DNSPodCipher {
 
     /// An answer body decrypted: hex (surrounding whitespace ignored) of the ciphertext, with
     /// the IV in front for AES. An empty body stays empty (the service's "no answer").
-    func decrypt(_ body: Data) throws(HTTPDNSAuthProblem) -> Data {
+    func decrypt(_ body: Data) throws(HTTPDNSProblem) -> Data {
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         let start = body.firstIndex { !isSpace($0) } ?? body.endIndex
         let end = body.lastIndex { !isSpace($0) }.map(body.index(after:)) ?? start
@@ -91,7 +91,7 @@ struct DNSPodCipher {
                 openSSLCipher, key: key, iv: Array(bytes.prefix(ivLength)), Array(bytes.dropFirst(ivLength)))
             return Data(plaintext)
         } catch .badPadding {
-            throw HTTPDNSAuthProblem(
+            throw HTTPDNSProblem(
                 .answer,
                 "\(scheme.rawValue) answer does not decrypt with the map's key (bad padding): wrong key? "
                     + HTTPDNSBodyQuote.quote(body))
@@ -100,7 +100,7 @@ struct DNSPodCipher {
         }
     }
 
-    private func malformed(_ reason: String, _ body: Data) -> HTTPDNSAuthProblem {
-        HTTPDNSAuthProblem(.answer, "not a \(scheme.rawValue) answer (\(reason)): \(HTTPDNSBodyQuote.quote(body))")
+    private func malformed(_ reason: String, _ body: Data) -> HTTPDNSProblem {
+        HTTPDNSProblem(.answer, "not a \(scheme.rawValue) answer (\(reason)): \(HTTPDNSBodyQuote.quote(body))")
     }
 }

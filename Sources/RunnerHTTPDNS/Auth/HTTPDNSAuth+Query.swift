@@ -9,8 +9,8 @@ extension HTTPDNSAuth {
 
     /// The URL to send for a query URL (`{host}` filled in, family parameter added), signed or
     /// encrypted for this scheme at `now`.
-    package func authorizedURL(_ url: String, now: Date) throws(HTTPDNSAuthProblem) -> String {
-        try authorizedURL(url, now: now) { count throws(HTTPDNSAuthProblem) in
+    package func authorizedURL(_ url: String, now: Date) throws(HTTPDNSProblem) -> String {
+        try authorizedURL(url, now: now) { count throws(HTTPDNSProblem) in
             do throws(OpenSSLCrypto.Failure) {
                 return try OpenSSLCrypto.randomBytes(count)
             } catch {
@@ -21,8 +21,8 @@ extension HTTPDNSAuth {
 
     /// `authorizedURL(_:now:)` with the IVs from `makeIV` (given the length wanted): tests pin them.
     func authorizedURL(
-        _ url: String, now: Date, makeIV: (Int) throws(HTTPDNSAuthProblem) -> [UInt8]
-    ) throws(HTTPDNSAuthProblem) -> String {
+        _ url: String, now: Date, makeIV: (Int) throws(HTTPDNSProblem) -> [UInt8]
+    ) throws(HTTPDNSProblem) -> String {
         switch self {
         case .alibabaSign(let secret, let validFor):
             return try AlibabaSign.sign(url, secret: secret, now: now, validFor: validFor)
@@ -39,7 +39,7 @@ extension HTTPDNSAuth {
 
     /// The body to read as the map's format: a DNSPod cipher's answer decrypted, an encrypted
     /// `/v2/d` answer's `data` decrypted, a signed scheme's answer as it came.
-    package func decryptAnswer(body: Data) throws(HTTPDNSAuthProblem) -> Data {
+    package func decryptAnswer(body: Data) throws(HTTPDNSProblem) -> Data {
         switch self {
         case .alibabaSign, .volcengineSign: return body
         case .dnspodDES(let key): return try DNSPodCipher(.des, key: key).decrypt(body)
@@ -50,14 +50,14 @@ extension HTTPDNSAuth {
 
     /// `dn` and `ip` replaced by their encryption, and `alg` set to the cipher.
     private static func encryptQuery(
-        _ url: String, cipher: DNSPodCipher, makeIV: (Int) throws(HTTPDNSAuthProblem) -> [UInt8]
-    ) throws(HTTPDNSAuthProblem) -> String {
+        _ url: String, cipher: DNSPodCipher, makeIV: (Int) throws(HTTPDNSProblem) -> [UInt8]
+    ) throws(HTTPDNSProblem) -> String {
         var query = HTTPDNSQueryParameters(url: url)
         guard query.has("dn") else {
-            throw HTTPDNSAuthProblem(.query, "\(cipher.scheme.rawValue) encrypts the 'dn' parameter, and the URL has none")
+            throw HTTPDNSProblem(.query, "\(cipher.scheme.rawValue) encrypts the 'dn' parameter, and the URL has none")
         }
         for name in dnspodEncryptedParameters {
-            try query.replaceValues(of: name) { plain throws(HTTPDNSAuthProblem) in
+            try query.replaceValues(of: name) { plain throws(HTTPDNSProblem) in
                 try cipher.encrypt(plain, iv: makeIV(cipher.ivLength))
             }
         }

@@ -48,7 +48,7 @@ struct HTTPDNSQueryParameters {
 
     /// The first value of `name`, percent-decoded (a bare `name` is the empty string); nil when
     /// the query has no `name`.
-    func value(_ name: String) throws(HTTPDNSAuthProblem) -> String? {
+    func value(_ name: String) throws(HTTPDNSProblem) -> String? {
         guard let pair = pairs.first(where: { $0.name == name }) else { return nil }
         return try Self.decode(pair.value ?? "", name: name)
     }
@@ -72,8 +72,8 @@ struct HTTPDNSQueryParameters {
     /// returned as it goes on the wire, unencoded). Returns how many values it replaced.
     @discardableResult
     mutating func replaceValues(
-        of name: String, _ transform: (String) throws(HTTPDNSAuthProblem) -> String
-    ) throws(HTTPDNSAuthProblem) -> Int {
+        of name: String, _ transform: (String) throws(HTTPDNSProblem) -> String
+    ) throws(HTTPDNSProblem) -> Int {
         var count = 0
         for index in pairs.indices where pairs[index].name == name {
             let plain = try Self.decode(pairs[index].value ?? "", name: name)
@@ -83,9 +83,9 @@ struct HTTPDNSQueryParameters {
         return count
     }
 
-    private static func decode(_ raw: Substring, name: String) throws(HTTPDNSAuthProblem) -> String {
+    private static func decode(_ raw: Substring, name: String) throws(HTTPDNSProblem) -> String {
         guard let decoded = String(raw).removingPercentEncoding else {
-            throw HTTPDNSAuthProblem(
+            throw HTTPDNSProblem(
                 .query, "the value of '\(name)' has a malformed percent-encoding: \(HTTPDNSBodyQuote.quoteText(String(raw)))")
         }
         return decoded

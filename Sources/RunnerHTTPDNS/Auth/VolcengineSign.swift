@@ -15,7 +15,7 @@ enum VolcengineSign {
     }
 
     /// `url` with `timestamp` and `sign` set, valid until `now + validFor`.
-    static func sign(_ url: String, secret: String, now: Date, validFor: Duration) throws(HTTPDNSAuthProblem) -> String {
+    static func sign(_ url: String, secret: String, now: Date, validFor: Duration) throws(HTTPDNSProblem) -> String {
         var query = HTTPDNSQueryParameters(url: url)
         var values: [String] = []
         for name in signedParameters {

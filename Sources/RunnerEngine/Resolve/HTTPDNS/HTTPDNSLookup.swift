@@ -50,7 +50,7 @@ struct HTTPDNSLookup {
         }
         for (index, query) in queries.enumerated() {
             let sent: String
-            do throws(HTTPDNSAuthProblem) {
+            do throws(HTTPDNSProblem) {
                 sent = try service.auth?.authorizedURL(query.url, now: wallClock.now()) ?? query.url
             } catch {
                 settle(index, .failure(TransferError(kind: .resolve, message: "\(label) at \(query.label): \(error)")))
@@ -126,7 +126,7 @@ struct HTTPDNSLookup {
         case .success(let response):
             var body = response.body
             if let auth = service.auth, (200..<300).contains(response.status) {
-                do throws(HTTPDNSAuthProblem) {
+                do throws(HTTPDNSProblem) {
                     body = try auth.decryptAnswer(body: body)
                 } catch {
                     return .failure(TransferError(kind: .resolve, message: "\(asked) answered HTTP \(response.status): \(error)"))
