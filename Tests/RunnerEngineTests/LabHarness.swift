@@ -22,7 +22,8 @@ struct LabRun {
     /// - Parameters:
     ///   - clock: the engine's clock (TTLs, timeouts); `afterEachResult` runs as each result is
     ///     handed over, on the engine's thread, e.g. to move a `ManualClock`.
-    ///   - wallClock: the time signed HTTPDNS queries are signed at.
+    ///   - wallClock: the calendar time: the run's and suites' start, cookies' and
+    ///     certificates' dates, the time signed HTTPDNS queries are signed at.
     ///   - memory: HTTPDNS answers kept from earlier runs (`runner serve`'s cycles).
     ///   - planPath: run the plan already written there (runs of one file), not `yaml`.
     func run(
@@ -37,10 +38,11 @@ struct LabRun {
         options.jobs = jobs
         options.retriesOverride = retries
         options.resolutionMemory = memory
+        options.clock = RunClock(monotonic: clock, wall: wallClock)
         let chosen = options
         return try await offPool {
             let collector = ResultCollector(afterEach: afterEachResult)
-            let run = try PlanRunner(options: chosen, sink: collector, clock: clock, wallClock: wallClock).run([plan])
+            let run = try PlanRunner(options: chosen, sink: collector).run([plan])
             return CollectedRun(result: run, all: collector.inPlanOrder)
         }
     }

@@ -52,12 +52,12 @@ struct ResultStateMachineTests {
     @Test("a hop's body is hashed when an output shows the digest or the scenario expects one, not otherwise")
     func bodyDigestOnlyWhereSomethingReadsIt() throws {
         var unread = ResultStateMachine(planned: try Self.planned(), retries: 0, digestsBodies: false)
-        #expect(try #require(unread.start(now: .zero).spec).digestsBody == false)
+        #expect(try #require(unread.start(now: .zero, date: Self.date).spec).digestsBody == false)
         var shown = ResultStateMachine(planned: try Self.planned(), retries: 0, digestsBodies: true)
-        #expect(try #require(shown.start(now: .zero).spec).digestsBody)
+        #expect(try #require(shown.start(now: .zero, date: Self.date).spec).digestsBody)
         let expecting = try Self.planned { $0.expect.body = [.sha256(String(repeating: "0", count: 64))] }
         var expected = ResultStateMachine(planned: expecting, retries: 0, digestsBodies: false)
-        #expect(try #require(expected.start(now: .zero).spec).digestsBody, "a body: {sha256} expectation needs it")
+        #expect(try #require(expected.start(now: .zero, date: Self.date).spec).digestsBody, "a body: {sha256} expectation needs it")
     }
 
     // MARK: Redirects
@@ -65,7 +65,7 @@ struct ResultStateMachineTests {
     @Test("a redirect on the same host keeps the pin; the result has both hops and passes")
     func redirectOnTheSameHostKeepsThePin() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 0)
-        let first = try #require(machine.start(now: .seconds(100)).spec)
+        let first = try #require(machine.start(now: .seconds(100), date: Self.date).spec)
         #expect(first.url == "https://api.example.com/start")
         #expect(first.connectTo == "api.example.com:443:192.0.2.1:443")
 
@@ -85,7 +85,7 @@ struct ResultStateMachineTests {
     @Test("a redirect to another host is looked up through the map and pinned to its answer")
     func redirectToAnotherHostResolves() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 0)
-        _ = machine.start(now: .seconds(0))
+        _ = machine.start(now: .seconds(0), date: Self.date)
         let lookup = machine.transferFinished(
             Self.response(301, headers: [Header(name: "Location", value: "https://cdn.example.com/x")]), now: .seconds(0.1), date: Self.date)
         guard case .resolve(let host, let source) = lookup else {
@@ -108,7 +108,7 @@ struct ResultStateMachineTests {
     @Test("a redirect whose host does not resolve is an error that names the redirect")
     func redirectLookupFailure() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 0)
-        _ = machine.start(now: .seconds(0))
+        _ = machine.start(now: .seconds(0), date: Self.date)
         _ = machine.transferFinished(
             Self.response(302, headers: [Header(name: "Location", value: "https://elsewhere.example/")]), now: .seconds(0.1), date: Self.date)
         let result = try #require(machine.resolved(
@@ -123,7 +123,7 @@ struct ResultStateMachineTests {
     @Test("a cookie set by one hop is sent on the next, and the result notes the jar")
     func cookiesCarryAcrossHops() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 0)
-        let first = try #require(machine.start(now: .seconds(0)).spec)
+        let first = try #require(machine.start(now: .seconds(0), date: Self.date).spec)
         #expect(!first.headers.contains { $0.name == "Cookie" })
         let second = try #require(machine.transferFinished(
             Self.response(302, headers: [
@@ -139,7 +139,7 @@ struct ResultStateMachineTests {
     @Test("each hop gets what is left of the timeout; none starts once it is spent")
     func timeoutCoversEveryHop() throws {
         var machine = ResultStateMachine(planned: try Self.planned(timeout: .seconds(10)), retries: 0)
-        #expect(try #require(machine.start(now: .seconds(50)).spec).timeout == .seconds(10))
+        #expect(try #require(machine.start(now: .seconds(50), date: Self.date).spec).timeout == .seconds(10))
         let second = try #require(machine.transferFinished(
             Self.response(302, headers: [Header(name: "Location", value: "/a")]), now: .seconds(54), date: Self.date).spec)
         #expect(second.timeout == .seconds(6))
@@ -155,7 +155,7 @@ struct ResultStateMachineTests {
     @Test("a failure earns a fresh attempt; one that then passes carries the earlier attempt")
     func retryAfterFailure() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 2)
-        _ = machine.start(now: .seconds(0))
+        _ = machine.start(now: .seconds(0), date: Self.date)
         let retry = try #require(machine.transferFinished(Self.response(503), now: .seconds(1), date: Self.date).spec,
             "a failed status starts the next attempt at once")
         #expect(retry.url == "https://api.example.com/start")
@@ -172,7 +172,7 @@ struct ResultStateMachineTests {
     @Test("retries run out: the last attempt's verdict stands, with every earlier one")
     func retriesRunOut() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 2)
-        _ = machine.start(now: .seconds(0))
+        _ = machine.start(now: .seconds(0), date: Self.date)
         #expect(machine.transferFinished(Self.failure(.connect, "refused"), now: .seconds(1), date: Self.date).spec != nil)
         #expect(machine.transferFinished(Self.failure(.connect, "refused"), now: .seconds(2), date: Self.date).spec != nil)
         let result = try #require(machine.transferFinished(Self.failure(.connect, "refused"), now: .seconds(3), date: Self.date).result)
@@ -184,7 +184,7 @@ struct ResultStateMachineTests {
     func resolveErrorIsNotRetried() throws {
         let error = TransferError(kind: .resolve, message: "host 'api.example.com' is not in static map 'm'")
         var machine = ResultStateMachine(planned: try Self.planned(resolveError: error), retries: 3)
-        let result = try #require(machine.start(now: .seconds(0)).result)
+        let result = try #require(machine.start(now: .seconds(0), date: Self.date).result)
         #expect(result.outcome.error == error)
         #expect(result.earlierAttempts.isEmpty)
     }
@@ -194,7 +194,7 @@ struct ResultStateMachineTests {
     @Test("a failed trust-override handshake is followed by an SNI probe that diagnoses it")
     func trustOverrideFailureProbes() throws {
         var machine = ResultStateMachine(planned: try Self.planned(strategy: .trustOverride), retries: 0)
-        let first = try #require(machine.start(now: .seconds(0)).spec)
+        let first = try #require(machine.start(now: .seconds(0), date: Self.date).spec)
         #expect(first.url == "https://192.0.2.1/start")
         let probeAction = machine.transferFinished(Self.failure(.tls, "handshake failed"), now: .seconds(0.1), date: Self.date)
         guard case .probe(let probe) = probeAction else {
@@ -215,7 +215,7 @@ struct ResultStateMachineTests {
     func limitsFailureProbesWithoutThem() throws {
         let planned = try Self.planned { $0.settings.tls = ClientTLS(minVersion: .v1_2, ciphers: TLSProfile.iosATS.ciphers, profile: .iosATS) }
         var machine = ResultStateMachine(planned: planned, retries: 0)
-        let first = try #require(machine.start(now: .seconds(0)).spec)
+        let first = try #require(machine.start(now: .seconds(0), date: Self.date).spec)
         #expect(first.tls.client.profile == .iosATS)
         let probeAction = machine.transferFinished(Self.failure(.tls, "handshake failure"), now: .seconds(0.1), date: Self.date)
         guard case .probe(let probe) = probeAction else {
@@ -238,7 +238,7 @@ struct ResultStateMachineTests {
     func aVerificationFailureIsNotTheLimits() throws {
         let planned = try Self.planned { $0.settings.tls = ClientTLS(maxVersion: .v1_2) }
         var machine = ResultStateMachine(planned: planned, retries: 0)
-        _ = machine.start(now: .seconds(0))
+        _ = machine.start(now: .seconds(0), date: Self.date)
         var refused = Self.failure(.tls, "certificate verify failed")
         refused.evidence.verification = VerificationFailure(code: 10, reason: "certificate has expired", leaf: nil)
         let result = try #require(machine.transferFinished(refused, now: .seconds(0.1), date: Self.date).result)
@@ -250,7 +250,7 @@ struct ResultStateMachineTests {
     @Test("a response from an address other than the pinned one is an error")
     func pinMismatch() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 0)
-        _ = machine.start(now: .seconds(0))
+        _ = machine.start(now: .seconds(0), date: Self.date)
         let result = try #require(machine.transferFinished(
             Self.response(200, connectedIP: "203.0.113.9"), now: .seconds(0.1), date: Self.date).result)
         #expect(result.outcome.error?.message == "connected to 203.0.113.9, but the strategy pinned 192.0.2.1")
@@ -261,7 +261,7 @@ struct ResultStateMachineTests {
     @Test("interrupted: an aborted transfer is skipped, not retried")
     func interruptionSkipsAndDoesNotRetry() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 3)
-        _ = machine.start(now: .seconds(0))
+        _ = machine.start(now: .seconds(0), date: Self.date)
         machine.interrupt()
         let result = try #require(machine.transferFinished(Self.failure(.io, "aborted"), now: .seconds(0.1), date: Self.date).result)
         guard case .skipped(let reason) = result.outcome else {
@@ -275,7 +275,7 @@ struct ResultStateMachineTests {
     @Test("interrupted: no further hop starts after a redirect")
     func interruptionStopsTheChain() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 0)
-        _ = machine.start(now: .seconds(0))
+        _ = machine.start(now: .seconds(0), date: Self.date)
         machine.interrupt()
         let result = try #require(machine.transferFinished(
             Self.response(302, headers: [Header(name: "Location", value: "/next")]), now: .seconds(0.1), date: Self.date).result)
@@ -286,7 +286,7 @@ struct ResultStateMachineTests {
     @Test("interrupted: a verdict already reached stands")
     func interruptionKeepsAFailure() throws {
         var machine = ResultStateMachine(planned: try Self.planned(), retries: 2)
-        _ = machine.start(now: .seconds(0))
+        _ = machine.start(now: .seconds(0), date: Self.date)
         machine.interrupt()
         let result = try #require(machine.transferFinished(Self.response(500), now: .seconds(0.1), date: Self.date).result)
         if case .failed = result.outcome {} else { Issue.record("expected failed, got \(result.outcome)") }

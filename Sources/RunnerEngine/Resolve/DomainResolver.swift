@@ -267,8 +267,8 @@ final class DomainResolver {
         // A DNS server's lookup keeps its own time and says which question ran out; the margin
         // lets it.
         let bound = resolver == .system ? timeout : timeout + .milliseconds(500)
-        engine.submitBlocking(timeout: bound, {
-            ResolverLookup.resolve(host: host, resolver: resolver, ipVersion: ipVersion, timeout: timeout)
+        engine.submitBlocking(timeout: bound, { [clock] in
+            ResolverLookup.resolve(host: host, resolver: resolver, ipVersion: ipVersion, timeout: timeout, clock: clock)
         }) { result in
             switch result {
             case .success(let answer):

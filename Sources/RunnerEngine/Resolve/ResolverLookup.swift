@@ -1,4 +1,3 @@
-import Dispatch
 import RunnerHTTPDNS
 import RunnerPlan
 import RunnerResults
@@ -8,21 +7,23 @@ import RunnerVocabulary
 /// or a DNS server asked directly, each question kept as evidence. Blocks: the resolver runs it
 /// on a thread of its own, bounded by the scenario's `connect_timeout`.
 enum ResolverLookup {
+    /// - Parameter clock: what each question's time and the timeout over them are read on.
     static func resolve(
-        host: String, resolver: ResolverChoice, ipVersion: IPVersionPreference, timeout: Duration
+        host: String, resolver: ResolverChoice, ipVersion: IPVersionPreference, timeout: Duration, clock: MonotonicClock
     ) -> Result<Resolution, TransferError> {
         switch resolver {
         case .system:
-            return SystemResolver.resolve(host: host)
+            return SystemResolver.resolve(host: host, clock: clock)
         case .server(let server, let port):
-            return askServer(host: host, server: server, port: port, ipVersion: ipVersion, timeout: timeout)
+            return askServer(host: host, server: server, port: port, ipVersion: ipVersion, timeout: timeout, clock: clock)
         }
     }
 
     /// A and/or AAAA by `ip_version`, one after the other within `timeout` in all; the host
     /// resolves when either question gives addresses.
     private static func askServer(
-        host: String, server: IPAddress, port: Int, ipVersion: IPVersionPreference, timeout: Duration
+        host: String, server: IPAddress, port: Int, ipVersion: IPVersionPreference, timeout: Duration,
+        clock: MonotonicClock
     ) -> Result<Resolution, TransferError> {
         let name = ResolverChoice.server(server, port: port).description
         let families: [IPAddress.Family] = switch ipVersion {
@@ -30,20 +31,20 @@ enum ResolverLookup {
         case .v6: [.v6]
         case .any: [.v4, .v6]
         }
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout.inSeconds) * 1e9)
+        let deadline = clock.now() + UInt64(max(0, timeout.inSeconds) * 1e9)
         var questions: [DNSQuestionEvidence] = []
         var addresses: [IPAddress] = []
         var ttls: [Int] = []
         var problems: [DNSServerProblem] = []
         for family in families {
-            let started = DispatchTime.now().uptimeNanoseconds
+            let started = clock.now()
             guard started < deadline else {
                 problems.append(.exchange(.timedOut))
                 break
             }
             let reply = DNSServerQuery.lookup(
                 host: host, family: family, server: server, port: port, timeout: .nanoseconds(Int64(deadline - started)))
-            let duration = Duration.nanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds - started))
+            let duration = clock.elapsed(since: started)
             let type = family == .v4 ? "A" : "AAAA"
             switch reply.answer {
             case .success(let answer):

@@ -9,8 +9,9 @@ import RunnerVocabulary
 
 /// The machine's own resolver (getaddrinfo), for `resolver: system`.
 enum SystemResolver {
-    static func resolve(host: String) -> Result<Resolution, TransferError> {
-        let started = DispatchTime.now()
+    /// - Parameter clock: what the lookup's time is read on.
+    static func resolve(host: String, clock: MonotonicClock) -> Result<Resolution, TransferError> {
+        let started = clock.now()
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -32,7 +33,7 @@ enum SystemResolver {
         guard !addresses.isEmpty else {
             return .failure(TransferError(kind: .resolve, message: "system resolver: no addresses for '\(host)'"))
         }
-        let elapsed = Duration.between(started)
+        let elapsed = clock.elapsed(since: started)
         var resolution = Resolution(addresses: addresses, source: "system resolver", lookupTime: elapsed)
         // getaddrinfo tells neither TTL, nor response code, nor CNAME chain.
         resolution.dns = DNSLookupEvidence(

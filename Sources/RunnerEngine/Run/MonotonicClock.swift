@@ -1,7 +1,7 @@
 import Dispatch
 
-/// Where the engine reads the time for TTLs and timeouts: the machine's uptime clock in a run,
-/// a clock the test moves by hand in tests.
+/// Where the engine reads the time for TTLs, timeouts and durations, `RunClock`'s monotonic
+/// half: the machine's uptime clock in a run, a clock the test moves by hand in tests.
 struct MonotonicClock: Sendable {
     /// Nanoseconds since an arbitrary fixed point.
     let now: @Sendable () -> UInt64
@@ -14,13 +14,11 @@ struct MonotonicClock: Sendable {
 
     /// The time from `start` (a `now()`) to now.
     func elapsed(since start: UInt64) -> Duration {
-        .nanoseconds(Int64(clamping: now()) - Int64(clamping: start))
+        Self.between(start, now())
     }
-}
 
-extension Duration {
-    /// The time from `start` to `end` on the machine's uptime clock.
-    static func between(_ start: DispatchTime, _ end: DispatchTime = .now()) -> Duration {
-        .nanoseconds(Int64(clamping: end.uptimeNanoseconds) - Int64(clamping: start.uptimeNanoseconds))
+    /// The time from `start` to `end`, two `now()` readings.
+    static func between(_ start: UInt64, _ end: UInt64) -> Duration {
+        .nanoseconds(Int64(clamping: end) - Int64(clamping: start))
     }
 }

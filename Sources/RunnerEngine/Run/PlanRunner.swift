@@ -11,8 +11,6 @@ import RunnerVocabulary
 public final class PlanRunner {
     private let options: RunOptions
     private let sink: any ResultSink
-    private let clock: MonotonicClock
-    private let wallClock: WallClock
     /// Stops the run from another thread (SIGINT/SIGTERM).
     public let interrupter = RunInterrupter()
     /// The last run's bookkeeping (every planned result), kept as long as the runner: freeing
@@ -22,31 +20,23 @@ public final class PlanRunner {
 
     /// - Parameter sink: takes every result as it finishes, then, when the run was interrupted,
     ///   each planned result that never finished.
-    public convenience init(options: RunOptions, sink: any ResultSink) {
-        self.init(options: options, sink: sink, clock: .system, wallClock: .system)
-    }
-
-    /// - Parameters:
-    ///   - clock: what TTLs and each result's timeout are measured on (tests move it).
-    ///   - wallClock: the time signed HTTPDNS queries are signed at (tests shift it).
-    init(options: RunOptions, sink: any ResultSink, clock: MonotonicClock, wallClock: WallClock) {
+    public init(options: RunOptions, sink: any ResultSink) {
         self.options = options
         self.sink = sink
-        self.clock = clock
-        self.wallClock = wallClock
     }
 
     /// Runs `plans` to completion and returns one suite per plan (its counts, not its results).
     public func run(_ plans: [Plan]) throws(CurlError) -> RunResult {
         let engine = try TransferEngine(maxInFlight: max(1, options.jobs))
-        let startedAt = Date()
-        let started = DispatchTime.now()
+        let clock = options.clock
+        let startedAt = clock.wall.now()
+        let started = clock.monotonic.now()
         // The run is a cycle: each (address, port) an SDK ranks is connected to once in it.
         let probes = ConnectProbeCycle()
         let suites = plans.enumerated().map {
             SuiteRun(
                 plan: $1, index: $0, options: options, engine: engine, interrupter: interrupter, sink: sink, clock: clock,
-                wallClock: wallClock, probes: probes)
+                probes: probes)
         }
         let scheduler = ScenarioScheduler(
             limit: max(1, options.jobs), interrupter: interrupter, suites: suites.map { ($0, $0.scenarios.indices) })
@@ -55,7 +45,7 @@ public final class PlanRunner {
         sink.planned(.scenarios(suites.reduce(0) { $0 + $1.scenariosStartedByTheScheduler }))
         scheduler.pump()
         engine.run()
-        let duration = Duration.between(started)
+        let duration = clock.monotonic.elapsed(since: started)
         let stateRecording = recordedState()
         var suiteResults = suites.map { $0.finish() }
         // One count for the run: every plan's rankings read the same connects.
@@ -155,14 +145,15 @@ final class SuiteRun {
     private let resolver: DomainResolver
     private let interrupter: RunInterrupter
     private let sink: any ResultSink
-    private let clock: MonotonicClock
-    private let startedAt = Date()
-    private let started = DispatchTime.now()
-    private var finishedAt: DispatchTime?
+    private let clock: RunClock
+    private let startedAt: Date
+    /// Readings of the clock's monotonic half.
+    private let started: UInt64
+    private var finishedAt: UInt64?
 
     fileprivate init(
         plan: Plan, index: Int, options: RunOptions, engine: TransferEngine, interrupter: RunInterrupter,
-        sink: any ResultSink, clock: MonotonicClock, wallClock: WallClock, probes: ConnectProbeCycle
+        sink: any ResultSink, clock: RunClock, probes: ConnectProbeCycle
     ) {
         self.plan = plan
         self.options = options
@@ -170,8 +161,10 @@ final class SuiteRun {
         self.interrupter = interrupter
         self.sink = sink
         self.clock = clock
+        startedAt = clock.wall.now()
+        started = clock.monotonic.now()
         self.resolver = DomainResolver(
-            plan: plan, engine: engine, clock: clock, wallClock: wallClock, memory: options.resolutionMemory,
+            plan: plan, engine: engine, clock: clock.monotonic, wallClock: clock.wall, memory: options.resolutionMemory,
             addressMemory: options.addressMemory, redactor: options.redactor, probes: probes)
         progress = SuiteProgress(plan: plan, suite: index, options: options)
     }
@@ -279,7 +272,7 @@ final class SuiteRun {
 
     /// Hands a counted result to the sink.
     private func hand(_ result: ScenarioResult, at position: ResultPosition) {
-        finishedAt = DispatchTime.now()
+        finishedAt = clock.monotonic.now()
         sink.finished(result, at: position)
     }
 
@@ -302,7 +295,7 @@ final class SuiteRun {
         let end = finishedAt ?? started
         return SuiteResult(
             plan: PlanIdentity(name: plan.name, file: plan.path), startedAt: startedAt,
-            duration: .between(started, end),
+            duration: MonotonicClock.between(started, end),
             hostname: Host.name, properties: properties(), counts: progress.counts, httpdnsLookups: httpdnsLookups())
     }
 

@@ -13,7 +13,7 @@ final class ResultJob {
 
     private var machine: ResultStateMachine
     private let engine: TransferEngine
-    private let clock: MonotonicClock
+    private let clock: RunClock
     private let resolve: Resolve
     private let isInterrupted: () -> Bool
     private let completion: (ScenarioResult, ResultStateMachine) -> Void
@@ -24,7 +24,7 @@ final class ResultJob {
     ///   - completion: called once, with the last attempt's result and the machine that decided
     ///     it (what it captured, the lane for the flow steps after it).
     init(
-        machine: ResultStateMachine, engine: TransferEngine, clock: MonotonicClock, resolve: @escaping Resolve,
+        machine: ResultStateMachine, engine: TransferEngine, clock: RunClock, resolve: @escaping Resolve,
         isInterrupted: @escaping () -> Bool, completion: @escaping (ScenarioResult, ResultStateMachine) -> Void
     ) {
         self.machine = machine
@@ -36,18 +36,18 @@ final class ResultJob {
     }
 
     func start() {
-        deliver { machine, now in machine.start(now: now) }
+        deliver { machine, now in machine.start(now: now, date: clock.wall.now()) }
     }
 
     /// Hands one event to the machine (interrupted first, when the run is) and performs the
     /// action it answers with.
     private func deliver(_ event: (inout ResultStateMachine, _ now: Duration) -> ResultStateMachine.Action) {
         if isInterrupted() { machine.interrupt() }
-        let action = event(&machine, clock.reading)
+        let action = event(&machine, clock.monotonic.reading)
         switch action {
         case .send(let spec):
             engine.submit(spec) { [self] outcome in
-                deliver { machine, now in machine.transferFinished(outcome, now: now, date: Date()) }
+                deliver { machine, now in machine.transferFinished(outcome, now: now, date: clock.wall.now()) }
             }
         case .probe(let spec):
             engine.submit(spec) { [self] outcome in
@@ -55,7 +55,7 @@ final class ResultJob {
             }
         case .resolve(let host, let source):
             resolve(host, source) { [self] answer in
-                deliver { machine, now in machine.resolved(answer, now: now, date: Date()) }
+                deliver { machine, now in machine.resolved(answer, now: now, date: clock.wall.now()) }
             }
         case .finish(let result):
             completion(result, machine)

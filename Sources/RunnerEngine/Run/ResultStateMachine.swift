@@ -97,7 +97,7 @@ struct ResultStateMachine {
     }
 
     /// The first hop (or the verdict, when the host did not resolve).
-    mutating func start(now: Duration, date: Date = Date()) -> Action {
+    mutating func start(now: Duration, date: Date) -> Action {
         lastDate = date
         return begin(now: now)
     }

@@ -39,6 +39,8 @@ public struct RunOptions: Sendable {
     public var digestsBodies = true
     /// `--strict`: what an app's trust rules warn of (`app:`) fails the result as `app-policy`.
     public var strictAppPolicy = false
+    /// What the run reads every time from (the machine's; tests move their own by hand).
+    public var clock: RunClock = .system
 
     public init() {}
 
