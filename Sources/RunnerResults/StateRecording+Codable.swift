@@ -13,7 +13,7 @@ extension StateRecording: Codable {
         self.init(
             file: try container.decode(String.self, forKey: .file),
             problems: try container.decode([String].self, forKey: .problems),
-            notRecorded: try container.decode([RecordedAnswer].self, forKey: .notRecorded))
+            notRecorded: try container.decode([AnswerKey].self, forKey: .notRecorded))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -7,9 +7,9 @@ public struct StateRecording: Sendable, Equatable {
     /// Why writes failed (SQLite's reason, in words), each once, in the order they came.
     public var problems: [String]
     /// The answers that are not in the file, each once, in the order they came.
-    public var notRecorded: [RecordedAnswer]
+    public var notRecorded: [AnswerKey]
 
-    public init(file: String, problems: [String] = [], notRecorded: [RecordedAnswer] = []) {
+    public init(file: String, problems: [String] = [], notRecorded: [AnswerKey] = []) {
         self.file = file
         self.problems = problems
         self.notRecorded = notRecorded
@@ -19,7 +19,7 @@ public struct StateRecording: Sendable, Equatable {
     public var isComplete: Bool { problems.isEmpty && notRecorded.isEmpty }
 
     /// Adds a failure: `reason` (once) and the answers it left out (each once).
-    public mutating func add(problem reason: String, notRecorded answers: some Sequence<RecordedAnswer>) {
+    public mutating func add(problem reason: String, notRecorded answers: some Sequence<AnswerKey>) {
         if !problems.contains(reason) { problems.append(reason) }
         append(answers)
     }
@@ -30,19 +30,19 @@ public struct StateRecording: Sendable, Equatable {
         append(other.notRecorded)
     }
 
-    private mutating func append(_ answers: some Sequence<RecordedAnswer>) {
+    private mutating func append(_ answers: some Sequence<AnswerKey>) {
         var seen = Set(notRecorded)
         for answer in answers where seen.insert(answer).inserted { notRecorded.append(answer) }
     }
 
     /// The answers of `plan` that are not in the file.
-    public func notRecorded(ofPlan plan: String) -> [RecordedAnswer] {
+    public func notRecorded(ofPlan plan: String) -> [AnswerKey] {
         notRecorded.filter { $0.plan == plan }
     }
 
     /// `state file 'F' did not record 3 answers (tencent api.example.com, …): REASON; REASON`,
     /// naming at most `listed` answers: what stderr, the console and the reports say.
-    public func summary(of answers: [RecordedAnswer]? = nil, listed: Int = 10) -> String {
+    public func summary(of answers: [AnswerKey]? = nil, listed: Int = 10) -> String {
         let answers = answers ?? notRecorded
         var named = answers.prefix(listed).map(\.description).joined(separator: ", ")
         if answers.count > listed { named += ", and \(answers.count - listed) more" }

@@ -6,11 +6,8 @@ import RunnerResults
 struct AnswerWrite: Sendable {
     /// The answer's row, when the run read it from the file.
     var row: Int64?
-    var plan: String
-    var map: String
-    var host: String
-    /// "" for this machine.
-    var client: String
+    /// The answer this write records.
+    var answer: AnswerKey
     /// The answer's addresses, sorted, space-separated.
     var addresses: String
     var answered: Int64
@@ -21,11 +18,6 @@ struct AnswerWrite: Sendable {
     /// Addresses the answer before held and this one does not, and when they were last returned.
     var left: [String]
     var leftAt: Int64
-
-    /// The answer this write records, as a failure names it.
-    var answer: RecordedAnswer {
-        RecordedAnswer(plan: plan, map: map, host: host, client: client.isEmpty ? nil : client)
-    }
 }
 
 /// The writer's queue, under `AddressMemory.pending`.
@@ -34,7 +26,7 @@ struct PendingWrites: Sendable {
     /// A drain is scheduled or running on the writer's thread: it takes what is queued.
     var draining = false
     /// The answers whose writes failed since the last `flush()`, and why.
-    var notRecorded: [(answers: [RecordedAnswer], reason: String)] = []
+    var notRecorded: [(answers: [AnswerKey], reason: String)] = []
 }
 
 extension AddressMemory {
@@ -69,7 +61,7 @@ extension AddressMemory {
     }
 
     /// Notes that `answers` are not in the file because of `error`: said by the next `flush()`.
-    func notRecorded(_ answers: [RecordedAnswer], because error: StateStoreError) {
+    func notRecorded(_ answers: [AnswerKey], because error: StateStoreError) {
         pending.withLock { $0.notRecorded.append((answers, error.reason)) }
     }
 
@@ -99,7 +91,9 @@ extension AddressMemory {
         try checkStillAtPath()
         try transaction { (connection) throws(StateStoreError) in
             for write in group {
-                let key: [SQLiteConnection.Value] = [.text(write.plan), .text(write.map), .text(write.host), .text(write.client)]
+                let answer = write.answer
+                // The file writes this machine's client as "".
+                let key: [SQLiteConnection.Value] = [.text(answer.plan), .text(answer.map), .text(answer.host), .text(answer.client ?? "")]
                 guard write.changed else {
                     if let row = write.row {
                         sameAgain[write.answered, default: []].append(row)

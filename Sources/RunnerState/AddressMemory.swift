@@ -1,4 +1,5 @@
 import Foundation
+import RunnerResults
 import Synchronization
 
 /// What the HTTPDNS services returned, remembered across runs (`--state FILE`) or across a
@@ -247,8 +248,8 @@ public final class AddressMemory: Sendable {
                     case .integer(let family) = columns[5], case .integer(let first) = columns[6], case .integer(let last) = columns[7]
                 else { return }
                 rows.append(ReturnedAddress(
-                    plan: plan, map: map, host: host, client: client.isEmpty ? nil : client, address: address, family: Int(family),
-                    firstReturned: Date(unixSeconds: first), lastReturned: Date(unixSeconds: last)))
+                    answer: AnswerKey(plan: plan, map: map, host: host, client: client.isEmpty ? nil : client), address: address,
+                    family: Int(family), firstReturned: Date(unixSeconds: first), lastReturned: Date(unixSeconds: last)))
             }
         }
         return rows

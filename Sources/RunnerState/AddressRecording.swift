@@ -9,23 +9,17 @@ import RunnerResults
 public final class AddressRecording {
     private let memory: AddressMemory
     private let plan: String
-    /// Each map's answers, by (host, client), once read.
-    private var maps: [String: [Key: Remembered]] = [:]
-    /// The (map, host, client)s whose address rows this run has queued: a read of them waits for the writer.
-    private var added: Set<[String]> = []
+    /// Each map's answers, by map, once read.
+    private var maps: [String: [AnswerKey: Remembered]] = [:]
+    /// The answers whose address rows this run has queued: a read of them waits for the writer.
+    private var added: Set<AnswerKey> = []
 
     init(memory: AddressMemory, plan: String) {
         self.memory = memory
         self.plan = plan
     }
 
-    /// A (host, client) of a map.
-    private struct Key: Hashable {
-        var host: String
-        var client: String
-    }
-
-    /// What the file held of a (host, client) when the run first asked its map, kept up to date
+    /// What the file held of an answer when the run first asked its map, kept up to date
     /// with the run's own answers.
     private struct Remembered {
         /// The latest answer's addresses as written (sorted, space-separated); "" before the first.
@@ -38,37 +32,43 @@ public final class AddressRecording {
         var left: [ReturnedAddress] = []
     }
 
-    /// Records that `map`'s service returned `addresses` for `host` as `client` at `date`, and
-    /// returns what it returned since `date - window` and no longer does, the most recently
-    /// returned first. An answer that cannot be compared (the file cannot be read) is not recorded, and the
-    /// run's `flush()` says so.
+    /// Records that `answer`'s service (an answer of this recording's plan) returned `addresses`
+    /// at `date`, and returns what it returned since `date - window` and no longer does, the
+    /// most recently returned first. An answer that cannot be compared (the file cannot be read)
+    /// is not recorded, and the run's `flush()` says so.
     public func answer(
-        map: String, host: String, client: String?, addresses: [String], at date: Date, window: Duration
+        _ answer: AnswerKey, addresses: [String], at date: Date, window: Duration
     ) throws(StateStoreError) -> [ReturnedAddress] {
         do throws(StateStoreError) {
-            return try record(map: map, host: host, client: client, addresses: addresses, at: date, window: window)
+            return try record(answer, addresses: addresses, at: date, window: window)
         } catch {
-            memory.notRecorded([RecordedAnswer(plan: plan, map: map, host: host, client: client)], because: error)
+            memory.notRecorded([answer], because: error)
             throw error
         }
     }
 
-    private func record(
+    /// `answer(_:addresses:at:window:)` for `map`'s answer for `host` as `client` (nil: this machine).
+    public func answer(
         map: String, host: String, client: String?, addresses: [String], at date: Date, window: Duration
+    ) throws(StateStoreError) -> [ReturnedAddress] {
+        try answer(AnswerKey(plan: plan, map: map, host: host, client: client), addresses: addresses, at: date, window: window)
+    }
+
+    private func record(
+        _ key: AnswerKey, addresses: [String], at date: Date, window: Duration
     ) throws(StateStoreError) -> [ReturnedAddress] {
         guard !addresses.isEmpty else { return [] }
         let now = date.unixSeconds
         let since = now - Int64(window.components.seconds)
-        let key = Key(host: host, client: client ?? "")
         // Taken out while changed: a copy left in `maps` would make each answer copy the map's whole table.
-        var answers: [Key: Remembered]
-        if let kept = maps.removeValue(forKey: map) { answers = kept } else { answers = try read(map: map, since: since) }
-        defer { maps[map] = answers }
+        var answers: [AnswerKey: Remembered]
+        if let kept = maps.removeValue(forKey: key.map) { answers = kept } else { answers = try read(map: key.map, since: since) }
+        defer { maps[key.map] = answers }
         var sorted = addresses.sorted()
         sorted.removeDuplicatesInOrder()
         var write = AnswerWrite(
-            row: nil, plan: plan, map: map, host: host, client: key.client, addresses: sorted.joined(separator: " "), answered: now,
-            changed: false, added: [], left: [], leftAt: 0)
+            row: nil, answer: key, addresses: sorted.joined(separator: " "), answered: now, changed: false, added: [], left: [],
+            leftAt: 0)
         // One look-up: the entry is changed where it lies.
         let left = try compare(&answers[key, default: Remembered()], with: sorted, into: &write)
         memory.enqueue(write)
@@ -97,19 +97,17 @@ public final class AddressRecording {
         remembered.left.removeAll { current.contains($0.address) }
         if !write.left.isEmpty {
             write.leftAt = remembered.answered
-            remembered.left += try justLeft(
-                map: write.map, key: Key(host: write.host, client: write.client), addresses: write.left,
-                lastReturned: remembered.answered)
+            remembered.left += try justLeft(write.answer, addresses: write.left, lastReturned: remembered.answered)
         }
-        if !write.added.isEmpty { added.insert([write.map, write.host, write.client]) }
+        if !write.added.isEmpty { added.insert(write.answer) }
         return remembered.left
     }
 
     /// The map's latest answers, and the addresses that left one since `since`.
-    private func read(map: String, since: Int64) throws(StateStoreError) -> [Key: Remembered] {
+    private func read(map: String, since: Int64) throws(StateStoreError) -> [AnswerKey: Remembered] {
         // Another plan's, or the last cycle's, answers may still be on their way to the file.
         memory.waitForWrites()
-        var answers: [Key: Remembered] = [:]
+        var answers: [AnswerKey: Remembered] = [:]
         try memory.withReader { (connection) throws(StateStoreError) in
             try connection.run(
                 "SELECT host, client, addresses, answered, id FROM answer WHERE plan = ? AND map = ?", [.text(plan), .text(map)]
@@ -117,7 +115,8 @@ public final class AddressRecording {
                 guard columns.count == 5, case .text(let host) = columns[0], case .text(let client) = columns[1],
                     case .text(let addresses) = columns[2], case .integer(let answered) = columns[3], case .integer(let row) = columns[4]
                 else { return }
-                answers[Key(host: host, client: client)] = Remembered(addresses: addresses, answered: answered, row: row)
+                let key = AnswerKey(plan: plan, map: map, host: host, client: client.isEmpty ? nil : client)
+                answers[key] = Remembered(addresses: addresses, answered: answered, row: row)
             }
             try connection.run(
                 """
@@ -126,7 +125,7 @@ public final class AddressRecording {
                 """, [.text(plan), .text(map), .integer(since)]
             ) { columns in
                 guard let row = returned(columns, map: map) else { return }
-                answers[Key(host: row.host, client: row.client ?? ""), default: Remembered()].left.append(row)
+                answers[row.answer, default: Remembered()].left.append(row)
             }
         }
         return answers
@@ -134,10 +133,10 @@ public final class AddressRecording {
 
     /// The rows of `addresses`, which leave `key`'s answer now (their first time is in the file).
     private func justLeft(
-        map: String, key: Key, addresses: [String], lastReturned: Int64
+        _ key: AnswerKey, addresses: [String], lastReturned: Int64
     ) throws(StateStoreError) -> [ReturnedAddress] {
         // This run's own earlier answer for the key may have added them.
-        if added.contains([map, key.host, key.client]) { memory.waitForWrites() }
+        if added.contains(key) { memory.waitForWrites() }
         let leaving = Set(addresses)
         var rows: [ReturnedAddress] = []
         try memory.withReader { (connection) throws(StateStoreError) in
@@ -145,9 +144,9 @@ public final class AddressRecording {
                 """
                 SELECT host, client, address, family, first_returned, ?5 FROM returned_address
                 WHERE plan = ?1 AND map = ?2 AND host = ?3 AND client = ?4 AND last_returned IS NULL
-                """, [.text(plan), .text(map), .text(key.host), .text(key.client), .integer(lastReturned)]
+                """, [.text(key.plan), .text(key.map), .text(key.host), .text(key.client ?? ""), .integer(lastReturned)]
             ) { columns in
-                if let row = returned(columns, map: map), leaving.contains(row.address) { rows.append(row) }
+                if let row = returned(columns, map: key.map), leaving.contains(row.address) { rows.append(row) }
             }
         }
         return rows
@@ -160,8 +159,8 @@ public final class AddressRecording {
             case .integer(let first) = columns[4], case .integer(let last) = columns[5]
         else { return nil }
         return ReturnedAddress(
-            plan: plan, map: map, host: host, client: client.isEmpty ? nil : client, address: address, family: Int(family),
-            firstReturned: Date(unixSeconds: first), lastReturned: Date(unixSeconds: last))
+            answer: AnswerKey(plan: plan, map: map, host: host, client: client.isEmpty ? nil : client), address: address,
+            family: Int(family), firstReturned: Date(unixSeconds: first), lastReturned: Date(unixSeconds: last))
     }
 }
 

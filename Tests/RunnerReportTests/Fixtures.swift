@@ -28,8 +28,8 @@ enum Fixture {
     static let stateNotRecorded = StateRecording(
         file: "/var/lib/runner/state.db", problems: ["the disk is full (database or disk is full)"],
         notRecorded: [
-            RecordedAnswer(plan: "prod.eu", map: "tencent", host: "api.example.com", client: nil),
-            RecordedAnswer(plan: "prod.eu", map: "ali", host: "cdn.example.com", client: "gd-mobile"),
+            AnswerKey(plan: "prod.eu", map: "tencent", host: "api.example.com", client: nil),
+            AnswerKey(plan: "prod.eu", map: "ali", host: "cdn.example.com", client: "gd-mobile"),
         ])
 
     /// An Android app's rules for api.example.com, from its Network Security Config, its pins

@@ -31,7 +31,7 @@ struct StateRecordingReportTests {
         // Many answers are counted, the first ten named.
         var many = StateRecording(file: "s.db")
         many.add(problem: "an I/O error (disk I/O error)", notRecorded: (1...12).map {
-            RecordedAnswer(plan: "p", map: "m", host: "h\($0).example.com", client: nil)
+            AnswerKey(plan: "p", map: "m", host: "h\($0).example.com", client: nil)
         })
         #expect(many.summary().hasPrefix("state file 's.db' did not record 12 answers (m h1.example.com, "))
         #expect(many.summary().hasSuffix("m h10.example.com, and 2 more): an I/O error (disk I/O error)"))
@@ -69,7 +69,7 @@ struct StateRecordingReportTests {
         #expect(try ReportMergeTests.rewritten(merged, json: true) == data)
         let other = StateRecording(
             file: "/var/lib/runner/state.db", problems: ["locked by another process for too long (database is locked)"],
-            notRecorded: [RecordedAnswer(plan: "staging", map: "ali", host: "api.example.com", client: nil)])
+            notRecorded: [AnswerKey(plan: "staging", map: "ali", host: "api.example.com", client: nil)])
         // Two runs of one plan each (`runner merge` of whole runs), each with its state.
         func part(_ suite: RecordedSuite, _ recording: StateRecording) throws -> Data {
             var run = Self.run(recording)

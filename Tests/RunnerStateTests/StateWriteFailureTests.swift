@@ -26,7 +26,7 @@ struct StateWriteFailureTests {
         try Self.answer(memory, host: "b.example.com", ["192.0.2.2"], client: "gd-mobile")
         let recording = memory.flush()
         #expect(!recording.isComplete)
-        #expect(recording.notRecorded == [RecordedAnswer(plan: "p", map: "ali", host: "b.example.com", client: "gd-mobile")])
+        #expect(recording.notRecorded == [AnswerKey(plan: "p", map: "ali", host: "b.example.com", client: "gd-mobile")])
         #expect(recording.summary() == "state file '\(path)' did not record 1 answer (ali b.example.com as gd-mobile): "
             + "it was removed or replaced since this runner opened it (writes would go to a file no run reads)")
         // Said once: the next flush has nothing more to say.

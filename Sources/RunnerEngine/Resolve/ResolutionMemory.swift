@@ -60,7 +60,7 @@ public final class ResolutionMemory: @unchecked Sendable {
     /// record them), so that the next run asks those services again and records what they say.
     /// Whatever the plan (named here, a file there): one more lookup of another plan's map costs
     /// a request, never a result.
-    public func forget(_ answers: [RecordedAnswer]) {
+    public func forget(_ answers: [AnswerKey]) {
         guard !answers.isEmpty else { return }
         let dropped = Set(answers.map { [$0.map, $0.host, $0.client ?? ""] })
         lock.withLock { entries = entries.filter { !dropped.contains([$0.key.map, $0.key.host, $0.key.client ?? ""]) } }

@@ -1,7 +1,10 @@
-/// One HTTPDNS answer as the state file keys it: the plan, the map, the host and the client
-/// population it was asked as (nil: this machine).
-public struct RecordedAnswer: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The plan's name.
+/// Whose answer a domain map gave: the plan, the map, the host and the client population it was
+/// asked as (nil: this machine). The one identity of an answer: a run's resolver and `serve`'s
+/// memory keep answers under it (with how the question was put: `ResolutionKey` in the engine),
+/// the state file records them under it, and a `StateRecording` names by it the answers the file
+/// could not record.
+public struct AnswerKey: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The plan's name (`name:`, or its file's).
     public var plan: String
     public var map: String
     public var host: String
@@ -23,7 +26,7 @@ public struct RecordedAnswer: Sendable, Hashable, Codable, CustomStringConvertib
 
 // The JSON report's `runner.state.not_recorded` entries (docs/json-report.md): keys declared in
 // key order, a `null` client written rather than left out.
-extension RecordedAnswer {
+extension AnswerKey {
     enum CodingKeys: String, CodingKey {
         case client
         case host
