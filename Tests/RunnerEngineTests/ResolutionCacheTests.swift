@@ -1,4 +1,5 @@
 import RunnerPlan
+import RunnerResults
 import RunnerVocabulary
 import Testing
 
@@ -9,7 +10,13 @@ import Testing
 @Suite("Resolution cache: one lookup per key, reused while its TTL lasts", .timeLimit(.minutes(1)))
 struct ResolutionCacheTests {
     typealias Cache = ResolutionCache<String>
-    static let key = Cache.Key(map: "tencent", host: "api.example.com", family: .any)
+    static let key = key("tencent", "api.example.com")
+
+    static func key(
+        _ map: String, _ host: String, family: IPVersionPreference = .any, client: String? = nil, plan: String = "p"
+    ) -> ResolutionKey {
+        ResolutionKey(answer: AnswerKey(plan: plan, map: map, host: host, client: client), family: family)
+    }
     static let second: UInt64 = 1_000_000_000
 
     static func answer(_ ip: String) -> Result<Resolution, TransferError> {
@@ -67,13 +74,32 @@ struct ResolutionCacheTests {
         #expect(cache.lookUp(Self.key, for: "b", now: Self.second).isStart)
     }
 
-    @Test("keys differ by map, host and address family")
+    @Test("keys differ by plan, map, host, client and address family")
     func keysAreIndependent() {
         var cache = Cache()
         _ = cache.lookUp(Self.key, for: "a", now: 0)
-        #expect(cache.lookUp(Cache.Key(map: "tencent", host: "api.example.com", family: .v6), for: "b", now: 0).isStart)
-        #expect(cache.lookUp(Cache.Key(map: "other", host: "api.example.com", family: .any), for: "c", now: 0).isStart)
-        #expect(cache.lookUp(Cache.Key(map: "tencent", host: "cdn.example.com", family: .any), for: "d", now: 0).isStart)
+        #expect(cache.lookUp(Self.key("tencent", "api.example.com", family: .v6), for: "b", now: 0).isStart)
+        #expect(cache.lookUp(Self.key("other", "api.example.com"), for: "c", now: 0).isStart)
+        #expect(cache.lookUp(Self.key("tencent", "cdn.example.com"), for: "d", now: 0).isStart)
+        #expect(cache.lookUp(Self.key("tencent", "api.example.com", client: "gd-mobile"), for: "e", now: 0).isStart)
+        #expect(cache.lookUp(Self.key("tencent", "api.example.com", plan: "q"), for: "f", now: 0).isStart)
+    }
+
+    @Test("a kept answer is live until it expires; a new one sweeps out the expired; forgetting an answer drops every family of it")
+    func keptAnswers() throws {
+        var store = ResolutionCache<Never>()
+        let v6 = Self.key("tencent", "api.example.com", family: .v6)
+        let other = Self.key("tencent", "cdn.example.com")
+        store.keep(.init(answer: Self.answer("192.0.2.1"), expires: 30 * Self.second), for: Self.key, now: 0)
+        store.keep(.init(answer: Self.answer("2001:db8::1"), expires: 90 * Self.second), for: v6, now: 0)
+        #expect(try store.kept(Self.key, now: 30 * Self.second - 1)?.answer.get().addresses.map(\.text) == ["192.0.2.1"])
+        #expect(store.kept(Self.key, now: 30 * Self.second) == nil, "expired at its TTL")
+        #expect(store.count == 2, "an expired answer stays until another is kept")
+        store.keep(.init(answer: Self.answer("192.0.2.7"), expires: nil), for: other, now: 30 * Self.second)
+        #expect(store.count == 2, "the expired answer went as the new one came")
+        store.forget([v6.answer])
+        #expect(store.kept(v6, now: 0) == nil)
+        #expect(store.kept(other, now: UInt64.max) != nil, "another host's answer stays")
     }
 
     @Test("an answer nobody asked for is dropped")

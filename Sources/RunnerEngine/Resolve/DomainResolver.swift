@@ -6,10 +6,10 @@ import RunnerState
 import RunnerTransport
 import RunnerVocabulary
 
-/// Turns hosts into IPs through a plan's domain maps, the way a client SDK does: each
-/// (map, host, address family) is looked up once however many scenarios ask at once, and the
-/// answer is reused while its TTL lasts. HTTPDNS queries are transfers on the run's own engine,
-/// concurrent with everything else. Lives on the engine's thread.
+/// Turns hosts into IPs through a plan's domain maps, the way a client SDK does: each question
+/// (`ResolutionKey`: map, host, client, address family) is looked up once however many scenarios
+/// ask at once, and the answer is reused while its TTL lasts. HTTPDNS queries are transfers on
+/// the run's own engine, concurrent with everything else. Lives on the engine's thread.
 final class DomainResolver {
     typealias Completion = (Result<Resolution, TransferError>) -> Void
 
@@ -42,7 +42,6 @@ final class DomainResolver {
     /// Every HTTPDNS service lookup, in the order they ended: the service's own outcome and
     /// time, before any fallback (`records` holds the map's answer, fallback included).
     private(set) var httpdnsLookups: [HTTPDNSLookupResult] = []
-    private typealias Key = ResolutionCache<Completion>.Key
 
     init(
         plan: Plan, engine: TransferEngine, clock: MonotonicClock = .system, wallClock: WallClock = .system,
@@ -79,7 +78,7 @@ final class DomainResolver {
             if mapName == systemDomainMapName {
                 // getaddrinfo asks both families at once; a DNS server is asked what `ip_version` needs.
                 let family: IPVersionPreference = resolver == .system ? .any : ipVersion
-                answer(Key(map: mapName, host: host, family: family, resolver: resolver), completion: completion) { [self] done in
+                answer(key(mapName, host, family: family, resolver: resolver), completion: completion) { [self] done in
                     lookUp(host: host, resolver: resolver, ipVersion: ipVersion, timeout: systemTimeout) { result in
                         done(result, (try? result.get())?.ttl)
                     }
@@ -91,7 +90,7 @@ final class DomainResolver {
         }
         switch map.source {
         case .staticList(let entries):
-            answer(Key(map: mapName, host: host, family: .any), completion: completion) { done in
+            answer(key(mapName, host, family: .any), completion: completion) { done in
                 guard let entry = entries.first(where: { $0.host == host }) else {
                     done(.failure(TransferError(
                         kind: .resolve, message: "host '\(host)' is not in static map '\(mapName)'",
@@ -104,9 +103,11 @@ final class DomainResolver {
             let keyResolver = mapsReachingResolver.contains(mapName) ? resolver : nil
             // Only a map asked as clients answers each one apart.
             let client = service.clients == nil ? nil : client
-            let key = Key(map: mapName, host: host, family: ipVersion, resolver: keyResolver, client: client?.name)
+            let key = key(mapName, host, family: ipVersion, resolver: keyResolver, client: client?.name)
             answer(key, completion: completion) { [self] done in
-                let kept = ResolutionMemory.Key(plan: plan.path, map: mapName, host: host, family: ipVersion, client: client?.name)
+                // Serve's memory keeps the service's own answers, never a fallback's: the resolver stays out of its key.
+                var kept = key
+                kept.resolver = nil
                 if let (resolution, ttl) = memory?.answer(for: kept, service: service, now: clock.now()) {
                     // A kept answer is the service's too (its series stay from cycle to cycle), taking no time.
                     httpdnsLookups.append(HTTPDNSLookupResult(
@@ -126,7 +127,7 @@ final class DomainResolver {
                         switch result {
                         case .success(var resolution):
                             if let retain = service.retentionWindow(ttl: resolution.ttl.map { .seconds($0) }) {
-                                remember(&resolution, map: mapName, host: host, client: client, retain: retain)
+                                remember(&resolution, as: key.answer, retain: retain)
                             }
                             memory?.remember(resolution, for: kept, service: service, now: clock.now())
                             pick(resolution, service: service) { done(.success($0), $0.ttl) }
@@ -144,16 +145,15 @@ final class DomainResolver {
     /// A map with `retain:`: records the service's answer as soon as it came, and adds the
     /// addresses it returned within the window that it no longer returns. A state file that
     /// fails now is said in the answer's notes; the current answer stands.
-    private func remember(_ resolution: inout Resolution, map: String, host: String, client: ClientPopulation?, retain: Duration) {
+    private func remember(_ resolution: inout Resolution, as answer: AnswerKey, retain: Duration) {
         guard let recording = addressRecording else { return }
         let now = wallClock.now()
         do throws(StateStoreError) {
-            let returned = try recording.answer(
-                map: map, host: host, client: client?.name, addresses: resolution.addresses.map(\.text), at: now, window: retain)
+            let returned = try recording.answer(answer, addresses: resolution.addresses.map(\.text), at: now, window: retain)
             resolution.retained = returned.compactMap { row in
                 IPAddress(row.address).map { address in
                     RetainedAddress(address: address, evidence: RetainedEvidence(
-                        map: map, client: row.client, firstReturned: row.firstReturned, lastReturned: row.lastReturned,
+                        map: answer.map, client: row.client, firstReturned: row.firstReturned, lastReturned: row.lastReturned,
                         age: .seconds(max(0, now.timeIntervalSince(row.lastReturned))), window: retain))
                 }
             }
@@ -198,7 +198,7 @@ final class DomainResolver {
     /// Serves a cached or pending answer, or starts `lookUp` and shares its answer with every
     /// asker that comes while it runs.
     private func answer(
-        _ key: Key, completion: @escaping Completion,
+        _ key: ResolutionKey, completion: @escaping Completion,
         lookUp: (@escaping (Result<Resolution, TransferError>, _ ttl: Int?) -> Void) -> Void
     ) {
         switch cache.lookUp(key, for: completion, now: clock.now()) {
@@ -209,7 +209,7 @@ final class DomainResolver {
         case .start:
             lookUp { [self] result, ttl in
                 guard let (answer, waiters) = cache.answered(key, result, ttl: ttl, now: clock.now()) else { return }
-                records.append(Record(map: key.map, host: key.host, client: key.client, answer: answer))
+                records.append(Record(map: key.answer.map, host: key.answer.host, client: key.answer.client, answer: answer))
                 for waiter in waiters { waiter(answer) }
             }
         }
@@ -280,5 +280,14 @@ final class DomainResolver {
                 completion(.failure(TransferError(kind: .resolve, message: "\(name): \(failure.message)")))
             }
         }
+    }
+
+    /// The key of `map`'s answer for `host` (as `client`; nil: this machine), asked for `family`
+    /// (of `resolver`, for a map whose answer may come from one): the one place an answer's
+    /// identity is filled in.
+    private func key(
+        _ map: String, _ host: String, family: IPVersionPreference, resolver: ResolverChoice? = nil, client: String? = nil
+    ) -> ResolutionKey {
+        ResolutionKey(answer: AnswerKey(plan: plan.name, map: map, host: host, client: client), family: family, resolver: resolver)
     }
 }

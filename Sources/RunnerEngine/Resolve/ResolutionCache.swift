@@ -1,21 +1,13 @@
 import RunnerPlan
+import RunnerResults
 import RunnerVocabulary
 
-/// What the resolver remembers, as a value: per (map, host, address family), a lookup under way
-/// with everyone waiting for it, or an answer and when it expires. Times are nanoseconds on the
+/// The one store of answers, as a value: per `ResolutionKey`, a lookup under way with everyone
+/// waiting for it, or an answer and when it expires. A run's `DomainResolver` keeps every answer
+/// of its run in one; `serve`'s `ResolutionMemory` keeps HTTPDNS answers from cycle to cycle in
+/// another (`Waiter` is `Never` there: nothing waits across runs). Times are nanoseconds on the
 /// caller's monotonic clock, so TTL expiry is tested by passing times, not by waiting.
 struct ResolutionCache<Waiter> {
-    struct Key: Hashable {
-        var map: String
-        var host: String
-        var family: IPVersionPreference
-        /// The resolver asked, for a map whose answer may come from it (`system`, a `fallback:
-        /// system` chain); nil for every other map, whose answer is the same for any resolver.
-        var resolver: ResolverChoice? = nil
-        /// The user population the map was asked as (`clients:`); nil: as this machine.
-        var client: String? = nil
-    }
-
     /// What to do for one asker.
     enum Lookup {
         /// A live answer: use it (its `lookupTime` is 0, nothing was looked up).
@@ -26,21 +18,41 @@ struct ResolutionCache<Waiter> {
         case start
     }
 
-    private enum Entry {
-        case pending(startedAt: UInt64, [Waiter])
-        /// `expires` nil: for the rest of the run.
-        case answered(Result<Resolution, TransferError>, expires: UInt64?)
+    /// An answer and how long it lasts.
+    struct Kept {
+        var answer: Result<Resolution, TransferError>
+        /// nil: for as long as the store lasts (a run).
+        var expires: UInt64?
+        /// The HTTPDNS service it came from, for a store that outlives the plan that asked: an
+        /// answer is only given to a lookup of the same service (a reloaded map asks afresh).
+        var service: HTTPDNSSpec? = nil
+
+        func isLive(at now: UInt64) -> Bool { expires.map { now < $0 } ?? true }
     }
 
-    private var entries: [Key: Entry] = [:]
+    private enum Entry {
+        case pending(startedAt: UInt64, [Waiter])
+        case answered(Kept)
+    }
 
-    mutating func lookUp(_ key: Key, for waiter: Waiter, now: UInt64) -> Lookup {
+    private var entries: [ResolutionKey: Entry] = [:]
+
+    /// Answers and lookups held.
+    var count: Int { entries.count }
+
+    /// When an answer with `ttl` seconds (nil: none) given at `now` expires; a TTL of 0 or
+    /// below has expired already.
+    static func expiry(ttl: Int?, now: UInt64) -> UInt64? {
+        ttl.map { now + UInt64(max(0, $0)) * 1_000_000_000 }
+    }
+
+    mutating func lookUp(_ key: ResolutionKey, for waiter: Waiter, now: UInt64) -> Lookup {
         switch entries[key] {
         case .pending(let startedAt, let waiting):
             entries[key] = .pending(startedAt: startedAt, waiting + [waiter])
             return .joined
-        case .answered(let result, let expires) where expires.map({ now < $0 }) ?? true:
-            return .cached(result.map { cached in
+        case .answered(let kept) where kept.isLive(at: now):
+            return .cached(kept.answer.map { cached in
                 var cached = cached
                 cached.lookupTime = .zero
                 return cached
@@ -54,7 +66,7 @@ struct ResolutionCache<Waiter> {
     /// Records the answer of the lookup `key` started, timed and with its TTL (seconds) applied,
     /// and returns it with everyone who waited for it (nil when no lookup was under way).
     mutating func answered(
-        _ key: Key, _ result: Result<Resolution, TransferError>, ttl: Int?, now: UInt64
+        _ key: ResolutionKey, _ result: Result<Resolution, TransferError>, ttl: Int?, now: UInt64
     ) -> (answer: Result<Resolution, TransferError>, waiters: [Waiter])? {
         guard case .pending(let startedAt, let waiting) = entries[key] else { return nil }
         let timed = result.map { resolution in
@@ -62,8 +74,28 @@ struct ResolutionCache<Waiter> {
             resolution.lookupTime = .nanoseconds(Int64(clamping: now - startedAt))
             return resolution
         }
-        let expires = ttl.map { now + UInt64(max(0, $0)) * 1_000_000_000 }
-        entries[key] = .answered(timed, expires: expires)
+        entries[key] = .answered(Kept(answer: timed, expires: Self.expiry(ttl: ttl, now: now)))
         return (timed, waiting)
+    }
+
+    /// The answer kept for `key` while it is live at `now`.
+    func kept(_ key: ResolutionKey, now: UInt64) -> Kept? {
+        guard case .answered(let kept) = entries[key], kept.isLive(at: now) else { return nil }
+        return kept
+    }
+
+    /// Keeps `kept` for `key` in place of whatever was there; expired answers go as a new one
+    /// comes, so what a long-lived store holds is bounded by the questions still asked.
+    mutating func keep(_ kept: Kept, for key: ResolutionKey, now: UInt64) {
+        entries = entries.filter { entry in
+            guard case .answered(let other) = entry.value else { return true }
+            return other.isLive(at: now)
+        }
+        entries[key] = .answered(kept)
+    }
+
+    /// Drops what is held for `answers`, whatever the family or resolver asked.
+    mutating func forget(_ answers: Set<AnswerKey>) {
+        entries = entries.filter { !answers.contains($0.key.answer) }
     }
 }
