@@ -1,15 +1,14 @@
-import Dispatch
 import Foundation
 import RunnerPlan
 import RunnerResults
 import RunnerState
-import RunnerTransport
 import RunnerVocabulary
 
 /// Turns hosts into IPs through a plan's domain maps, the way a client SDK does: each question
 /// (`ResolutionKey`: map, host, client, address family) is looked up once however many scenarios
-/// ask at once, and the answer is reused while its TTL lasts. HTTPDNS queries are transfers on
-/// the run's own engine, concurrent with everything else. Lives on the engine's thread.
+/// ask at once, and the answer is reused while its TTL lasts. What it asks beyond its own lists
+/// (HTTPDNS services, resolvers, ranking connects) goes through its `AnswerSources`: a run's
+/// engine, or a test's script. Lives on the engine's thread.
 final class DomainResolver {
     typealias Completion = (Result<Resolution, TransferError>) -> Void
 
@@ -23,7 +22,7 @@ final class DomainResolver {
     }
 
     private let plan: Plan
-    private let engine: TransferEngine
+    private let sources: AnswerSources
     private let clock: MonotonicClock
     private let wallClock: WallClock
     private let memory: ResolutionMemory?
@@ -34,8 +33,6 @@ final class DomainResolver {
     private let redactor: Redactor?
     /// The maps whose answer may come from a scenario's resolver: their answers are kept per resolver.
     private let mapsReachingResolver: Set<String>
-    /// The cycle's ranking connects, shared with every other plan's resolver (`sdk:` with `rank`).
-    private let probes: ConnectProbeCycle
     private var cache = ResolutionCache<Completion>()
     /// Every lookup's answer, in the order they came.
     private(set) var records: [Record] = []
@@ -43,16 +40,16 @@ final class DomainResolver {
     /// time, before any fallback (`records` holds the map's answer, fallback included).
     private(set) var httpdnsLookups: [HTTPDNSLookupResult] = []
 
+    /// `sources`: a run's are its engine's, with the cycle's ranking connects shared by every
+    /// plan's resolver (`AnswerSources(engine:probes:)`).
     init(
-        plan: Plan, engine: TransferEngine, clock: MonotonicClock = .system, wallClock: WallClock = .system,
-        memory: ResolutionMemory? = nil, addressMemory: AddressMemory? = nil, redactor: Redactor? = nil,
-        probes: ConnectProbeCycle = ConnectProbeCycle()
+        plan: Plan, sources: AnswerSources, clock: MonotonicClock = .system, wallClock: WallClock = .system,
+        memory: ResolutionMemory? = nil, addressMemory: AddressMemory? = nil, redactor: Redactor? = nil
     ) {
         self.plan = plan
-        self.probes = probes
+        self.sources = sources
         self.addressRecording = addressMemory?.recording(plan: plan.name)
         self.redactor = redactor
-        self.engine = engine
         self.clock = clock
         self.wallClock = wallClock
         self.memory = memory
@@ -79,7 +76,7 @@ final class DomainResolver {
                 // getaddrinfo asks both families at once; a DNS server is asked what `ip_version` needs.
                 let family: IPVersionPreference = resolver == .system ? .any : ipVersion
                 answer(key(mapName, host, family: family, resolver: resolver), completion: completion) { [self] done in
-                    lookUp(host: host, resolver: resolver, ipVersion: ipVersion, timeout: systemTimeout) { result in
+                    sources.resolver(host, resolver, ipVersion, systemTimeout) { result in
                         done(result, (try? result.get())?.ttl)
                     }
                 }
@@ -116,28 +113,28 @@ final class DomainResolver {
                     return
                 }
                 let startedAt = clock.now()
-                HTTPDNSLookup(
+                let lookup = HTTPDNSLookup(
                     mapName: mapName, service: service, host: host, ipVersion: ipVersion, caFile: caFile,
                     wallClock: wallClock, redactor: redactor, client: client)
-                    .run(on: engine) { [self] result in
-                        let answer = try? result.get()
-                        httpdnsLookups.append(HTTPDNSLookupResult(
-                            map: mapName, host: host, client: client?.name, succeeded: answer != nil,
-                            duration: clock.elapsed(since: startedAt), addressCount: answer?.addresses.count ?? 0))
-                        switch result {
-                        case .success(var resolution):
-                            if let retain = service.retentionWindow(ttl: resolution.ttl.map { .seconds($0) }) {
-                                remember(&resolution, as: key.answer, retain: retain)
-                            }
-                            memory?.remember(resolution, for: kept, service: service, now: clock.now())
-                            pick(resolution, service: service) { done(.success($0), $0.ttl) }
-                        case .failure(let error):
-                            fallBack(
-                                from: mapName, service: service, error: error, host: host, ipVersion: ipVersion,
-                                caFile: caFile, resolver: resolver, systemTimeout: systemTimeout, client: client
-                            ) { done($0, nil) }
+                sources.service(lookup) { [self] result in
+                    let answer = try? result.get()
+                    httpdnsLookups.append(HTTPDNSLookupResult(
+                        map: mapName, host: host, client: client?.name, succeeded: answer != nil,
+                        duration: clock.elapsed(since: startedAt), addressCount: answer?.addresses.count ?? 0))
+                    switch result {
+                    case .success(var resolution):
+                        if let retain = service.retentionWindow(ttl: resolution.ttl.map { .seconds($0) }) {
+                            remember(&resolution, as: key.answer, retain: retain)
                         }
+                        memory?.remember(resolution, for: kept, service: service, now: clock.now())
+                        pick(resolution, service: service) { done(.success($0), $0.ttl) }
+                    case .failure(let error):
+                        fallBack(
+                            from: mapName, service: service, error: error, host: host, ipVersion: ipVersion,
+                            caFile: caFile, resolver: resolver, systemTimeout: systemTimeout, client: client
+                        ) { done($0, nil) }
                     }
+                }
             }
         }
     }
@@ -175,14 +172,7 @@ final class DomainResolver {
             picked.pick = AnswerPick(answer: answer, profile: profile, connects: nil, port: nil)
             return completion(picked)
         }
-        let probe = ConnectProbe(ranking: ranking)
-        let probes = self.probes
-        // Waves of the probe's connects, and as long again for connects another lookup holds.
-        let waves = (ranked.count + probe.maximumInFlight - 1) / probe.maximumInFlight
-        let bound = ranking.connectTimeout * (2 * waves) + .seconds(1)
-        engine.submitBlocking(timeout: bound, {
-            probes.measure(ranked, port: ranking.port, probe: probe)
-        }) { result in
+        sources.connects(ranked, ranking.port, ConnectProbe(ranking: ranking)) { result in
             var picked = resolution
             switch result {
             case .success(let connects):
@@ -242,7 +232,7 @@ final class DomainResolver {
             completion(.failure(error))
         case .system:
             let target = resolver == .system ? "the system resolver" : "resolver \(resolver)"
-            lookUp(host: host, resolver: resolver, ipVersion: ipVersion, timeout: systemTimeout) {
+            sources.resolver(host, resolver, ipVersion, systemTimeout) {
                 completion(degraded($0, target))
             }
         case .map(let other):
@@ -252,32 +242,6 @@ final class DomainResolver {
                 systemTimeout: systemTimeout, client: client
             ) { result in
                 completion(degraded(result, "map '\(other)'"))
-            }
-        }
-    }
-
-    /// The scenario's resolver, on a thread of its own: getaddrinfo cannot be interrupted and
-    /// either may wait seconds on a slow DNS server, which must hold up no transfer. Bounded by
-    /// `timeout`, as curl bounds name resolution by its connect timeout.
-    private func lookUp(
-        host: String, resolver: ResolverChoice, ipVersion: IPVersionPreference, timeout: Duration,
-        completion: @escaping Completion
-    ) {
-        let name = resolver == .system ? "system resolver" : "resolver \(resolver)"
-        // A DNS server's lookup keeps its own time and says which question ran out; the margin
-        // lets it.
-        let bound = resolver == .system ? timeout : timeout + .milliseconds(500)
-        engine.submitBlocking(timeout: bound, { [clock] in
-            ResolverLookup.resolve(host: host, resolver: resolver, ipVersion: ipVersion, timeout: timeout, clock: clock)
-        }) { result in
-            switch result {
-            case .success(let answer):
-                completion(answer)
-            case .failure(let failure) where failure.kind == .timeout:
-                completion(.failure(TransferError(
-                    kind: .resolve, message: "\(name): no answer for '\(host)' within \(timeout.planNotation)")))
-            case .failure(let failure):
-                completion(.failure(TransferError(kind: .resolve, message: "\(name): \(failure.message)")))
             }
         }
     }

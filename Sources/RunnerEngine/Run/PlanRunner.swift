@@ -164,8 +164,9 @@ final class SuiteRun {
         startedAt = clock.wall.now()
         started = clock.monotonic.now()
         self.resolver = DomainResolver(
-            plan: plan, engine: engine, clock: clock.monotonic, wallClock: clock.wall, memory: options.resolutionMemory,
-            addressMemory: options.addressMemory, redactor: options.redactor, probes: probes)
+            plan: plan, sources: AnswerSources(engine: engine, probes: probes, clock: clock.monotonic), clock: clock.monotonic,
+            wallClock: clock.wall, memory: options.resolutionMemory, addressMemory: options.addressMemory,
+            redactor: options.redactor)
         progress = SuiteProgress(plan: plan, suite: index, options: options)
     }
 

@@ -10,8 +10,17 @@ public final class ConnectProbeCycle: @unchecked Sendable {
     private let condition = NSCondition()
     private var cache = ConnectProbeCache()
     private var underWay: Set<ConnectTarget> = []
+    /// Makes the connects no lookup of the cycle has made yet, into the cache it is given:
+    /// `ConnectProbe`'s sockets in a run, a script in tests.
+    private let connect: @Sendable (_ probe: ConnectProbe, _ targets: [ConnectTarget], _ into: inout ConnectProbeCache) -> Void
 
-    public init() {}
+    public convenience init() {
+        self.init { probe, targets, cache in _ = probe.measure(targets, cache: &cache) }
+    }
+
+    init(connect: @escaping @Sendable (_ probe: ConnectProbe, _ targets: [ConnectTarget], _ into: inout ConnectProbeCache) -> Void) {
+        self.connect = connect
+    }
 
     /// Sockets this cycle opened for ranking: at most one per distinct (address, port).
     public var connectsMade: Int {
@@ -35,7 +44,7 @@ public final class ConnectProbeCycle: @unchecked Sendable {
         condition.unlock()
 
         var measured = ConnectProbeCache()
-        if !mine.isEmpty { _ = probe.measure(mine, cache: &measured) }
+        if !mine.isEmpty { connect(probe, mine, &measured) }
 
         condition.lock()
         defer { condition.unlock() }
