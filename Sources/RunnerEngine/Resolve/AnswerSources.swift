@@ -2,7 +2,7 @@ import RunnerPlan
 import RunnerVocabulary
 
 /// What a `DomainResolver` asks beyond its plan's own lists: HTTPDNS services, a resolver, and the
-/// ranking connects of an SDK's pick. A run's go through its engine (`AnswerSources(engine:probes:)`);
+/// ranking connects of an SDK's pick. A run's go through its engine (`AnswerSources(engine:probes:clock:)`);
 /// tests script them (answers, failures, answers held back) without a socket. Each completes
 /// once, on the resolver's thread.
 struct AnswerSources {

@@ -41,7 +41,7 @@ final class DomainResolver {
     private(set) var httpdnsLookups: [HTTPDNSLookupResult] = []
 
     /// `sources`: a run's are its engine's, with the cycle's ranking connects shared by every
-    /// plan's resolver (`AnswerSources(engine:probes:)`).
+    /// plan's resolver (`AnswerSources(engine:probes:clock:)`).
     init(
         plan: Plan, sources: AnswerSources, clock: MonotonicClock = .system, wallClock: WallClock = .system,
         memory: ResolutionMemory? = nil, addressMemory: AddressMemory? = nil, redactor: Redactor? = nil

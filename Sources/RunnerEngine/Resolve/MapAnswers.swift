@@ -20,7 +20,8 @@ public enum MapAnswers {
         var resolvers: [DomainResolver] = []
         let probes = ConnectProbeCycle()
         for (planIndex, plan) in plans.enumerated() {
-            let resolver = DomainResolver(plan: plan, sources: AnswerSources(engine: engine, probes: probes), redactor: redactor)
+            let resolver = DomainResolver(
+                plan: plan, sources: AnswerSources(engine: engine, probes: probes, clock: .system), redactor: redactor)
             resolvers.append(resolver)
             let questions = Self.questions(in: plan, onlyClients: onlyClients)
             answers.append(Array(repeating: nil, count: questions.count))
