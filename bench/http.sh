@@ -315,7 +315,8 @@ scale_plan() { # FILE COUNT
     }
   }' > "$1"
 }
-for spec in 10000:0.2 100000:2; do
+# Targets in CPU seconds: 0.2 s for 10,000 scenarios; 1 s for 100,000, issue 47's.
+for spec in 10000:0.2 100000:1; do
   count=${spec%%:*} target=${spec#*:}
   p="$work/plans/scale-$count.yaml"
   scale_plan "$p" "$count"
