@@ -211,16 +211,24 @@ public struct PlanURL: Sendable, Equatable, CustomStringConvertible {
     public let description: String
 
     public init(scheme: Scheme, host: String, explicitPort: Int?, pathAndQuery: String) {
+        // Made once: every request reads them several times (URL sent, Host, evidence).
+        let port = explicitPort ?? scheme.defaultPort
+        let portSuffix = port == scheme.defaultPort ? "" : ":" + String(port)
+        let authority = host.utf8.contains(UInt8(ascii: ":"))
+            ? String(concatenating: "[", host, "]", portSuffix) : String(concatenating: host, portSuffix)
+        self.init(
+            scheme: scheme, host: host, explicitPort: explicitPort, pathAndQuery: pathAndQuery, authority: authority,
+            description: String(concatenating: scheme.rawValue, "://", authority, pathAndQuery))
+    }
+
+    /// The parts with the texts made of them, when the caller already holds those texts.
+    private init(scheme: Scheme, host: String, explicitPort: Int?, pathAndQuery: String, authority: String, description: String) {
         self.scheme = scheme
         self.host = host
         self.explicitPort = explicitPort
         self.pathAndQuery = pathAndQuery
-        // Made once: every request reads them several times (URL sent, Host, evidence).
-        let port = explicitPort ?? scheme.defaultPort
-        let portSuffix = port == scheme.defaultPort ? "" : ":" + String(port)
-        authority = host.utf8.contains(UInt8(ascii: ":"))
-            ? String(concatenating: "[", host, "]", portSuffix) : String(concatenating: host, portSuffix)
-        description = String(concatenating: scheme.rawValue, "://", authority, pathAndQuery)
+        self.authority = authority
+        self.description = description
     }
 
     public var port: Int { explicitPort ?? scheme.defaultPort }
@@ -317,6 +325,13 @@ public struct PlanURL: Sendable, Equatable, CustomStringConvertible {
             if hostHasUppercase { host = host.lowercased() }
             var path = String(decoding: UnsafeBufferPointer(rebasing: bytes[pathStart...]), as: UTF8.self)
             if pathStart == bytes.count || bytes[pathStart] == UInt8(ascii: "?") { path = "/" + path }
+            // Written as it is shown (a lower-case host, a path, no default port spelt out), the
+            // URL is its own description and holds its authority: no text is put together.
+            if !hostHasUppercase, pathStart < bytes.count, bytes[pathStart] == UInt8(ascii: "/"), port != scheme.defaultPort {
+                let authority = String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<pathStart]), as: UTF8.self)
+                return PlanURL(
+                    scheme: scheme, host: host, explicitPort: port, pathAndQuery: path, authority: authority, description: text)
+            }
             return PlanURL(scheme: scheme, host: host, explicitPort: port, pathAndQuery: path)
         }
     }
