@@ -141,7 +141,7 @@ extension PlanDecoder {
         for (index, scenario) in scenarios.enumerated() {
             for reference in scenario.after {
                 guard let target = position[reference.name] else {
-                    if scenarioNamesWritten.contains(reference.name) {
+                    if scenarioNamesWritten[reference.name] != nil {
                         afterBroken[index] = true
                         continue
                     }

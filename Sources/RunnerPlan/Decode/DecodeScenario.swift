@@ -236,6 +236,7 @@ extension PlanDecoder {
         scenarios.reserveCapacity(items.count)
         var names: [String: YAMLMark] = [:]
         decodeScenarios(items, firstNumber: 1, defaults: defaults, names: &names) { scenarios.append($0) }
+        scenarioNamesWritten = names
         return scenarios
     }
 
@@ -273,7 +274,6 @@ extension PlanDecoder {
            let text = string(pairs[position].value, for: Site(key: "name", Context(.scenario(number: number, name: nil)))) {
             name = text.value
             shownName = text.shown
-            scenarioNamesWritten.insert(name)
             if let first = names[name] {
                 report(at: text.mark, "duplicate scenario name \(text.quoted) (first at \(first.text))")
             } else {
@@ -284,10 +284,23 @@ extension PlanDecoder {
         func label() -> String { Context.scenarioLabel(number: number, name: shownName) }
         guard let fields = fields(of: node, site: Site(subject: label(), context), context: context, keys: Keys.scenario)
         else { return nil }
-        _ = required(.name, in: fields)
+        // The scenario's own keys in one pass (each at most once: the parser drops a duplicate).
+        var nameEntry, tagsEntry, requestEntry, expectEntry, afterEntry, captureEntry: FieldEntry<ScenarioKey>?
+        for entry in fields.entries {
+            switch entry.name {
+            case .name: nameEntry = entry
+            case .tags: tagsEntry = entry
+            case .request: requestEntry = entry
+            case .expect: expectEntry = entry
+            case .after: afterEntry = entry
+            case .capture: captureEntry = entry
+            case .setting: break  // decodeSettings reads them
+            }
+        }
+        if nameEntry == nil { _ = required(.name, in: fields) }
 
         var tags: [String] = []
-        if let entry = fields[.tags] {
+        if let entry = tagsEntry {
             func site() -> Site { Site(key: "tags", context) }
             if let items = items(entry.value, expected: "a list of tags", for: site()) {
                 tags.reserveCapacity(items.count)
@@ -298,10 +311,12 @@ extension PlanDecoder {
         }
 
         let layer = decodeSettings(fields, setting: \.setting)
-        let request = required(.request, in: fields).flatMap { decodeRequest($0, context: context, enclosing: pairs) }
-        var expect = fields[.expect].map { decodeExpect($0, context: context, enclosing: pairs, request: request) } ?? Expectations()
-        let after = fields[.after].flatMap { decodeAfter($0, context: context) } ?? []
-        let captures = fields[.capture].flatMap { decodeCaptures($0, context: context) } ?? []
+        let request = (requestEntry ?? required(.request, in: fields)).flatMap {
+            decodeRequest($0, context: context, enclosing: pairs)
+        }
+        var expect = expectEntry.map { decodeExpect($0, context: context, enclosing: pairs, request: request) } ?? Expectations()
+        let after = afterEntry.flatMap { decodeAfter($0, context: context) } ?? []
+        let captures = captureEntry.flatMap { decodeCaptures($0, context: context) } ?? []
 
         guard let request else { return nil }
         let strategies = layer.strategies ?? defaults.strategies ?? [.auto]
@@ -313,7 +328,7 @@ extension PlanDecoder {
             let map = layer.domainMap ?? defaults.domainMap ?? systemDomainMapName
             let asksResolver = strategies.contains { $0.concrete(for: request.url.scheme) == .system }
                 || mapsReachingSystemResolver.contains(map)
-            if !asksResolver, let mark = fields[.expect]?.keyMark {
+            if !asksResolver, let mark = expectEntry?.keyMark {
                 report(
                     at: mark,
                     "'expect.dns' checks what a resolver answers, but \(label()) asks none: its strategies pin IPs from "
@@ -321,7 +336,7 @@ extension PlanDecoder {
             }
         }
 
-        if !expect.edges.isEmpty, let mark = fields[.expect]?.keyMark {
+        if !expect.edges.isEmpty, let mark = expectEntry?.keyMark {
             checkEdges(expect.edges, map: layer.domainMap ?? defaults.domainMap ?? systemDomainMapName, at: mark, scenario: label())
         }
 
@@ -429,8 +444,24 @@ extension PlanDecoder {
         else { return nil }
         let errorsBefore = errors.count
 
+        // The keys written, in one pass (each key at most once: the parser drops a duplicate).
+        var methodEntry, urlEntry, headersEntry, insecureEntry, grpcEntry: FieldEntry<RequestKey>?
+        var bodyEntry, bodyBase64Entry, bodyFileEntry: FieldEntry<RequestKey>?
+        for entry in fields.entries {
+            switch entry.name {
+            case .method: methodEntry = entry
+            case .url: urlEntry = entry
+            case .headers: headersEntry = entry
+            case .body: bodyEntry = entry
+            case .bodyBase64: bodyBase64Entry = entry
+            case .bodyFile: bodyFileEntry = entry
+            case .insecure: insecureEntry = entry
+            case .grpc: grpcEntry = entry
+            }
+        }
+
         var method = "GET"
-        if let entry = fields[.method], let text = string(entry.value, for: Site(key: "method", context)) {
+        if let entry = methodEntry, let text = string(entry.value, for: Site(key: "method", context)) {
             if Self.isToken(text.value) {
                 method = text.value.uppercased()
             } else {
@@ -442,7 +473,7 @@ extension PlanDecoder {
 
         var captureUses: [CaptureUse] = []
         var url: (PlanURL, YAMLMark)?
-        if let entry = required(.url, in: fields) {
+        if let entry = urlEntry ?? required(.url, in: fields) {
             func site() -> Site { Site(key: "url", context) }
             let (written, uses) = collectingCaptures { string(entry.value, for: site()) }
             if let text = written {
@@ -460,7 +491,7 @@ extension PlanDecoder {
         }
 
         let (headers, _) = collectingCaptures {
-            fields[.headers].flatMap {
+            headersEntry.flatMap {
                 decodeHeaders($0.value, site: Site(key: "headers", context), context: scenario.part(.requestHeaders))
             }
         }
@@ -476,16 +507,19 @@ extension PlanDecoder {
         // The body kinds written, first two in file order (no array: most requests have one or none).
         var firstBody: FieldEntry<RequestKey>?
         var secondBody: FieldEntry<RequestKey>?
-        for kind in RequestKey.bodyKinds {
-            guard let entry = fields[kind] else { continue }
+        func consider(_ written: FieldEntry<RequestKey>?) {
+            guard let entry = written else { return }
             if let first = firstBody, first.keyMark < entry.keyMark {
-                if let second = secondBody, second.keyMark < entry.keyMark { continue }
+                if let second = secondBody, second.keyMark < entry.keyMark { return }
                 secondBody = entry
             } else {
                 secondBody = firstBody
                 firstBody = entry
             }
         }
+        consider(bodyEntry)
+        consider(bodyBase64Entry)
+        consider(bodyFileEntry)
         if let firstBody, let secondBody {
             report(
                 at: secondBody.keyMark,
@@ -514,20 +548,20 @@ extension PlanDecoder {
                     .flatMap { planRelativeFile($0, what: "body_file", site: site()) }
                     .map { .file(path: $0) }
             case .method, .url, .headers, .insecure, .grpc:
-                break  // not body kinds: `RequestKey.bodyKinds` holds only the three
+                break  // not body kinds: only those three are `consider`ed above
             }
         }
 
-        let insecure = fields[.insecure].flatMap { bool($0.value, for: Site(key: "insecure", context)) }
+        let insecure = insecureEntry.flatMap { bool($0.value, for: Site(key: "insecure", context)) }
 
         var grpc: GRPCCall?
-        if let entry = fields[.grpc] {
+        if let entry = grpcEntry {
             grpc = decodeGRPCCall(entry, context: context)
             // The call makes the method, the path and the body: the plan may not write others.
             if let body = firstBody {
                 report(at: body.keyMark, "'\(body.key)' \(context): a gRPC call's body is its message (grpc.message_base64)")
             }
-            if let written = fields[.method], method != "POST" {
+            if let written = methodEntry, method != "POST" {
                 report(at: written.keyMark, "a gRPC call is a POST \(context); remove 'method' or write POST")
             }
             if let (parsed, mark) = url, parsed.pathAndQuery != "/" {

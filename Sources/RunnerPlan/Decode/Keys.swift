@@ -304,9 +304,6 @@ enum RequestKey: SectionKey {
         case .grpc: .grpc
         }
     }
-
-    /// The keys that give a body: at most one of them.
-    static let bodyKinds: [RequestKey] = [.body, .bodyBase64, .bodyFile]
 }
 
 enum ExpectKey: SectionKey {

@@ -61,9 +61,11 @@ final class PlanDecoder {
     /// Where each map's `sdk.rank` is, for the check of how many hosts its SDK ranks.
     var rankMarks: [String: YAMLMark] = [:]
 
-    /// Every scenario name the plan writes, those of scenarios with errors too: an `after`
-    /// naming one of those is not unknown (its own errors are reported).
-    var scenarioNamesWritten: Set<String> = []
+    /// Every scenario name the plan writes, those of scenarios with errors too, by where it is
+    /// written first: an `after` naming one of those is not unknown (its own errors are
+    /// reported). Taken over from the scenario list's duplicate check once it is read, not
+    /// hashed a second time per scenario.
+    var scenarioNamesWritten: [String: YAMLMark] = [:]
     /// While a scenario's request is decoded: the `${capture:NAME}` references met, in order
     /// (nil elsewhere, where one is an error).
     var captureCollector: [PendingCaptureUse]?
