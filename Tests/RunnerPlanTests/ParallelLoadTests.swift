@@ -211,6 +211,24 @@ struct ParallelLoadTests {
         #expect(plan.scenarios[1].request.url.description == "http://a.test/")
     }
 
+    @Test(
+        "a piece's items are read one at a time: an alias to an earlier item of the piece, or within its own item, is left to the one-core path",
+        arguments: [
+            ("to an earlier item", "  - name: b\n    request: &request {url: \"http://b.test/\"}\n  - name: c\n    request: *request\n"),
+            ("within its item", "  - name: b\n    tags: &tags [t]\n    x-note: *tags\n    request: {url: \"http://b.test/\"}\n"),
+        ])
+    func aliasesInOnePiece(_ what: String, _ items: String) throws {
+        // Item a is over half the list, so the second piece starts at the next item.
+        let long = String(repeating: "a", count: 400)
+        let text = "version: 1\nscenarios:\n  - name: a\n    request: {url: \"http://a.test/\(long)\"}\n" + items
+            + "  - name: z\n    request: {url: \"http://z.test/\"}\n"
+        let split = try #require(cut(text, pieces: 2))
+        // The alias and its anchor sit in one piece, the second.
+        #expect(split.pieces.count == 2 && split.pieces[0].items == 1, "\(what)")
+        #expect(parallelOnly(text, pieces: 2) == nil, "\(what)")
+        #expect(try load(text, .pieces(2)) == load(text, .oneCore), "\(what)")
+    }
+
     @Test("a flow mapping at the top is left to the one-core path")
     func flowTopLevel() throws {
         let text = "{version: 1,\nscenarios:\n  - a\n  - b\n}\n"

@@ -248,13 +248,22 @@ extension PlanDecoder {
     ) {
         names.reserveCapacity(names.count + items.count)
         for (offset, item) in items.enumerated() {
-            let errorsBefore = errors.count
-            if let scenario = decodeScenario(item, number: firstNumber + offset, defaults: defaults, names: &names) {
-                emit(scenario)
-            } else if errors.count == errorsBefore {
-                // Not built for want of a value only the environment has (its notes say which).
-                scenariosNotBuilt += 1
-            }
+            decodeScenarioItem(item, number: firstNumber + offset, defaults: defaults, names: &names, emit: emit)
+        }
+    }
+
+    /// Decodes the scenario list's item numbered `number` and hands it to `emit` when valid;
+    /// `names` as for `decodeScenarios`.
+    func decodeScenarioItem(
+        _ item: YAMLNode, number: Int, defaults: SettingsLayer, names: inout [String: YAMLMark],
+        emit: (consuming Scenario) -> Void
+    ) {
+        let errorsBefore = errors.count
+        if let scenario = decodeScenario(item, number: number, defaults: defaults, names: &names) {
+            emit(scenario)
+        } else if errors.count == errorsBefore {
+            // Not built for want of a value only the environment has (its notes say which).
+            scenariosNotBuilt += 1
         }
     }
 

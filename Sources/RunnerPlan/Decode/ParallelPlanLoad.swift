@@ -115,21 +115,31 @@ enum ParallelPlanLoad {
         var outcome = PieceOutcome()
         // The list sits in the top-level mapping: one collection open around it.
         let window = ParseWindow(bytes: piece.bytes, firstLine: piece.firstLine, depth: 1)
-        guard let document = try? YAMLParser(source: source, knownTexts: PlanKey.texts, window: window).parse(),
-              document.errors.isEmpty, document.aliases == 0, document.rootIsBlock, let root = document.root,
-              root.mark == YAMLMark(line: piece.firstLine + 1, column: listIndent + 1),
-              case .sequence(let items) = root.content, items.count == piece.items
-        else { return outcome }
+        // Each item decoded as soon as it is parsed, in a tree of its own (no tree of the piece).
+        var items = 0
         var written = 0
-        decoder.decodeScenarios(
-            items, firstNumber: piece.itemsBefore + 1, defaults: defaults, names: &outcome.names
-        ) { scenario in
-            // At most one scenario per item, and the items were counted above.
-            guard written < piece.items else { return }
-            (destination + written).initialize(to: scenario)
-            written += 1
-        }
+        outcome.names.reserveCapacity(piece.items)
+        let document = try? YAMLParser(source: source, knownTexts: PlanKey.texts, window: window, itemByItem: true)
+            .parseItems { item in
+                // More items than the piece's lines showed: not the list it was cut as.
+                guard items < piece.items else { return false }
+                items += 1
+                decoder.decodeScenarioItem(
+                    item, number: piece.itemsBefore + items, defaults: defaults, names: &outcome.names
+                ) { scenario in
+                    // At most one scenario per item, and never more than the piece's items.
+                    guard written < items else { return }
+                    (destination + written).initialize(to: scenario)
+                    written += 1
+                }
+                // An error sends the plan to the one-core path: no use reading on.
+                return decoder.errors.isEmpty
+            }
         outcome.written = written
+        guard let document, document.errors.isEmpty, document.aliases == 0, document.rootIsBlock, let root = document.root,
+              root.mark == YAMLMark(line: piece.firstLine + 1, column: listIndent + 1),
+              case .sequence = root.content, items == piece.items
+        else { return outcome }
         outcome.complete = decoder.errors.isEmpty && written == piece.items
         return outcome
     }

@@ -13,6 +13,7 @@ final class YAMLParser {
     private let source: SourceText
     private let knownTexts: [String]
     private let window: ParseWindow
+    private let itemByItem: Bool
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let initialized: Bool
 
@@ -20,10 +21,13 @@ final class YAMLParser {
     ///   - knownTexts: texts the caller will look for; they get the text indices 1, 2, 3… in
     ///     this order (see `YAMLMapping.keyTextIndex`).
     ///   - window: the part of `source` to read, and where its lines stand in the plan file.
-    init(source: SourceText, knownTexts: [String] = [], window: ParseWindow = ParseWindow()) {
+    ///   - itemByItem: the input is a block list read with `parseItems`, each item in a tree of
+    ///     its own.
+    init(source: SourceText, knownTexts: [String] = [], window: ParseWindow = ParseWindow(), itemByItem: Bool = false) {
         self.source = source
         self.knownTexts = knownTexts
         self.window = window
+        self.itemByItem = itemByItem
         parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         initialized = yaml_parser_initialize(parser) == 1
     }
@@ -35,6 +39,19 @@ final class YAMLParser {
 
     /// Parses the whole input; the root is nil when the stream holds no document.
     func parse() throws(PlanError) -> YAMLDocument {
+        try parse { _ in true }
+    }
+
+    /// Parses a block list (a parser made `itemByItem`), handing each item to `each` as soon as
+    /// it ends, in a tree of its own that the next item reuses: a piece of a large plan is never
+    /// one tree, and what is decoded was parsed a moment ago. Stops early, with the items so
+    /// far, when `each` returns false, when a key is written twice, or at an alias (the caller
+    /// then reads the plan whole). The document's root is the list, with no items in it.
+    func parseItems(_ each: (YAMLNode) -> Bool) throws(PlanError) -> YAMLDocument {
+        try parse(each)
+    }
+
+    private func parse(_ each: (YAMLNode) -> Bool) throws(PlanError) -> YAMLDocument {
         guard initialized else {
             throw PlanError(location: nil, message: "cannot parse plan '\(source.file)': libyaml could not start")
         }
@@ -46,9 +63,16 @@ final class YAMLParser {
             yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
             yaml_parser_set_input_string(parser, base, buffer.count)
             var builder = TreeBuilder(
-                file: source.file, expectedBytes: buffer.count, knownTexts: knownTexts, openAround: window.depth)
+                file: source.file, expectedBytes: itemByItem ? 0 : buffer.count, knownTexts: knownTexts,
+                openAround: window.depth, itemByItem: itemByItem)
             do throws(PlanError) {
-                while try !nextEvent(into: &builder) {}
+                while try !nextEvent(into: &builder) {
+                    guard let item = builder.finishedItem else { continue }
+                    // The item's tree is a temporary, let go before its storage is cleared.
+                    let readOn = builder.isClean && each(builder.itemTree().node(item))
+                    builder.clearItem()
+                    guard readOn else { break }
+                }
                 return .success(builder.document())
             } catch {
                 return .failure(error)
@@ -215,10 +239,15 @@ struct TreeBuilder {
     /// Collections open around the parsed bytes in the plan (they count towards the depth limit).
     private let openAround: Int
     private var rootIsBlock = false
+    /// Items of a root list are handed out one at a time (`YAMLParser.parseItems`), not kept.
+    private let itemByItem: Bool
+    /// The item of the root list that has just ended (`itemByItem`), until `clearItem`.
+    private(set) var finishedItem: Int32?
 
-    init(file: String, expectedBytes: Int, knownTexts: [String], openAround: Int = 0) {
+    init(file: String, expectedBytes: Int, knownTexts: [String], openAround: Int = 0, itemByItem: Bool = false) {
         self.file = file
         self.openAround = openAround
+        self.itemByItem = itemByItem
         texts = ScalarTexts(knownTexts: knownTexts)
         // Plans hold about a node per 10 bytes. Reserving more than that costs nothing until
         // it is touched, while regrowing copies hundreds of megabytes for a large plan.
@@ -230,6 +259,23 @@ struct TreeBuilder {
     func document() -> YAMLDocument {
         let tree = YAMLTree(records: records, scalars: texts.strings, children: children)
         return YAMLDocument(root: root.map(tree.node), errors: errors, rootIsBlock: rootIsBlock, aliases: aliases)
+    }
+
+    /// The nodes since the last `clearItem`: `finishedItem` and what it holds (`itemByItem`).
+    func itemTree() -> YAMLTree {
+        YAMLTree(records: records, scalars: texts.strings, children: children)
+    }
+
+    /// Nothing found so far that sends a list read item by item back to the whole plan's path.
+    var isClean: Bool { errors.isEmpty && aliases == 0 }
+
+    /// Forgets the finished item's nodes, keeping the storage for the next item. Its anchors go
+    /// too: an alias to them from a later item is then undefined, and the plan read whole.
+    mutating func clearItem() {
+        finishedItem = nil
+        records.removeAll(keepingCapacity: true)
+        children.removeAll(keepingCapacity: true)
+        anchors.removeAll(keepingCapacity: true)
     }
 
     /// Plain data (the anchor lives in `openAnchors`): frames are copied at every nesting level,
@@ -316,7 +362,7 @@ struct TreeBuilder {
         } else {
             children.append(contentsOf: open[frame.start...])
         }
-        open.removeSubrange(frame.start...)
+        open.removeLast(open.count - frame.start)
         let index = append(YAMLTree.Record(
             kind: frame.isMapping ? .mapping : .sequence, style: .plain, tag: frame.tag, mark: frame.mark,
             first: Int32(first), count: Int32(children.count - first)))
@@ -345,8 +391,12 @@ struct TreeBuilder {
             return
         }
         if !current.isMapping {
-            open.append(index)
             current.size += size
+            if itemByItem, depth == 1 {
+                finishedItem = index
+                return
+            }
+            open.append(index)
             return
         }
         if let key = current.pendingKey {
