@@ -132,8 +132,8 @@ for n in "$n1" "$n2" "$wall_n"; do verify "$n"; done
 cat > "$work/split.py" <<'PY'
 import os, re, sys
 LIB = re.compile(r'^(libcurl|libssl|libcrypto|libnghttp2)[.-]')
-# The runner's part (issue 47): its binary, the Swift runtime and Foundation; not libyaml, not libc.
-RUNNER_PART = re.compile(r'^(runner|libswiftCore|lib_?Foundation)')
+# The runner's part (issue 47): its binary, the Swift runtime (libswift*) and Foundation; not libyaml, not libc.
+RUNNER_PART = re.compile(r'^(runner|libswift|lib_?Foundation)')
 def read(path):
     """Self cost (Ir) per (object, function). Only the cost lines under fn= count: the line after
     a calls= line is the inclusive cost of that call, already counted in the callee's own fn=."""
