@@ -577,7 +577,10 @@ enum CaptureKey: SectionKey {
 }
 
 /// A section's keys: the mask for the unknown-key check, and each key by its interned text.
-struct SectionKeys<Key: SectionKey>: Sendable {
+///
+/// A class, made once per section (`Keys`): every mapping read copies it into its `Fields` and
+/// their iterators, and one reference costs less to copy than the two arrays it holds.
+final class SectionKeys<Key: SectionKey>: Sendable {
     let section: PlanSection
     let keySet: KeySet
     /// The section's key for each plan key, by `PlanKey` ordinal.
