@@ -34,18 +34,21 @@ extension CertificateSummary {
 
     /// The certificate read back; its `notBefore`, which the record does not keep, is nil.
     static func read(from container: KeyedDecodingContainer<RecordKey>) throws -> CertificateSummary {
-        var certificate = CertificateSummary(subject: "", issuer: "", notAfter: nil, subjectAltNames: [])
+        var subject = "", issuer = "", subjectAltNames: [String] = []
+        var notAfter: Date?, serialNumber: String?, sha256Fingerprint: String?
         for key in RecordKey.allCases {
             switch key {
-            case .issuer: certificate.issuer = try container.decode(String.self, forKey: key)
-            case .notAfter: certificate.notAfter = try container.timestamp(key)
-            case .serialNumber: certificate.serialNumber = try container.decodeIfPresent(String.self, forKey: key)
-            case .sha256: certificate.sha256Fingerprint = try container.decodeIfPresent(String.self, forKey: key)
-            case .subject: certificate.subject = try container.decode(String.self, forKey: key)
-            case .subjectAltNames: certificate.subjectAltNames = try container.decode([String].self, forKey: key)
+            case .issuer: issuer = try container.decode(String.self, forKey: key)
+            case .notAfter: notAfter = try container.timestamp(key)
+            case .serialNumber: serialNumber = try container.decodeIfPresent(String.self, forKey: key)
+            case .sha256: sha256Fingerprint = try container.decodeIfPresent(String.self, forKey: key)
+            case .subject: subject = try container.decode(String.self, forKey: key)
+            case .subjectAltNames: subjectAltNames = try container.decode([String].self, forKey: key)
             }
         }
-        return certificate
+        return CertificateSummary(
+            subject: subject, issuer: issuer, notAfter: notAfter, subjectAltNames: subjectAltNames,
+            serialNumber: serialNumber, sha256Fingerprint: sha256Fingerprint)
     }
 }
 

@@ -95,24 +95,6 @@ public struct TransferEvidence: Sendable {
     }
 }
 
-/// The first certificate-verification error OpenSSL reported, and the leaf it was about.
-public struct VerificationFailure: Sendable, Equatable {
-    /// OpenSSL's X509_V_ERR code (`X509VerifyCode`) and its text, e.g. "hostname mismatch",
-    /// "certificate has expired".
-    public var code: Int
-    public var reason: String
-    public var leaf: CertificateSummary?
-
-    public init(code: Int, reason: String, leaf: CertificateSummary?) {
-        self.code = code
-        self.reason = reason
-        self.leaf = leaf
-    }
-
-    public var isHostnameMismatch: Bool { code == X509VerifyCode.hostnameMismatch }
-    public var isExpired: Bool { code == X509VerifyCode.certHasExpired }
-}
-
 public struct TransferResponse: Sendable {
     public var status: Int
     /// Headers of the final response (not of 1xx interim ones), in order, names as sent.

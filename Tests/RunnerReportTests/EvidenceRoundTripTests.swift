@@ -36,7 +36,12 @@ struct EvidenceRoundTripTests {
     /// A result with every fact set.
     static var complete: ScenarioResult {
         var hop = Fixture.loginHop
-        hop.certificate?.notBefore = Date(timeIntervalSince1970: 1_700_000_000)
+        if let leaf = hop.certificate {
+            hop.certificate = CertificateSummary(
+                subject: leaf.subject, issuer: leaf.issuer, notBefore: Date(timeIntervalSince1970: 1_700_000_000),
+                notAfter: leaf.notAfter, subjectAltNames: leaf.subjectAltNames, serialNumber: leaf.serialNumber,
+                sha256Fingerprint: leaf.sha256Fingerprint)
+        }
         hop.requestHeaders = [Header(name: "Authorization", value: "Bearer x")]
         hop.requestBody = .bytes(Data("{}".utf8))
         hop.connection.setsHostHeader = true

@@ -99,9 +99,8 @@ enum Fixture {
         hop.status = 200
         hop.certificate = CertificateSummary(
             subject: "CN=api.example.com", issuer: "CN=Lab CA", notAfter: notAfter,
-            subjectAltNames: ["api.example.com", "www.example.com"])
-        hop.certificate?.serialNumber = "1a2b3c"
-        hop.certificate?.sha256Fingerprint = String(repeating: "0f", count: 32)
+            subjectAltNames: ["api.example.com", "www.example.com"], serialNumber: "1a2b3c",
+            sha256Fingerprint: String(repeating: "0f", count: 32))
         hop.tls = TLSSession(
             version: .v1_3, cipher: "TLS_AES_256_GCM_SHA384", chainVerified: true,
             chain: [

@@ -29,7 +29,11 @@ struct RepeatedPartsTests {
     /// The fixture with every fact set, its certificate's subject replaced.
     static func result(subject: String) -> ScenarioResult {
         var result = EvidenceRoundTripTests.complete
-        result.evidence.hops[0].certificate?.subject = subject
+        if let leaf = result.evidence.hops[0].certificate {
+            result.evidence.hops[0].certificate = CertificateSummary(
+                subject: subject, issuer: leaf.issuer, notBefore: leaf.notBefore, notAfter: leaf.notAfter,
+                subjectAltNames: leaf.subjectAltNames, serialNumber: leaf.serialNumber, sha256Fingerprint: leaf.sha256Fingerprint)
+        }
         return result
     }
 

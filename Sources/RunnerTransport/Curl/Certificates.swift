@@ -4,7 +4,7 @@ import RunnerVocabulary
 
 extension CertificateSummary {
     /// Converts the shim's C record (which the caller still releases).
-    init?(_ info: borrowing ccurl_cert_info) {
+    convenience init?(_ info: borrowing ccurl_cert_info) {
         guard let subject = info.subject, let issuer = info.issuer else { return nil }
         var names: [String] = []
         names.reserveCapacity(info.alt_names_count)
@@ -18,17 +18,19 @@ extension CertificateSummary {
                 start += name.utf8.count + 1
             }
         }
+        var fingerprint: String?
+        if info.has_sha256 != 0 {
+            var digest = info.sha256
+            fingerprint = withUnsafeBytes(of: &digest) { lowercaseHex($0) }
+        }
         self.init(
             subject: String(cString: subject),
             issuer: String(cString: issuer),
             notBefore: info.has_not_before != 0 ? Date(timeIntervalSince1970: TimeInterval(info.not_before)) : nil,
             notAfter: info.has_not_after != 0 ? Date(timeIntervalSince1970: TimeInterval(info.not_after)) : nil,
-            subjectAltNames: names)
-        serialNumber = info.serial_number.map { String(cString: $0) }
-        if info.has_sha256 != 0 {
-            var digest = info.sha256
-            sha256Fingerprint = withUnsafeBytes(of: &digest) { lowercaseHex($0) }
-        }
+            subjectAltNames: names,
+            serialNumber: info.serial_number.map { String(cString: $0) },
+            sha256Fingerprint: fingerprint)
     }
 
     /// Runs a shim extractor and converts what it filled.
