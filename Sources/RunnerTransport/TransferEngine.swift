@@ -8,7 +8,7 @@ import RunnerVocabulary
 public final class TransferEngine {
     private struct Queued {
         var spec: TransferSpec
-        var completion: (TransferOutcome) -> Void
+        var completion: (consuming TransferOutcome) -> Void
     }
 
     /// A call running on its own thread (`submitBlocking`), as the engine's thread sees it.
@@ -59,8 +59,8 @@ public final class TransferEngine {
         for transfer in inFlight { try? multi.remove(transfer.easy) }
     }
 
-    /// Queues a transfer; `completion` runs exactly once, with its outcome.
-    public func submit(_ spec: TransferSpec, completion: @escaping (TransferOutcome) -> Void) {
+    /// Queues a transfer; `completion` runs exactly once, with its outcome (moved to it).
+    public func submit(_ spec: TransferSpec, completion: @escaping (consuming TransferOutcome) -> Void) {
         queue.append(Queued(spec: spec, completion: completion))
     }
 

@@ -36,26 +36,35 @@ final class ResultJob {
     }
 
     func start() {
-        deliver { machine, now in machine.start(now: now, date: clock.wall.now()) }
+        let now = beforeEvent()
+        perform(machine.start(now: now, date: clock.wall.now()))
     }
 
-    /// Hands one event to the machine (interrupted first, when the run is) and performs the
-    /// action it answers with.
-    private func deliver(_ event: (inout ResultStateMachine, _ now: Duration) -> ResultStateMachine.Action) {
+    /// Before each event: the machine learns of the run's interruption, when there is one;
+    /// the event's time.
+    private func beforeEvent() -> Duration {
         if isInterrupted() { machine.interrupt() }
-        let action = event(&machine, clock.monotonic.reading)
+        return clock.monotonic.reading
+    }
+
+    /// Performs the action the machine answered an event with. Each completion hands its
+    /// value straight to the machine: a transfer's outcome is moved in, never captured again.
+    private func perform(_ action: ResultStateMachine.Action) {
         switch action {
         case .send(let spec):
             engine.submit(spec) { [self] outcome in
-                deliver { machine, now in machine.transferFinished(outcome, now: now, date: clock.wall.now()) }
+                let now = beforeEvent()
+                perform(machine.transferFinished(outcome, now: now, date: clock.wall.now()))
             }
         case .probe(let spec):
             engine.submit(spec) { [self] outcome in
-                deliver { machine, now in machine.probeFinished(outcome, now: now) }
+                let now = beforeEvent()
+                perform(machine.probeFinished(outcome, now: now))
             }
         case .resolve(let host, let source):
             resolve(host, source) { [self] answer in
-                deliver { machine, now in machine.resolved(answer, now: now, date: clock.wall.now()) }
+                let now = beforeEvent()
+                perform(machine.resolved(answer, now: now, date: clock.wall.now()))
             }
         case .finish(let result):
             completion(result, machine)

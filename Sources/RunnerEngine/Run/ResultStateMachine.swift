@@ -126,12 +126,32 @@ struct ResultStateMachine {
         interrupted = true
     }
 
-    mutating func transferFinished(_ outcome: TransferOutcome, now: Duration, date: Date) -> Action {
-        guard case .sending(let request, let wire, let headers) = state else { return unexpected("a transfer", now: now) }
+    /// The hop's transfer ended: its evidence, then the verdict, a probe or the next hop.
+    mutating func transferFinished(_ outcome: consuming TransferOutcome, now: Duration, date: Date) -> Action {
+        switch takeState() {
+        case .sending(let request, let wire, let headers):
+            return sent(request, wire: wire, headers: headers, outcome: outcome, now: now, date: date)
+        case let other:
+            state = other
+            return unexpected("a transfer", now: now)
+        }
+    }
+
+    /// The state, moved out (`.idle` is left in its place): the hop being sent is not copied
+    /// on each event; every way on from it sets the next state.
+    private mutating func takeState() -> State {
+        var taken = State.idle
+        swap(&taken, &state)
+        return taken
+    }
+
+    private mutating func sent(
+        _ request: HopRequest, wire: WirePlan, headers: consuming [Header], outcome: consuming TransferOutcome,
+        now: Duration, date: Date
+    ) -> Action {
         lastDate = date
-        var hop = HopEvidence.from(wire: wire, request: request, headers: headers, outcome: outcome)
-        if let hopResolveTime, wire.pinnedIP != nil { hop.timings.resolve = hopResolveTime }
-        hops.append(hop)
+        hops.append(HopEvidence(wire: wire, request: request, headers: headers, outcome: outcome))
+        if let hopResolveTime, wire.pinnedIP != nil { hops[hops.count - 1].timings.resolve = hopResolveTime }
 
         let response: TransferResponse
         switch outcome.result {

@@ -7,7 +7,7 @@ final class Transfer: EasyHandleSink {
     let easy: EasyHandle
     /// Where this transfer sits in the engine's in-flight list (-1 when idle).
     var inFlightIndex = -1
-    private(set) var completion: ((TransferOutcome) -> Void)?
+    private(set) var completion: ((consuming TransferOutcome) -> Void)?
     private(set) var pool: ConnectionPool?
 
     private let digest: SHA256Digest
@@ -36,7 +36,7 @@ final class Transfer: EasyHandleSink {
 
     /// Sets the handle up for `spec` on `pool`'s connections. On failure the transfer is left
     /// idle (not started) and the failure says which call refused.
-    func begin(_ spec: TransferSpec, pool: ConnectionPool, completion: @escaping (TransferOutcome) -> Void) throws(TransferError) {
+    func begin(_ spec: TransferSpec, pool: ConnectionPool, completion: @escaping (consuming TransferOutcome) -> Void) throws(TransferError) {
         self.completion = completion
         self.pool = pool
         head.reset()
