@@ -14,8 +14,8 @@ struct RingBuffer<Element> {
 
     mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
-        let element = storage[head]
-        storage[head] = nil
+        // Moved out, not copied and then destroyed in its slot.
+        let element = storage[head].take()
         head = (head + 1) % storage.count
         count -= 1
         return element
