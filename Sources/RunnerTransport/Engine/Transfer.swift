@@ -64,10 +64,9 @@ final class Transfer: EasyHandleSink {
     private func configure(_ request: CurlRequest) throws(CurlError) {
         let lasting = request.onlyLastingOptions
         // Nil until this configuration has fully succeeded: a refused option leaves the
-        // handle in a state the next transfer must not build on.
-        let previous = lastingOptions
-        lastingOptions = nil
-        if let lasting, lasting == previous {
+        // handle in a state the next transfer must not build on (moved out, not copied).
+        let previous = lastingOptions.take()
+        if let lasting, let previous, lasting == previous {
             // The handle already holds every lasting option as this request wants it: only
             // what each transfer sets afresh (a reset and two dozen options cost more than the
             // rest of starting a transfer).
