@@ -91,11 +91,30 @@ public struct HopEvidence: Sendable {
     /// facts above); nil in a run, whose reports make it from those facts.
     public var reproduction: String?
 
-    public init(method: String, originalURL: String, connection: HopConnection, timings: Timings = Timings()) {
+    /// A hop from its facts; those not given are unknown (nil, or no headers).
+    public init(
+        method: String, originalURL: String, connection: HopConnection, timings: Timings = Timings(),
+        connectedIP: String? = nil, connectedPort: Int? = nil, httpVersion: String? = nil, status: Int? = nil,
+        certificate: CertificateSummary? = nil, tls: TLSSession? = nil, newConnection: Bool? = nil,
+        contentLength: Int? = nil, bodyLength: Int? = nil, bodySHA256: String? = nil, requestHeaders: [Header] = [],
+        requestBody: RequestBody? = nil
+    ) {
         self.method = method
         self.originalURL = originalURL
         self.connection = connection
         self.timings = timings
+        self.connectedIP = connectedIP
+        self.connectedPort = connectedPort
+        self.httpVersion = httpVersion
+        self.status = status
+        self.certificate = certificate
+        self.tls = tls
+        self.newConnection = newConnection
+        self.contentLength = contentLength
+        self.bodyLength = bodyLength
+        self.bodySHA256 = bodySHA256
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
     }
 }
 

@@ -39,7 +39,7 @@ package struct ObservedResponse: Sendable {
         status: Int, headers: [Header] = [], body: Data = Data(),
         bodyLength: Int? = nil, bodySHA256: String? = nil, httpVersion: String? = nil,
         certificate: CertificateSummary? = nil, tls: TLSSession? = nil, timings: Timings = Timings(),
-        totalTime: Duration = .zero, redirects: Int = 0, finalURL: String? = nil
+        totalTime: Duration = .zero, redirects: Int = 0, finalURL: String? = nil, trailers: [Header] = []
     ) {
         self.tls = tls
         self.status = status
@@ -53,6 +53,7 @@ package struct ObservedResponse: Sendable {
         self.totalTime = totalTime
         self.redirects = redirects
         self.finalURL = finalURL
+        self.trailers = trailers
     }
 
     /// The final hop's transfer, plus what only the whole result knows: its total time
@@ -64,8 +65,8 @@ package struct ObservedResponse: Sendable {
             status: response.status, headers: response.headers, body: response.body,
             bodyLength: response.bodyLength, bodySHA256: response.bodySHA256,
             httpVersion: evidence.httpVersion, certificate: evidence.certificate, tls: evidence.tls,
-            timings: evidence.timings, totalTime: totalTime, redirects: redirects, finalURL: finalURL)
-        trailers = response.trailers
+            timings: evidence.timings, totalTime: totalTime, redirects: redirects, finalURL: finalURL,
+            trailers: response.trailers)
     }
 
     /// True when only a prefix of the body was kept.
