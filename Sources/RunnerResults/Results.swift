@@ -109,7 +109,7 @@ public struct ScenarioResult: Sendable {
 
     public init(
         scenario: String, strategy: StrategyKind, ip: String?, tags: [String], outcome: Outcome,
-        evidence: Evidence, duration: Duration, earlierAttempts: [Attempt] = []
+        evidence: Evidence, duration: Duration, earlierAttempts: [Attempt] = [], after: [ResultStep] = []
     ) {
         self.scenario = scenario
         self.strategy = strategy
@@ -119,6 +119,7 @@ public struct ScenarioResult: Sendable {
         self.evidence = evidence
         self.duration = duration
         self.earlierAttempts = earlierAttempts
+        self.after = after
     }
 
     /// Passed, but only on a retry.

@@ -435,11 +435,11 @@ struct ResultStateMachine {
         if !jar.isEmpty {
             evidence.notes.append("cookies kept: " + jar.map { "\($0.name) (\($0.domain)\($0.path))" }.joined(separator: ", "))
         }
-        var result = ScenarioResult(
+        // Made by one initializer and handed on: no copy of the result built aside.
+        return .finish(ScenarioResult(
             scenario: scenario.name, strategy: planned.strategy, ip: planned.ip?.text, tags: scenario.tags,
-            outcome: outcome, evidence: evidence, duration: now - attemptStartedAt, earlierAttempts: earlierAttempts)
-        result.after = planned.lane?.steps ?? []
-        return .finish(result)
+            outcome: outcome, evidence: evidence, duration: now - attemptStartedAt, earlierAttempts: earlierAttempts,
+            after: planned.lane?.steps ?? []))
     }
 
     /// Failures and transfer errors are retried. A result whose domain map gave no IP is not:
