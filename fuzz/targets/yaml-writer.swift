@@ -19,7 +19,9 @@ public func fuzzYAMLWriter(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         YAMLEntry(text + "\u{0}plain", .plain(text)),
         YAMLEntry(text + "\u{0}block", .sequence(items)),
         YAMLEntry(text + "\u{0}flow", .sequence(items.map { YAMLItem($0.value) }, style: .flow)),
-        YAMLEntry(text + "\u{0}map", .mapping([YAMLEntry(text, .string(text)), YAMLEntry("\u{0}p", .plain(text))], style: .flow)),
+        // The inner keys differ whatever the input (a fixed second key met an input equal to it:
+        // a duplicate the harness made, not the writer).
+        YAMLEntry(text + "\u{0}map", .mapping([YAMLEntry(text, .string(text)), YAMLEntry(text + "\u{0}p", .plain(text))], style: .flow)),
     ]
     let written = YAMLWriter.document(entries, comments: [text])
     if printResults { show(written) }
