@@ -68,17 +68,16 @@ done
 picks=$(grep -c '<property name="domains.tencent.api.lab.test as p[0-9]* pick" value="127\.0\.1\.' "$work/ranked.xml" || true)
 [ "$picks" -eq "$clients" ] || { echo "pick: expected $clients populations' picks in the JUnit properties, got $picks"; exit 1; }
 
-count_instructions() {  # LABEL: instructions of the whole run
-  valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.$1" "$work/runner.stripped" -q --jobs "$jobs" \
-    "$work/$1.yaml" > "$work/callgrind-out.$1" 2>&1 || true
-  grep -q "^$results passed, 0 failed, 0 errors" "$work/callgrind-out.$1" \
-    || { echo "pick: the $1 run under callgrind did not pass whole:"; tail -n 5 "$work/callgrind-out.$1"; exit 1; }
-  sed -n 's/.*I *refs: *//p' "$work/callgrind-out.$1" | tr -d ,
+count() {  # LABEL: one run under callgrind (bench/measure.sh); sets counted (its instructions)
+  counted=$(instructions "$work/instr.$1" "$work/runner.stripped" -q --jobs "$jobs" "$work/$1.yaml")
+  grep -q "^$results passed, 0 failed, 0 errors" "$work/instr.$1.out" \
+    || { echo "pick: the $1 run under callgrind did not pass whole:"; tail -n 5 "$work/instr.$1.out" "$work/instr.$1.err"; exit 1; }
 }
 ui=""; ri=""
 if command -v valgrind > /dev/null && command -v objcopy > /dev/null; then
   stripped_runner "$bin"
-  ui=$(count_instructions unranked); ri=$(count_instructions ranked)
+  count unranked; ui=$counted
+  count ranked; ri=$counted
 fi
 
 uw=$(median "${unranked_walls[@]}"); rw=$(median "${ranked_walls[@]}")

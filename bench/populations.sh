@@ -82,17 +82,16 @@ passing=$(grep -c "^    p[0-9]*: 5/5 edges pass$" "$work/out.populations" || tru
 
 # Instructions, the steady figure: each run once under callgrind (a copy of the runner without
 # its DWARF, which valgrind 3.19 cannot read; bench/measure.sh installs valgrind first).
-count_instructions() {  # LABEL: instructions of the whole run
-  valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.$1" "$work/runner.stripped" -q --jobs "$jobs" \
-    "$work/$1.yaml" > "$work/callgrind-out.$1" 2>&1 || true
-  grep -q "^$results passed, 0 failed, 0 errors" "$work/callgrind-out.$1" \
-    || { echo "populations: the $1 run under callgrind did not pass whole:"; tail -n 5 "$work/callgrind-out.$1"; exit 1; }
-  sed -n 's/.*I *refs: *//p' "$work/callgrind-out.$1" | tr -d ,
+count() {  # LABEL: one run under callgrind (bench/measure.sh); sets counted (its instructions)
+  counted=$(instructions "$work/instr.$1" "$work/runner.stripped" -q --jobs "$jobs" "$work/$1.yaml")
+  grep -q "^$results passed, 0 failed, 0 errors" "$work/instr.$1.out" \
+    || { echo "populations: the $1 run under callgrind did not pass whole:"; tail -n 5 "$work/instr.$1.out" "$work/instr.$1.err"; exit 1; }
 }
 ri=""; pi=""
 if command -v valgrind > /dev/null && command -v objcopy > /dev/null; then
   stripped_runner "$bin"
-  ri=$(count_instructions reference); pi=$(count_instructions populations)
+  count reference; ri=$counted
+  count populations; pi=$counted
 fi
 
 rw=$(median "${ref_walls[@]}"); pw=$(median "${pop_walls[@]}")
