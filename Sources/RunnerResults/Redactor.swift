@@ -25,6 +25,9 @@ public final class Redactor: @unchecked Sendable {
     /// The secrets that have a name (`${secret:NAME}`, a capture's name), longest value first:
     /// what a reproduction writes as `"$NAME"`.
     private var named: [SecretValue] = []
+    /// `named`'s values, so a run that captures thousands of secrets does not compare each new
+    /// one with all the others.
+    private var namedValues: Set<String> = []
 
     /// Masks these values; nothing names them, so a reproduction shows them masked too.
     public init(secrets: [String]) {
@@ -68,9 +71,15 @@ public final class Redactor: @unchecked Sendable {
         lock.withLock {
             table.add(secret: secret.value)
             formCount.store(table.count, ordering: .releasing)
-            guard !named.contains(where: { $0.value == secret.value }) else { return }
-            let index = named.firstIndex { $0.value.utf8.count < secret.value.utf8.count } ?? named.count
-            named.insert(secret, at: index)
+            guard namedValues.insert(secret.value).inserted else { return }
+            // After every value as long or longer: `named` stays longest first, ties in the order added.
+            let length = secret.value.utf8.count
+            var low = 0, high = named.count
+            while low < high {
+                let middle = (low + high) / 2
+                if named[middle].value.utf8.count >= length { low = middle + 1 } else { high = middle }
+            }
+            named.insert(secret, at: low)
         }
     }
 

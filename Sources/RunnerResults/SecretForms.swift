@@ -53,20 +53,54 @@ package enum SecretForms {
 
     /// `secret` inside a JSON string, escaped as the common encoders do; only those that differ.
     static func json(of secret: String) -> [String] {
-        let escapings = [
-            JSONEscaping(),
-            JSONEscaping(slash: true),
-            JSONEscaping(asciiOnly: true),
-            JSONEscaping(asciiOnly: true, uppercaseHex: true),
-            JSONEscaping(htmlSafe: true),
-            JSONEscaping(asciiOnly: true, htmlSafe: true),
-        ]
+        // Only the encoders whose escapes the secret meets are tried: an escaping that finds
+        // nothing of its own writes what another already wrote (most tokens meet none at all,
+        // and a flow may capture thousands of them).
+        let met = EscapesMet(secret)
+        guard met.any else { return [] }
+        var escapings = [JSONEscaping()]
+        if met.slash { escapings.append(JSONEscaping(slash: true)) }
+        if met.nonASCII || met.control {
+            escapings.append(JSONEscaping(asciiOnly: true))
+            escapings.append(JSONEscaping(asciiOnly: true, uppercaseHex: true))
+        }
+        if met.html {
+            escapings.append(JSONEscaping(htmlSafe: true))
+            if met.nonASCII { escapings.append(JSONEscaping(asciiOnly: true, htmlSafe: true)) }
+        }
         var forms: [String] = []
         for escaping in escapings {
             let form = json(secret, escaping)
             if form != secret, !forms.contains(form) { forms.append(form) }
         }
         return forms
+    }
+
+    /// Which of the encoders' escapes a text holds, read in one pass over its bytes.
+    private struct EscapesMet {
+        /// `"`, `\\` and the controls every encoder escapes.
+        var always = false
+        /// Controls other than `\n`, `\r` and `\t`, written `\uXXXX` (the hex's case differs).
+        var control = false
+        var slash = false
+        var html = false
+        /// Anything above `~` (DEL and every non-ASCII scalar): what ASCII-only encoders escape.
+        var nonASCII = false
+
+        init(_ text: String) {
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): always = true
+                case 0..<0x20: always = true; control = true
+                case UInt8(ascii: "/"): slash = true
+                case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"): html = true
+                case 0x7F...: nonASCII = true
+                default: break
+                }
+            }
+        }
+
+        var any: Bool { always || slash || html || nonASCII }
     }
 
     private static func json(_ text: String, _ escaping: JSONEscaping) -> String {

@@ -45,6 +45,30 @@ struct SecretFormsTests {
         }
     }
 
+    /// Only the escapes a secret meets make forms: a plain token has none of JSON's, a slash
+    /// gives PHP's `\/`, a non-ASCII letter Python's `\u00e4` in both cases of hex.
+    @Test func theJSONFormsAreThoseOfTheEscapesTheSecretMeets() {
+        let plain = "eyJhbGciOi.abc_DEF-123~"
+        #expect(SecretForms.all(of: plain).allSatisfy { !$0.contains("\\") })
+        #expect(SecretForms.all(of: "a/b-token").contains(#"a\/b-token"#))
+        let letter = SecretForms.all(of: "pä<ss")
+        for form in [#"p\u00e4<ss"#, #"p\u00E4<ss"#, #"pä\u003css"#, #"p\u00e4\u003css"#] {
+            #expect(letter.contains(form), "\(form) in \(letter)")
+        }
+    }
+
+    /// Named secrets are cut out of a reproduction longest first, each value under its first name.
+    @Test func namedSecretsAreFoundLongestFirstUnderTheirFirstName() {
+        let redactor = Redactor(named: [
+            SecretValue(name: "SHORT", value: "abc"), SecretValue(name: "LONG", value: "abcdef"),
+            SecretValue(name: "AGAIN", value: "abc"), SecretValue(name: "MIDDLE", value: "xyzw"),
+        ])
+        #expect(redactor.pieces(of: "1abcdef2abc3xyzw") == [
+            .text("1"), .secret(name: "LONG"), .text("2"), .secret(name: "SHORT"), .text("3"), .secret(name: "MIDDLE"),
+        ])
+        #expect(redactor.secretNames == ["LONG", "MIDDLE", "SHORT"])
+    }
+
     @Test func percentEncodingKeepsWhatRFC3986Allows() {
         #expect(PercentEncoding.encode("a b-c&d%zz%41/é", keeping: .pathAndQuery) == "a%20b-c&d%25zz%41/%C3%A9")
         #expect(PercentEncoding.encode("a b-c&d%zz%41/é", keeping: .unreserved) == "a%20b-c%26d%25zz%2541%2F%C3%A9")
