@@ -32,6 +32,9 @@ public enum TLSProfile: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The signature digests ATS takes as strong enough (made once: every result under the profile asks).
+    private static let strongDigests: Set<String> = ["SHA256", "SHA384", "SHA512", "SHA3-256", "SHA3-384", "SHA3-512"]
+
     /// The leaf rules the platform applies after the handshake that `leaf` breaks, each as
     /// what the rule asks and what the leaf has; empty when it meets them all.
     public func brokenLeafRules(_ leaf: ChainCertificate) -> [(expected: String, actual: String)] {
@@ -39,10 +42,9 @@ public enum TLSProfile: String, Sendable, Hashable, CaseIterable {
         case .iosATS:
             var broken: [(expected: String, actual: String)] = []
             let digest = leaf.signatureDigest.uppercased()
-            let strongDigests: Set<String> = ["SHA256", "SHA384", "SHA512", "SHA3-256", "SHA3-384", "SHA3-512"]
             // Ed25519 and Ed448 sign without a separate digest, and are stronger than SHA-256.
             let digestless = digest.isEmpty && (leaf.keyType == "Ed25519" || leaf.keyType == "Ed448")
-            if !strongDigests.contains(digest), !digestless {
+            if !Self.strongDigests.contains(digest), !digestless {
                 broken.append(("a leaf signed with SHA-256 or stronger", "signed with \(leaf.signature)"))
             }
             let keyRule = "an RSA key of at least 2048 bits or an EC key of at least 256 bits"

@@ -74,16 +74,9 @@ enum StrategyRules {
         connection.pinnedIP = pinned?.text
         let poolKey = PoolKey([
             url.scheme.rawValue, url.host, String(url.port), pinned?.text ?? "-", strategy.rawValue,
-            tls.caFile ?? "system", tls.insecure ? "insecure" : "verify", http.rawValue, clientKey(tls.client),
-        ])
+            tls.caFile ?? "system", tls.insecure ? "insecure" : "verify", http.rawValue,
+        ], client: tls.client)
         return WirePlan(originalURL: url, connection: connection, pinnedIP: pinned, poolKey: poolKey)
-    }
-
-    /// The client settings as a pool key component ("-" for the defaults): different settings
-    /// never share a connection.
-    static func clientKey(_ client: ClientTLS) -> String {
-        guard !client.isDefault else { return "-" }
-        return client.limitsText + "|" + (client.profile?.rawValue ?? "")
     }
 
     /// A cheap first look before parsing: an IP literal has a ':' (IPv6) or only digits and

@@ -1,15 +1,26 @@
+import RunnerVocabulary
+
 /// Which transfers may share connections: equal keys share one connection cache, different
 /// keys never do. Kept as parts, not one joined string: a key is made for every request, and
 /// hashing a few strings costs far less than concatenating them.
 public struct PoolKey: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public var parts: [String]
+    /// What the client offers in the handshake: different settings never share a connection.
+    /// Kept as the value (hashed, its arrays shared), not written out as text for each hop.
+    public var client: ClientTLS
 
-    public init(_ parts: [String]) { self.parts = parts }
+    public init(_ parts: [String], client: ClientTLS = ClientTLS()) {
+        self.parts = parts
+        self.client = client
+    }
 
-    public init(stringLiteral value: String) { self.parts = [value] }
+    public init(stringLiteral value: String) { self.init([value]) }
 
     /// The same identity under a tag of its own (e.g. the diagnosis probe's separate pool).
-    public func tagged(_ tag: String) -> PoolKey { PoolKey([tag] + parts) }
+    public func tagged(_ tag: String) -> PoolKey { PoolKey([tag] + parts, client: client) }
 
-    public var description: String { parts.joined(separator: "|") }
+    public var description: String {
+        let settings = client.isDefault ? "-" : client.limitsText + "|" + (client.profile?.rawValue ?? "")
+        return (parts + [settings]).joined(separator: "|")
+    }
 }
