@@ -3,12 +3,14 @@
 public struct ClientTLS: Sendable, Hashable {
     public var minVersion: TLSVersion?
     public var maxVersion: TLSVersion?
-    /// OpenSSL cipher names for TLS 1.2 and below, in preference order; empty: OpenSSL's default.
-    public var ciphers: [String]
-    /// TLS 1.3 suite names; empty: OpenSSL's default.
-    public var tls13Ciphers: [String]
-    /// Group (curve) names; empty: OpenSSL's default.
-    public var curves: [String]
+    /// OpenSSL cipher names for TLS 1.2 and below, in preference order, as OpenSSL's list writes
+    /// them (`A:B`); empty: OpenSSL's default. The lists are kept joined, as made once with the
+    /// plan: every transfer hands them to libcurl as they are, and every connection's key hashes them.
+    public let cipherList: String
+    /// TLS 1.3 suite names, `:`-separated; empty: OpenSSL's default.
+    public let tls13CipherList: String
+    /// Group (curve) names, `:`-separated; empty: OpenSSL's default.
+    public let curveList: String
     /// The platform whose rules the leaf must also meet after the handshake.
     public var profile: TLSProfile?
 
@@ -18,15 +20,27 @@ public struct ClientTLS: Sendable, Hashable {
     ) {
         self.minVersion = minVersion
         self.maxVersion = maxVersion
-        self.ciphers = ciphers
-        self.tls13Ciphers = tls13Ciphers
-        self.curves = curves
+        self.cipherList = ciphers.joined(separator: ":")
+        self.tls13CipherList = tls13Ciphers.joined(separator: ":")
+        self.curveList = curves.joined(separator: ":")
         self.profile = profile
+    }
+
+    /// The TLS 1.2 cipher names, in preference order.
+    public var ciphers: [String] { Self.names(cipherList) }
+    /// The TLS 1.3 suite names.
+    public var tls13Ciphers: [String] { Self.names(tls13CipherList) }
+    /// The group names.
+    public var curves: [String] { Self.names(curveList) }
+
+    private static func names(_ list: String) -> [String] {
+        list.isEmpty ? [] : list.split(separator: ":").map(String.init)
     }
 
     /// Nothing limited: libcurl's and OpenSSL's defaults.
     public var isDefault: Bool {
-        minVersion == nil && maxVersion == nil && ciphers.isEmpty && tls13Ciphers.isEmpty && curves.isEmpty && profile == nil
+        minVersion == nil && maxVersion == nil && cipherList.isEmpty && tls13CipherList.isEmpty && curveList.isEmpty
+            && profile == nil
     }
 
     /// The limits in a few words, for a diagnosis: `min_version 1.3`, `ciphers AES128-SHA`.
@@ -34,9 +48,9 @@ public struct ClientTLS: Sendable, Hashable {
         var parts: [String] = []
         if let minVersion { parts.append("min_version \(minVersion.rawValue)") }
         if let maxVersion { parts.append("max_version \(maxVersion.rawValue)") }
-        if !ciphers.isEmpty { parts.append("ciphers \(ciphers.joined(separator: ":"))") }
-        if !tls13Ciphers.isEmpty { parts.append("tls13_ciphers \(tls13Ciphers.joined(separator: ":"))") }
-        if !curves.isEmpty { parts.append("curves \(curves.joined(separator: ":"))") }
+        if !cipherList.isEmpty { parts.append("ciphers \(cipherList)") }
+        if !tls13CipherList.isEmpty { parts.append("tls13_ciphers \(tls13CipherList)") }
+        if !curveList.isEmpty { parts.append("curves \(curveList)") }
         return parts.joined(separator: ", ")
     }
 }

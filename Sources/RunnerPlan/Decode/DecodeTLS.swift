@@ -104,24 +104,25 @@ extension PlanDecoder {
     /// folded in; explicit keys narrow a profile, never widen it. Reported at `scenario`.
     func clientTLS(_ layer: TLSLayer?, scenario: @autoclosure () -> String) -> ClientTLS {
         guard let layer else { return ClientTLS() }
-        var tls = ClientTLS(
-            minVersion: layer.minVersion.flatMap { TLSVersion(rawValue: $0.value) },
-            maxVersion: layer.maxVersion.flatMap { TLSVersion(rawValue: $0.value) },
-            ciphers: layer.ciphers?.map(\.value) ?? [], tls13Ciphers: layer.tls13Ciphers?.map(\.value) ?? [],
-            curves: layer.curves?.map(\.value) ?? [], profile: layer.profile)
+        var minVersion = layer.minVersion.flatMap { TLSVersion(rawValue: $0.value) }
+        var ciphers = layer.ciphers?.map(\.value) ?? []
         if let profile = layer.profile {
-            tls.minVersion = max(tls.minVersion ?? profile.minVersion, profile.minVersion)
-            if let ciphers = layer.ciphers {
-                tls.ciphers = ciphers.map(\.value).filter(profile.ciphers.contains)
-                if tls.ciphers.isEmpty, let first = ciphers.first {
+            minVersion = max(minVersion ?? profile.minVersion, profile.minVersion)
+            if let written = layer.ciphers {
+                ciphers = ciphers.filter(profile.ciphers.contains)
+                if ciphers.isEmpty, let first = written.first {
                     report(
                         at: first.mark,
                         "none of the ciphers of \(scenario()) is one profile '\(profile.rawValue)' allows; its TLS 1.2 ciphers are \(profile.ciphers.joined(separator: ", "))")
                 }
             } else {
-                tls.ciphers = profile.ciphers
+                ciphers = profile.ciphers
             }
         }
+        let tls = ClientTLS(
+            minVersion: minVersion, maxVersion: layer.maxVersion.flatMap { TLSVersion(rawValue: $0.value) },
+            ciphers: ciphers, tls13Ciphers: layer.tls13Ciphers?.map(\.value) ?? [], curves: layer.curves?.map(\.value) ?? [],
+            profile: layer.profile)
         if let minVersion = tls.minVersion, let maxVersion = tls.maxVersion, minVersion > maxVersion {
             report(
                 at: layer.maxVersion?.mark ?? layer.mark,

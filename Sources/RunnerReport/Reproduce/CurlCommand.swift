@@ -111,10 +111,10 @@ enum CurlCommand {
             bytes.append(options.maxVersion)
             bytes.append(utf8: options.version(maxVersion))
         }
-        for (option, names) in [(options.ciphers, tls.ciphers), (options.tls13Ciphers, tls.tls13Ciphers), (options.curves, tls.curves)]
-        where !names.isEmpty {
+        for (option, list) in [(options.ciphers, tls.cipherList), (options.tls13Ciphers, tls.tls13CipherList), (options.curves, tls.curveList)]
+        where !list.isEmpty {
             bytes.append(option)
-            ShellWord.appendQuoted(names.joined(separator: ":"), to: &bytes)
+            ShellWord.appendQuoted(list, to: &bytes)
         }
     }
 

@@ -61,9 +61,9 @@ struct CurlRequest: Equatable {
         if client.minVersion != nil || client.maxVersion != nil {
             lasting.sslVersion = sslVersionValue(min: client.minVersion, max: client.maxVersion)
         }
-        if !client.ciphers.isEmpty { lasting.cipherList = client.ciphers.joined(separator: ":") }
-        if !client.tls13Ciphers.isEmpty { lasting.tls13Ciphers = client.tls13Ciphers.joined(separator: ":") }
-        if !client.curves.isEmpty { lasting.curves = client.curves.joined(separator: ":") }
+        if !client.cipherList.isEmpty { lasting.cipherList = client.cipherList }
+        if !client.tls13CipherList.isEmpty { lasting.tls13Ciphers = client.tls13CipherList }
+        if !client.curveList.isEmpty { lasting.curves = client.curveList }
         if let target = spec.connectTo { connectTo = [target] }
 
         if spec.tls.insecure {
