@@ -20,9 +20,10 @@ public struct ClientTLS: Sendable, Hashable {
     ) {
         self.minVersion = minVersion
         self.maxVersion = maxVersion
-        self.cipherList = ciphers.joined(separator: ":")
-        self.tls13CipherList = tls13Ciphers.joined(separator: ":")
-        self.curveList = curves.joined(separator: ":")
+        // Most scenarios limit nothing: their empty lists cost no join.
+        self.cipherList = ciphers.isEmpty ? "" : ciphers.joined(separator: ":")
+        self.tls13CipherList = tls13Ciphers.isEmpty ? "" : tls13Ciphers.joined(separator: ":")
+        self.curveList = curves.isEmpty ? "" : curves.joined(separator: ":")
         self.profile = profile
     }
 
