@@ -239,6 +239,7 @@ heap() { # NAME COUNT CMD...: sets allocs_NAME_COUNT
     echo "instructions: $name ($count results) failed under memcheck:" >&2; tail -n 10 "$out.out" "$out.err" "$out.vg" >&2; exit 1; }
   case $name in
     runner) check_runner_output "$out.out" "$count" ;;
+    check) grep -q "ok ($count scenarios)" "$out.out" || { echo "instructions: runner check did not pass $count scenarios under memcheck" >&2; exit 1; } ;;
     curl) [ ! -s "$out.err" ] || { echo "instructions: curl reported errors under memcheck:" >&2; head -n 5 "$out.err" >&2; exit 1; } ;;
   esac
   allocs=$(sed -nE 's/.*total heap usage: ([0-9,]+) allocs.*/\1/p' "$out.vg" | tr -d ,)
@@ -249,11 +250,14 @@ echo "instructions: memcheck, heap allocations at $n1 and $n2 results"
 for n in "$n1" "$n2"; do
   heap runner "$n" "$runner" -q --jobs "$jobs" "$work/plan-$n.yaml"
   heap curl "$n" curl "${curl_args[@]}" -K "$work/curl-$n.cfg"
+  heap check "$n" "$runner" check "$work/plan-$n.yaml"
 done
 per_result_allocs() { awk -v a="$1" -v b="$2" -v d=$((n2 - n1)) 'BEGIN { printf "%.1f", (b - a) / d }'; }
 allocs() { local name="allocs_$1_$2"; echo "${!name}"; } # NAME COUNT
 heap_runner=$(per_result_allocs "$(allocs runner "$n1")" "$(allocs runner "$n2")")
 heap_curl=$(per_result_allocs "$(allocs curl "$n1")" "$(allocs curl "$n2")")
+heap_plan=$(per_result_allocs "$(allocs check "$n1")" "$(allocs check "$n2")")
+heap_after_plan=$(awk -v a="$heap_runner" -v b="$heap_plan" 'BEGIN { printf "%.1f", a - b }')
 echo "instructions:   allocations: runner $(allocs runner "$n1") / $(allocs runner "$n2"), curl $(allocs curl "$n1") / $(allocs curl "$n2")"
 
 cases=$({ grep -Eo '<testcase ' "$work/junit-$n2.xml" || true; } | wc -l)
@@ -335,6 +339,8 @@ printf '%-44s %12s\n' "curl total" "$(k "$c_total")"
 printf '%-44s %12s %16s  %s\n' "runner / curl, total instructions" "$ratio" "<= 1.00" "$(verdict "$ratio" 1.00)"
 printf '%-44s %12s %16s  %s\n' "reports (--junit --json) per result" "+$(k "$reports")" "<= +30k" "$(verdict "$reports" 30000)"
 printf '%-44s %12s %16s  %s\n' "heap allocations per result (memcheck)" "$heap_runner" "<= curl's $heap_curl" "$(verdict "$heap_runner" "$heap_curl")"
+printf '%-44s %12s\n' "  of them loading the plan (runner check)" "$heap_plan"
+printf '%-44s %12s\n' "  the rest (the run's own, after the plan)" "$heap_after_plan"
 printf '%-44s %12s\n' "wall, runner / curl, $wall_n GETs (beside)" "$wall_ratio"
 printf '%-44s %12s\n' "plan load per scenario (runner check), all" "$(k "$plan_load")"
 printf '%-44s %12s %16s  %s\n' "  the runner's part (binary, Swift, Foundation)" "$(k "$plan_load_runner")" "<= 12k" "$(verdict "$plan_load_runner" 12000)"

@@ -99,12 +99,21 @@ final class EasyHandle {
     }
 
     func set(_ option: EasyStringOption, _ value: String) throws(CurlError) {
-        try checkEasy(ccurl_easy_setopt_string(raw, option.curl, value), "curl_easy_setopt(\(option.name))")
+        // withCString: libcurl copies the text; an implicit conversion would copy it into an array first.
+        try checkEasy(value.withCString { ccurl_easy_setopt_string(raw, option.curl, $0) }, "curl_easy_setopt(\(option.name))")
     }
 
-    /// Sets a list option; the handle keeps the list until the next `reset()`.
+    /// Sets a list option; the handle keeps the list until the next `reset()`, and hands the
+    /// same list again to a transfer that sets the same lines (a pool's connect-to line is the
+    /// same for each of its transfers, and headers often are): libcurl only reads a list.
     func set(_ option: EasyListOption, _ lines: [String]) throws(CurlError) {
-        let list = try StringList(lines)
+        let held: StringList?
+        switch option {
+        case .httpHeader: held = headerList
+        case .connectTo: held = connectToList
+        }
+        let list: StringList
+        if let held, held.lines == lines { list = held } else { list = try StringList(lines) }
         try setPointer(option.curl, UnsafeMutableRawPointer(list.raw), "\(option.name)")
         switch option {
         case .httpHeader: headerList = list
