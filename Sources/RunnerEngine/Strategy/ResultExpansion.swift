@@ -33,6 +33,15 @@ enum AddressSource: Sendable, Equatable {
 enum ResultExpansion {
     /// The concrete strategies a scenario runs, in order, each once (`auto` decided by scheme).
     static func strategies(of scenario: Scenario, override: StrategyKind?) -> [StrategyKind] {
+        let scheme = scenario.request.url.scheme
+        // Most scenarios write concrete, distinct strategies: their own list, shared, not a copy
+        // (asked three times for each result).
+        let written = scenario.strategies
+        if override == nil, written.allSatisfy({ $0.concrete(for: scheme) == $0 }),
+            written.indices.allSatisfy({ !written[..<$0].contains(written[$0]) })
+        {
+            return written
+        }
         var strategies: [StrategyKind] = []
         for strategy in override.map({ [$0] }) ?? scenario.strategies {
             let concrete = strategy.concrete(for: scenario.request.url.scheme)
