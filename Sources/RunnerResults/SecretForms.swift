@@ -28,7 +28,10 @@ package enum SecretForms {
     static func base64(of secret: String) -> [String] {
         let bytes = Array(secret.utf8)
         return (0..<3).map { offset in
-            let encoded = Array((Data(repeating: 0, count: offset) + Data(bytes)).base64EncodedString().utf8)
+            // The secret after `offset` zero bytes, encoded once as one buffer.
+            var shifted = Data(count: offset + bytes.count)
+            shifted.replaceSubrange(offset..<shifted.count, with: bytes)
+            let encoded = Array(shifted.base64EncodedString().utf8)
             let total = offset + bytes.count
             // Whole groups give 4 characters each; a last group of 1 byte gives 1 pure
             // character, of 2 bytes 2 (the next shares bits with what follows).

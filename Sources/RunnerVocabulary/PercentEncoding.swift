@@ -42,6 +42,8 @@ public enum PercentEncoding {
     /// Every form `secret` can take inside a sent URL that differs from the secret itself: each
     /// `Kept` encoding, with upper- and lower-case hex (servers and redirects echo either).
     public static func forms(of secret: String) -> [String] {
+        // Unreserved bytes are kept by every class: such a secret (most tokens) has no other form.
+        guard !secret.utf8.allSatisfy(isUnreserved) else { return [] }
         var forms: [String] = []
         for kept in Kept.allCases {
             for lowercase in [false, true] {
