@@ -257,6 +257,23 @@ allocs() { local name="allocs_$1_$2"; echo "${!name}"; } # NAME COUNT
 heap_runner=$(per_result_allocs "$(allocs runner "$n1")" "$(allocs runner "$n2")")
 heap_curl=$(per_result_allocs "$(allocs curl "$n1")" "$(allocs curl "$n2")")
 heap_plan=$(per_result_allocs "$(allocs check "$n1")" "$(allocs check "$n2")")
+# Whose they are: valgrind's DHAT on the same runs, each allocation by its stack; libyaml's scanner
+# allocates about four buffers a scalar, which no code of the runner can spare.
+for n in "$n1" "$n2"; do
+  timeout 900 valgrind --tool=dhat --dhat-out-file="$work/runs/dhat-$n.json" "$runner" -q --jobs "$jobs" "$work/plan-$n.yaml" \
+    > "$work/runs/dhat-$n.out" 2> "$work/runs/dhat-$n.err" || {
+    echo "instructions: the runner failed under DHAT:" >&2; tail -n 10 "$work/runs/dhat-$n.out" "$work/runs/dhat-$n.err" >&2; exit 1; }
+  check_runner_output "$work/runs/dhat-$n.out" "$n"
+done
+heap_yaml=$(python3 - "$work/runs/dhat-$n1.json" "$work/runs/dhat-$n2.json" $((n2 - n1)) <<'PY'
+import json, sys
+def libyaml(path):
+    d = json.load(open(path)); frames = d["ftbl"]
+    return sum(pp["tbk"] for pp in d["pps"] if any("yaml_" in frames[i] for i in pp["fs"]))
+print(f"{(libyaml(sys.argv[2]) - libyaml(sys.argv[1])) / int(sys.argv[3]):.1f}")
+PY
+)
+heap_without_yaml=$(awk -v a="$heap_runner" -v b="$heap_yaml" 'BEGIN { printf "%.1f", a - b }')
 heap_after_plan=$(awk -v a="$heap_runner" -v b="$heap_plan" 'BEGIN { printf "%.1f", a - b }')
 echo "instructions:   allocations: runner $(allocs runner "$n1") / $(allocs runner "$n2"), curl $(allocs curl "$n1") / $(allocs curl "$n2")"
 
@@ -339,6 +356,8 @@ printf '%-44s %12s\n' "curl total" "$(k "$c_total")"
 printf '%-44s %12s %16s  %s\n' "runner / curl, total instructions" "$ratio" "<= 1.00" "$(verdict "$ratio" 1.00)"
 printf '%-44s %12s %16s  %s\n' "reports (--junit --json) per result" "+$(k "$reports")" "<= +30k" "$(verdict "$reports" 30000)"
 printf '%-44s %12s %16s  %s\n' "heap allocations per result (memcheck)" "$heap_runner" "<= curl's $heap_curl" "$(verdict "$heap_runner" "$heap_curl")"
+printf '%-44s %12s %16s  %s\n' "  all but libyaml's (DHAT)" "$heap_without_yaml" "<= curl's $heap_curl" "$(verdict "$heap_without_yaml" "$heap_curl")"
+printf '%-44s %12s\n' "  libyaml's scanner buffers (DHAT)" "$heap_yaml"
 printf '%-44s %12s\n' "  of them loading the plan (runner check)" "$heap_plan"
 printf '%-44s %12s\n' "  the rest (the run's own, after the plan)" "$heap_after_plan"
 printf '%-44s %12s\n' "wall, runner / curl, $wall_n GETs (beside)" "$wall_ratio"
