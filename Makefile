@@ -107,15 +107,16 @@ install: manual
 ## --metrics and --html cost at 40,000 results, header-only over HTTP and sni-resolve over HTTPS
 ## (bench/reports.sh), HTTP throughput against nginx
 ## (bench/http.sh; installs nginx-light when missing), and `runner serve` over 1,000 cycles of
-## 200 scenarios, its RSS and descriptors after the first 50 (bench/serve.sh), and 1,000 two-step
+## 200 scenarios, its RSS (window medians) and descriptors after the first fifth (bench/serve.sh), and 1,000 two-step
 ## flows against 2,000 independent requests at --jobs 32 (bench/flows.sh), and 1,000 resolver checks
 ## (each its own DNS question) against 1,000 pinned requests (bench/dns.sh), and what --progress
 ## always and --curl cost at 40,000 results (bench/terminal.sh), and what pins and the ios-ats
-## profile cost at 20,000 HTTPS results, and the diagnostic second handshake (bench/trust.sh), and
+## profile cost at 20,000 HTTPS results that pass them, and the diagnostic second handshake (bench/trust.sh), and
 ## instructions per result, the runner's own and libcurl + OpenSSL's, plain and with --junit --json,
 ## against curl on the same HTTPS GETs (callgrind, marginal between 500 and 2,500 results; installs
-## valgrind and binutils when missing), and the wall-time ratio on 20,000 of them
-## (bench/instructions.sh; issue 32's targets, printed, not failing the bench), and 100 scenarios
+## valgrind and binutils when missing), heap allocations per result (memcheck, DHAT for whose),
+## and the wall-time ratio on 20,000 of them (bench/instructions.sh; issue 47's targets, printed,
+## not failing the bench), and 100 scenarios
 ## on a map asked as 30 client populations over 50 edges against the same edges in a static list
 ## (bench/populations.sh: instructions, CPU and wall; <= 1.2x), and those 30 populations ranking
 ## their edges by connect time (`sdk:`) against not ranking (bench/pick.sh: one connect per
