@@ -30,6 +30,10 @@ public protocol RecordSink: ~Copyable {
     /// A part that repeats across results (a connection's certificate, its TLS session),
     /// recorded by `record`; a sink may instead write again what it wrote for an equal part.
     mutating func repeated<Part: Equatable>(_ part: Part, _ record: (Part, inout Self) -> Void)
+    /// An object with every key of `Key`, in their order, each member's value written by `member`
+    /// (an exhaustive switch over the keys: a key added is a member the compiler asks for). A
+    /// sink may write the keys from renderings it made once per key type.
+    mutating func object<Key: CodingKey & CaseIterable>(of keys: Key.Type, _ member: (Key, inout Self) -> Void)
 }
 
 extension RecordSink where Self: ~Copyable {
@@ -39,8 +43,7 @@ extension RecordSink where Self: ~Copyable {
         record(part, &self)
     }
 
-    /// An object with every key of `Key`, in their order, each member's value written by `member`
-    /// (an exhaustive switch over the keys: a key added is a member the compiler asks for).
+    /// Each key written by `key(_:)`.
     @inlinable
     public mutating func object<Key: CodingKey & CaseIterable>(of _: Key.Type, _ member: (Key, inout Self) -> Void) {
         beginObject()
@@ -55,9 +58,10 @@ extension RecordSink where Self: ~Copyable {
     @inlinable
     public mutating func list<Element>(_ elements: [Element], _ write: (Element, inout Self) -> Void) {
         beginArray()
-        for item in elements {
+        // By index: each element is read in place (an iterator hands each over as a copy).
+        for index in elements.indices {
             element()
-            write(item, &self)
+            write(elements[index], &self)
         }
         endArray()
     }

@@ -140,6 +140,22 @@ public struct ScenarioResult: Sendable {
         return ([own] + after.map(\.description)).joined(separator: " after ")
     }
 
+    /// Hands `piece` the pieces of `displayName` in order, for a report that escapes each where
+    /// it writes it: the name is not made (a string made and dropped twice a result). A flow
+    /// step's name (after other results, rare) is handed over whole.
+    @inlinable
+    public func forEachDisplayNamePiece(_ piece: (String) -> Void) {
+        guard after.isEmpty else { return piece(displayName) }
+        piece(scenario)
+        piece(" [")
+        piece(strategy.rawValue)
+        if let ip {
+            piece(" ")
+            piece(ip)
+        }
+        piece("]")
+    }
+
     /// How many `expect.edges` misses of client `name` failed this result (0 unless it failed).
     public func schedulingMisses(of name: String) -> Int {
         guard case .failed(let problems) = outcome else { return 0 }

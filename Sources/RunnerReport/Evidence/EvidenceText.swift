@@ -120,8 +120,7 @@ enum EvidenceText {
         /// controls shown as escapes.
         mutating func value(_ value: String) {
             guard escapingXML else { return PlainText.appendSingleLine(redactor.redact(value), to: &bytes) }
-            let shown = PlainText.singleLine(redactor.redact(value))
-            ByteText.withUTF8(shown) { MarkupEscaper.xmlText.escape($0, to: &bytes) }
+            PlainText.withSingleLine(redactor.redact(value)) { MarkupEscaper.xmlText.escape($0, to: &bytes) }
         }
 
         mutating func value(_ value: String?, or absent: StaticString) {

@@ -113,7 +113,7 @@ private final class KeyOrder {
 /// It lives in memory of its own, read through `View`: pointers, which an encoder copies and
 /// reads per member without the reference counting that reading arrays held by a class costs
 /// (measured: six atomic operations a member).
-private final class MemberLines {
+final class MemberLines {
     /// This object's memory, valid while it lives (the encoder holding a view holds it).
     struct View {
         let count: Int

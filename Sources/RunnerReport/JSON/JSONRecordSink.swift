@@ -10,13 +10,32 @@ struct JSONRecordSink: ~Copyable, RecordSink {
     private let reproducing: Bool
     /// The report's renderings of parts that repeat across results.
     private let repeatedParts: RepeatedParts
+    /// The report's renderings of each record type's keys.
+    private let keyLines: RecordKeyLines
 
     /// Writes into `writer`, which the sink owns until `finish()` hands it back.
-    init(writing writer: consuming JSONWriter, redactor: Redactor, reproducing: Bool, repeatedParts: RepeatedParts) {
+    init(
+        writing writer: consuming JSONWriter, redactor: Redactor, reproducing: Bool, repeatedParts: RepeatedParts,
+        keyLines: RecordKeyLines
+    ) {
         self.writer = writer
         self.redactor = redactor
         self.reproducing = reproducing
         self.repeatedParts = repeatedParts
+        self.keyLines = keyLines
+    }
+
+    /// Each key's separator, indent and quoted name copied in one piece from `keyLines`.
+    mutating func object<Key: CodingKey & CaseIterable>(of _: Key.Type, _ member: (Key, inout JSONRecordSink) -> Void) {
+        writer.open(.object)
+        let lines = keyLines.lines(of: Key.self, layout: writer.layout)
+        var index = 0
+        for key in Key.allCases {
+            writer.key(line: lines.line(index))
+            member(key, &self)
+            index += 1
+        }
+        writer.close(.object)
     }
 
     consuming func finish() -> JSONWriter {
@@ -48,7 +67,9 @@ struct JSONRecordSink: ~Copyable, RecordSink {
     }
 
     mutating func value(_ value: String?) {
-        writer.string(value.map(redactor.redact))
+        guard let value else { return writer.null() }
+        // Without secrets (most runs) the value as it is, without a redacted copy.
+        if redactor.isEmpty { writer.string(value) } else { writer.string(redactor.redact(value)) }
     }
 
     mutating func word(_ text: String?) {
@@ -81,5 +102,35 @@ struct JSONRecordSink: ~Copyable, RecordSink {
 
     mutating func reproduction(of hop: HopEvidence, in evidence: Evidence) {
         writer.string(reproducing ? CurlCommand.line(hop, of: evidence, redactor: redactor) : nil)
+    }
+}
+
+/// What `JSONWriter.key` writes for each key of a record type (`MemberLines`), per key type and
+/// layout, made for the first object of the type: a key is then one copy, not its name scanned
+/// for escapes and written piece by piece (a result has some fifty keys). One per report,
+/// which renders on one thread at a time.
+final class RecordKeyLines {
+    private struct Entry {
+        let keyType: ObjectIdentifier
+        let layout: Int
+        let lines: MemberLines
+    }
+
+    /// A handful of key types, in two layouts at most: a look along them costs less than hashing.
+    private var entries: [Entry] = []
+
+    init() {}
+
+    /// The lines of `Key`'s keys, in `Key.allCases`'s order, for an object in `layout`
+    /// (`JSONWriter.layout`, taken inside the object); valid while this lives.
+    func lines<Key: CodingKey & CaseIterable>(of _: Key.Type, layout: Int) -> MemberLines.View {
+        let keyType = ObjectIdentifier(Key.self)
+        for entry in entries where entry.keyType == keyType && entry.layout == layout {
+            return entry.lines.view
+        }
+        let keys = Key.allCases.map(\.stringValue)
+        let made = MemberLines(keys, rank: Array(keys.indices), depth: layout)
+        entries.append(Entry(keyType: keyType, layout: layout, lines: made))
+        return made.view
     }
 }

@@ -17,6 +17,8 @@ public final class JSONReport: StreamedReport {
     private let encoder = JSONRecordEncoder()
     /// A connection's certificate and TLS session, rendered once for the results that share them.
     private let repeatedParts = RepeatedParts()
+    /// Each record type's keys, rendered once.
+    private let keyLines = RecordKeyLines()
     private var flaky = 0
 
     /// A report to be written to `path` for a run of `plans`; fails at once when nothing can
@@ -54,7 +56,7 @@ public final class JSONReport: StreamedReport {
                 writer.compact = true
                 ResultRecord.write(
                     result, at: position, plan: plans[position.suite], redactor: redactor, encoder: encoder,
-                    repeatedParts: repeatedParts, to: &writer)
+                    repeatedParts: repeatedParts, keyLines: keyLines, to: &writer)
             }
         }
     }
@@ -283,12 +285,14 @@ struct ResultRecord: Decodable {
     /// exhaustive switch (a key added to the record is one the compiler sends here).
     static func write(
         _ result: borrowing ScenarioResult, at position: ResultPosition, plan: PlanRecord, redactor: Redactor,
-        encoder: JSONRecordEncoder, repeatedParts: RepeatedParts = RepeatedParts(), to writer: inout JSONWriter
+        encoder: JSONRecordEncoder, repeatedParts: RepeatedParts = RepeatedParts(),
+        keyLines: RecordKeyLines = RecordKeyLines(), to writer: inout JSONWriter
     ) {
         let verdict = OutcomeFields.of(result.outcome, redactor: redactor)
         writer.open(.object)
-        for key in CodingKeys.allCases {
-            writer.key(key.stringValue)
+        let lines = keyLines.lines(of: CodingKeys.self, layout: writer.layout)
+        for (index, key) in CodingKeys.allCases.enumerated() {
+            writer.key(line: lines.line(index))
             switch key {
             // An empty list (nearly every result's) without the encoder's machinery.
             case .after where result.after.isEmpty, .earlierAttempts where result.earlierAttempts.isEmpty,
@@ -303,13 +307,21 @@ struct ResultRecord: Decodable {
                 if let error = verdict.error { encoder.write(error, to: &writer) } else { writer.null() }
             case .evidence:
                 var sink = JSONRecordSink(
-                    writing: writer, redactor: redactor, reproducing: !result.outcome.isPassed, repeatedParts: repeatedParts)
+                    writing: writer, redactor: redactor, reproducing: !result.outcome.isPassed, repeatedParts: repeatedParts,
+                    keyLines: keyLines)
                 result.evidence.record(into: &sink)
                 writer = sink.finish()
             case .flaky: writer.bool(result.isFlaky)
             case .insecure: writer.bool(result.evidence.insecure)
             case .ip: writer.string(result.ip.map(redactor.redact))
-            case .name: writer.string(redactor.redact(result.displayName))
+            case .name:
+                // Without secrets, written piece by piece (the name is not made); with them the
+                // name is redacted whole (a secret may span two of its pieces).
+                if redactor.isEmpty {
+                    writer.string(pieces: { result.forEachDisplayNamePiece($0) })
+                } else {
+                    writer.string(redactor.redact(result.displayName))
+                }
             case .outcome: writer.string(verdict.outcome)
             case .plan: plan.write(to: &writer)
             case .problems: encoder.write(verdict.problems, to: &writer)

@@ -5,7 +5,9 @@
 /// for the values it wants on one line each. Keys are written in the order the caller gives,
 /// and `sortMembers` puts an object's in order when they were not.
 struct JSONWriter: ~Copyable {
-    private(set) var buffer = ByteBuffer()
+    // No default value: a stored property's default is made in every initializer, also the one
+    // given a buffer (a 4 KiB allocation made and freed for every result).
+    private(set) var buffer: ByteBuffer
     private(set) var depth = 0
     /// Whether the innermost open container has no member yet.
     private var empty = true
@@ -16,11 +18,14 @@ struct JSONWriter: ~Copyable {
     /// nothing when compact (-1). Key lines worked out beforehand are kept per layout.
     var layout: Int { compact ? -1 : depth }
 
-    init() {}
+    init() {
+        buffer = ByteBuffer()
+    }
 
     /// A fragment to be placed as a member of a container `depth` levels deep, written
     /// elsewhere: values are indented as they would be there.
     init(fragmentDepth depth: Int) {
+        buffer = ByteBuffer()
         self.depth = depth
     }
 
@@ -237,6 +242,12 @@ struct JSONWriter: ~Copyable {
     /// JSONEncoder escapes them; every other byte (`/`, DEL, all of non-ASCII) is copied as is.
     mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         buffer.append(UInt8(ascii: "\""))
+        escapedContents(utf8)
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// `utf8` escaped as `string(utf8:)` does, without the quotes.
+    private mutating func escapedContents(_ utf8: UnsafeBufferPointer<UInt8>) {
         // Runs of bytes that need no escape (nearly every string is one run) are copied whole.
         var start = 0
         var index = Self.plainPrefix(utf8)
@@ -250,7 +261,6 @@ struct JSONWriter: ~Copyable {
             index += 1
         }
         buffer.append(UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
-        buffer.append(UInt8(ascii: "\""))
     }
 
     /// How many bytes at the start of `utf8` need no escape, looked at eight at a time (the
@@ -295,6 +305,14 @@ struct JSONWriter: ~Copyable {
     mutating func string(_ value: String?) {
         guard let value else { return null() }
         string(value)
+    }
+
+    /// One string made of `pieces` (each handed to the closure it is given), each escaped as
+    /// it is copied: the same bytes as `string` of the pieces joined, without joining them.
+    mutating func string(pieces: ((String) -> Void) -> Void) {
+        buffer.append(UInt8(ascii: "\""))
+        pieces { piece in ByteText.withUTF8(piece) { escapedContents($0) } }
+        buffer.append(UInt8(ascii: "\""))
     }
 
     /// Any integer, in decimal (JSONEncoder writes every integer type so).

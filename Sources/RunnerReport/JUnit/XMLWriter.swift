@@ -86,6 +86,14 @@ struct XMLWriter: ~Copyable {
         buffer.append(UInt8(ascii: "\""))
     }
 
+    /// ` name="value"`, the value made of `pieces` (each handed to the closure it is given),
+    /// each escaped as it is copied: the same bytes as the pieces joined, without joining them.
+    mutating func attribute(_ name: String, pieces: ((String) -> Void) -> Void) {
+        startAttribute(name)
+        pieces { piece in ByteText.withUTF8(piece) { MarkupEscaper.xmlAttribute.escape($0, to: &buffer) } }
+        buffer.append(UInt8(ascii: "\""))
+    }
+
     /// ` name="…"`, the value written by `value` as it is (a number: nothing to escape).
     mutating func attribute(_ name: String, unescaped value: (inout ByteBuffer) -> Void) {
         startAttribute(name)

@@ -24,12 +24,18 @@ enum PlainText {
 
     /// `singleLine(text)` appended to `bytes`; printable ASCII, the usual case, is copied as is.
     static func appendSingleLine(_ text: String, to bytes: inout ByteBuffer) {
+        withSingleLine(text) { bytes.append($0) }
+    }
+
+    /// Calls `body` with the UTF-8 of `singleLine(text)`: printable ASCII, the usual case, is
+    /// handed over as it is, with no string made or retained for it.
+    static func withSingleLine(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         let printable = ByteText.withUTF8(text) { utf8 in
             guard isPrintableASCII(utf8) else { return false }
-            bytes.append(utf8)
+            body(utf8)
             return true
         }
-        if !printable { bytes.append(utf8: singleLine(text)) }
+        if !printable { ByteText.withUTF8(singleLine(text), body) }
     }
 
     /// Whether every byte is printable ASCII (0x20–0x7E): eight at a time, then the rest.
