@@ -34,12 +34,10 @@ extension ScenarioResult {
             sink.literal("no request was sent")
             sink.endRemark()
         }
-        // By index: a hop is read in place (an iterator hands each over as a copy, its
-        // strings retained and released, for every result).
-        for index in evidence.hops.indices {
-            sink.beginHop(index + 1, evidence.hops[index])
-            evidence.hops[index].describe(into: &sink)
-            sink.endHop(evidence.hops[index], of: evidence)
+        for (index, hop) in evidence.hops.enumerated() {
+            sink.beginHop(index + 1, hop)
+            hop.describe(into: &sink)
+            sink.endHop(hop, of: evidence)
         }
         for capture in evidence.captured {
             sink.beginRemark(.captured)

@@ -58,10 +58,9 @@ extension RecordSink where Self: ~Copyable {
     @inlinable
     public mutating func list<Element>(_ elements: [Element], _ write: (Element, inout Self) -> Void) {
         beginArray()
-        // By index: each element is read in place (an iterator hands each over as a copy).
-        for index in elements.indices {
+        for item in elements {
             element()
-            write(elements[index], &self)
+            write(item, &self)
         }
         endArray()
     }
