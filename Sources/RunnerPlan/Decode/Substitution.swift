@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import RunnerVocabulary
 
 /// A variable's value, and the same with its secret parts masked.
@@ -17,10 +22,16 @@ extension PlanDecoder {
             report(at: node.mark, "expected \(expected) for \(site()), got \(node.kindDescription)")
             return nil
         }
+        let forcedString = Text.isStringTag(node.tag)
+        // Most scalars hold no `${` (the tree knows, per distinct text): the text as written,
+        // with no `ResolvedVariable` made and dropped.
+        guard node.scalarHoldsReference else {
+            return Text(value: raw, shown: raw, mark: node.mark, style: style, forcedString: forcedString)
+        }
         guard let substituted = substitute(raw, at: node.mark) else { return nil }
         return Text(
             value: substituted.value, shown: substituted.shown, mark: node.mark, style: style,
-            forcedString: Text.isStringTag(node.tag))
+            forcedString: forcedString)
     }
 
     /// Replaces `${name}`, `${env:NAME}` and `${secret:NAME}`; `$${` stands for a literal `${`.
@@ -90,8 +101,11 @@ extension PlanDecoder {
                 guard end < utf8.count else {
                     return .failure(Problem("unterminated '${' (no closing '}'); write '$${' for a literal '${'"))
                 }
-                let reference = String(decoding: UnsafeBufferPointer(rebasing: utf8[nameStart..<end]), as: UTF8.self)
-                if reference.hasPrefix("capture:") {
+                let name = UnsafeBufferPointer(rebasing: utf8[nameStart..<end])
+                let reference = String(decoding: name, as: UTF8.self)
+                // The namespace read from the bytes: most references are a variable's name.
+                let namespace = Namespace(of: name)
+                if namespace == .capture {
                     // Filled in at run time: the text holds nothing here, the place is recorded.
                     appendLiteral(upTo: index)
                     if let problem = captureReference(String(reference.dropFirst(8)), at: value.count, record: record) {
@@ -101,7 +115,7 @@ extension PlanDecoder {
                     literalStart = index
                     continue
                 }
-                switch resolve(reference, allowVariables: allowVariables, record: record) {
+                switch resolve(reference, namespace: namespace, allowVariables: allowVariables, record: record) {
                 case .failure(let problem):
                     return .failure(problem)
                 case .success(let resolved):
@@ -121,9 +135,35 @@ extension PlanDecoder {
         }
     }
 
-    private func resolve(_ reference: String, allowVariables: Bool, record: Bool) -> Result<ResolvedVariable, Problem> {
-        if reference.hasPrefix("env:") || reference.hasPrefix("secret:") {
-            let isSecret = reference.hasPrefix("secret:")
+    /// What a `${…}` reference names, told by its prefix.
+    private enum Namespace {
+        case variable
+        case env
+        case secret
+        case capture
+
+        init(of name: UnsafeBufferPointer<UInt8>) {
+            func starts(with prefix: StaticString) -> Bool {
+                guard let base = name.baseAddress, name.count >= prefix.utf8CodeUnitCount else { return false }
+                return memcmp(base, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+            }
+            if starts(with: "env:") {
+                self = .env
+            } else if starts(with: "secret:") {
+                self = .secret
+            } else if starts(with: "capture:") {
+                self = .capture
+            } else {
+                self = .variable
+            }
+        }
+    }
+
+    private func resolve(
+        _ reference: String, namespace: Namespace, allowVariables: Bool, record: Bool
+    ) -> Result<ResolvedVariable, Problem> {
+        if namespace == .env || namespace == .secret {
+            let isSecret = namespace == .secret
             let name = String(reference.dropFirst(isSecret ? 7 : 4))
             guard !name.isEmpty else {
                 return .failure(Problem("missing environment variable name in '${\(reference)}'"))
@@ -189,14 +229,7 @@ extension PlanDecoder {
 extension String {
     /// Whether the text holds `${`: only then can substitution change it (`$${` holds one too).
     var containsReference: Bool {
-        withUTF8Bytes { utf8 in
-            var index = 1
-            while index < utf8.count {
-                if utf8[index] == UInt8(ascii: "{"), utf8[index - 1] == UInt8(ascii: "$") { return true }
-                index += 1
-            }
-            return false
-        }
+        withUTF8Bytes { $0.containsReference }
     }
 
     /// Whether the UTF-8 form holds `byte`, scanning contiguous storage (the generic
@@ -209,5 +242,17 @@ extension String {
     var containsLineBreakOrNUL: Bool {
         let check: (UInt8) -> Bool = { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
         return utf8.withContiguousStorageIfAvailable { $0.contains(where: check) } ?? utf8.contains(where: check)
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether UTF-8 text holds `${` (see `String.containsReference`).
+    var containsReference: Bool {
+        var index = 1
+        while index < count {
+            if self[index] == UInt8(ascii: "{"), self[index - 1] == UInt8(ascii: "$") { return true }
+            index += 1
+        }
+        return false
     }
 }

@@ -15,6 +15,9 @@ import Darwin
 struct ScalarTexts {
     /// Distinct texts in first-seen order (after `<<` and the known texts); a scalar's index points here.
     private(set) var strings: [String] = []
+    /// Whether each text holds `${`, worked out once per distinct text: only such a text can
+    /// substitution change, and the decoder asks that of every scalar it reads.
+    private(set) var holdsReference: [Bool] = []
     /// Each text's hash, to rehash without reading the texts again.
     private var hashes: [UInt64] = []
     /// Open addressing with linear probing. A slot holds the text's index plus one in its low
@@ -57,6 +60,7 @@ struct ScalarTexts {
         }
         let index = strings.count
         strings.append(String(decoding: text, as: UTF8.self))
+        holdsReference.append(text.containsReference)
         hashes.append(hash)
         slots[slot] = tag | UInt64(index + 1)
         // At most half full keeps probes short.

@@ -55,11 +55,14 @@ final class YAMLTree {
     let records: [Record]
     /// Each distinct scalar text once (see `ScalarTexts`): equal texts share one index.
     let scalars: [String]
+    /// For each of `scalars`, whether it holds `${` (see `ScalarTexts.holdsReference`).
+    let scalarsHoldingReference: [Bool]
     let children: [Int32]
 
-    init(records: [Record], scalars: [String], children: [Int32]) {
+    init(records: [Record], scalars: [String], scalarsHoldingReference: [Bool], children: [Int32]) {
         self.records = records
         self.scalars = scalars
+        self.scalarsHoldingReference = scalarsHoldingReference
         self.children = children
     }
 
@@ -100,6 +103,12 @@ struct YAMLNode {
     var scalarText: String {
         let record = record
         return record.kind == .scalar ? tree.scalars[Int(record.first)] : ""
+    }
+
+    /// Whether a scalar's text holds `${` (only then can substitution change it); false for a collection.
+    var scalarHoldsReference: Bool {
+        let record = record
+        return record.kind == .scalar && tree.scalarsHoldingReference[Int(record.first)]
     }
 
     /// A name for what the node is, for "expected …, got …" messages.

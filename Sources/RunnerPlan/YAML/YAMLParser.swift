@@ -257,13 +257,13 @@ struct TreeBuilder {
 
     /// The finished document (call once the stream has ended).
     func document() -> YAMLDocument {
-        let tree = YAMLTree(records: records, scalars: texts.strings, children: children)
+        let tree = YAMLTree(records: records, scalars: texts.strings, scalarsHoldingReference: texts.holdsReference, children: children)
         return YAMLDocument(root: root.map(tree.node), errors: errors, rootIsBlock: rootIsBlock, aliases: aliases)
     }
 
     /// The nodes since the last `clearItem`: `finishedItem` and what it holds (`itemByItem`).
     func itemTree() -> YAMLTree {
-        YAMLTree(records: records, scalars: texts.strings, children: children)
+        YAMLTree(records: records, scalars: texts.strings, scalarsHoldingReference: texts.holdsReference, children: children)
     }
 
     /// Nothing found so far that sends a list read item by item back to the whole plan's path.
