@@ -360,9 +360,11 @@ struct TreeBuilder {
             let merged = merged(open[frame.start...])
             children.append(contentsOf: merged)
         } else {
-            children.append(contentsOf: open[frame.start...])
+            // Element by element: a slice of `open` (retained, appended generically) and
+            // `removeLast(_:)` cost several times more for the few children a collection has.
+            for position in frame.start..<open.count { children.append(open[position]) }
         }
-        open.removeLast(open.count - frame.start)
+        while open.count > frame.start { open.removeLast() }
         let index = append(YAMLTree.Record(
             kind: frame.isMapping ? .mapping : .sequence, style: .plain, tag: frame.tag, mark: frame.mark,
             first: Int32(first), count: Int32(children.count - first)))
