@@ -122,7 +122,7 @@ extension PlanDecoder {
                 failed = true
                 continue
             }
-            guard let strategy = StrategyKind(rawValue: text.value) else {
+            guard let strategy = Self.strategy(named: text.value) else {
                 let hint = Suggestion.closest(to: text.value, among: names).map { "; did you mean '\($0)'?" }
                     ?? "; expected one of \(names.joined(separator: ", "))"
                 report(at: text.mark, "unknown strategy \(text.quoted) \(site().context)\(hint)")
@@ -143,6 +143,15 @@ extension PlanDecoder {
     }
 
     private static let strategyNames = StrategyKind.allCases.map(\.rawValue)
+    private static let strategiesByName = StrategyKind.allCases.map { (name: $0.rawValue, kind: $0) }
+
+    /// `StrategyKind(rawValue:)` compares the text with each name in turn; the lengths tell
+    /// most names apart with no compare (every scenario names a strategy or two).
+    private static func strategy(named text: String) -> StrategyKind? {
+        let count = text.utf8.count
+        for entry in strategiesByName where entry.name.utf8.count == count && entry.name == text { return entry.kind }
+        return nil
+    }
 
     /// `resolver:` — `system` or a DNS server by address.
     private func resolverChoice(_ node: YAMLNode, site: @autoclosure () -> Site) -> ResolverChoice? {
@@ -283,10 +292,10 @@ extension PlanDecoder {
            let text = string(pairs[position].value, for: Site(key: "name", Context(.scenario(number: number, name: nil)))) {
             name = text.value
             shownName = text.shown
-            if let first = names[name] {
+            // One hash of the name: stored as if new, the first mark put back for a duplicate.
+            if let first = names.updateValue(text.mark, forKey: name) {
+                names[name] = first
                 report(at: text.mark, "duplicate scenario name \(text.quoted) (first at \(first.text))")
-            } else {
-                names[name] = text.mark
             }
         }
         let context = Context(.scenario(number: number, name: shownName))
