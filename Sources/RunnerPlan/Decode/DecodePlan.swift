@@ -67,14 +67,13 @@ extension PlanDecoder {
         for map in decoded.mapsAskingAsClients { clientsAskedBy[map.name] = decoded.clients(askedBy: map.name) }
         mapsAskingAsThisMachine.formUnion(domainMaps.map(\.name).filter { clientsAskedBy[$0] == nil })
 
-        var defaults = fields[.defaults].flatMap { entry -> SettingsLayer? in
-            let context = Context(.defaults)
-            guard let section = self.fields(
-                of: entry.value, site: Site(key: "defaults", Context(.topLevel)), context: context,
-                ownerMark: entry.keyMark, keys: Keys.defaults)
-            else { return nil }
-            return decodeSettings(section) { $0 }
-        } ?? SettingsLayer()
+        var defaults = SettingsLayer()
+        if let entry = fields[.defaults], let section = self.fields(
+            of: entry.value, site: Site(key: "defaults", Context(.topLevel)), context: Context(.defaults),
+            ownerMark: entry.keyMark, keys: Keys.defaults)
+        {
+            decodeSettings(section, setting: { $0 }, into: &defaults)
+        }
         if let tls = defaults.tls { defaults.resolvedTLS = clientTLS(tls, scenario: "defaults") }
 
         return TopLevel(name: name, domainMaps: domainMaps, clients: clients, defaults: defaults, fields: fields)

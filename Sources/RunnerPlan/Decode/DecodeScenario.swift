@@ -69,10 +69,11 @@ struct RequestParts {
 extension PlanDecoder {
     // MARK: Settings (defaults and scenario level)
 
-    /// The settings among `fields`: `setting` tells which of the section's keys are settings.
-    func decodeSettings<Key>(_ fields: Fields<Key>, setting: (Key) -> SettingKey?) -> SettingsLayer {
+    /// The settings among `fields`, written into `layer`: `setting` tells which of the
+    /// section's keys are settings. Filled in place: returned, the large layer was copied and
+    /// the original destroyed through its type's metadata, for every scenario.
+    func decodeSettings<Key>(_ fields: Fields<Key>, setting: (Key) -> SettingKey?, into layer: inout SettingsLayer) {
         let context = fields.context
-        var layer = SettingsLayer()
         for entry in fields.entries {
             guard let name = setting(entry.name) else { continue }
             func site() -> Site { Site(key: entry.key, context) }
@@ -102,7 +103,6 @@ extension PlanDecoder {
             case .app: layer.apps = appReferences(value, site: site())
             }
         }
-        return layer
     }
 
     private func decodeStrategies(_ node: YAMLNode, site: @autoclosure () -> Site, into layer: inout SettingsLayer) {
@@ -328,7 +328,8 @@ extension PlanDecoder {
             }
         }
 
-        let layer = decodeSettings(fields, setting: \.setting)
+        var layer = SettingsLayer()
+        decodeSettings(fields, setting: \.setting, into: &layer)
         let request = (requestEntry ?? required(.request, in: fields)).flatMap {
             decodeRequest($0, context: context, enclosing: pairs)
         }
@@ -389,7 +390,9 @@ extension PlanDecoder {
             strategies: strategies, ips: layer.ips ?? defaults.ips ?? .first,
             ipVersion: layer.ipVersion ?? defaults.ipVersion ?? .any, settings: settings,
             request: RequestSpec(method: request.method, url: request.url, headers: headers, body: request.body, grpc: request.grpc),
-            expect: expect)
+            // Moved, not copied: a large value is copied (and the original destroyed) through
+            // its type's metadata.
+            expect: consume expect)
         scenario.after = after
         let appNames = layer.apps ?? defaults.apps ?? []
         scenario.apps = apps.filter { appNames.contains($0.name) }
