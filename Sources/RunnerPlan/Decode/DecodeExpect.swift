@@ -1,16 +1,19 @@
 /// `expect:`: what the final response must look like.
 extension PlanDecoder {
+    /// Written into `expect`, in place: returned, the large value was copied and the original
+    /// destroyed through its type's metadata, for every scenario.
+    ///
     /// - Parameter request: the scenario's request as decoded, nil when it did not decode (what
     ///   is checked against it, `expect.grpc`, is then not).
     func decodeExpect(
-        _ entry: FieldEntry<ScenarioKey>, context scenario: Context, enclosing: YAMLMapping, request: RequestParts?
-    ) -> Expectations {
-        var expect = Expectations()
+        _ entry: FieldEntry<ScenarioKey>, context scenario: Context, enclosing: YAMLMapping, request: RequestParts?,
+        into expect: inout Expectations
+    ) {
         let context = scenario.part(.expect)
         guard let fields = fields(
             of: entry.value, site: Site(key: "expect", scenario), context: context, ownerMark: entry.keyMark,
             keys: Keys.expect, enclosing: enclosing)
-        else { return expect }
+        else { return }
 
         for entry in fields.entries {
             func site() -> Site { Site(key: entry.key, context) }
@@ -47,7 +50,6 @@ extension PlanDecoder {
                 expect.grpc = decodeGRPCExpectation(entry, scenario: scenario, request: request)
             }
         }
-        return expect
     }
 
     /// `expect.dns`: `within`, a domain map's name or a list of them.

@@ -333,7 +333,8 @@ extension PlanDecoder {
         let request = (requestEntry ?? required(.request, in: fields)).flatMap {
             decodeRequest($0, context: context, enclosing: pairs)
         }
-        var expect = expectEntry.map { decodeExpect($0, context: context, enclosing: pairs, request: request) } ?? Expectations()
+        var expect = Expectations()
+        if let expectEntry { decodeExpect(expectEntry, context: context, enclosing: pairs, request: request, into: &expect) }
         let after = afterEntry.flatMap { decodeAfter($0, context: context) } ?? []
         let captures = captureEntry.flatMap { decodeCaptures($0, context: context) } ?? []
 
