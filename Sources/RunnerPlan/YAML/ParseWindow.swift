@@ -14,6 +14,8 @@ struct ParseWindow {
     var depth = 0
 
     /// A position counted from 0 within the window, as a 1-based position in the plan file.
+    /// Inlined: asked for every event of a plan.
+    @inline(__always)
     func fileMark(line: Int, column: Int) -> YAMLMark {
         YAMLMark(line: firstLine + (line >= gapAt ? line + gapLines : line) + 1, column: column + 1)
     }

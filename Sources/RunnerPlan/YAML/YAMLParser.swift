@@ -197,7 +197,8 @@ final class YAMLParser {
 }
 
 extension ParseWindow {
-    /// A libyaml mark as a position in the plan file.
+    /// A libyaml mark as a position in the plan file (inlined: asked for every event).
+    @inline(__always)
     fileprivate func mark(_ mark: yaml_mark_t) -> YAMLMark {
         fileMark(line: Int(mark.line), column: Int(mark.column))
     }
