@@ -167,6 +167,21 @@ struct EngineLoopbackTests {
         #expect(outcomes[1].evidence.timings.connect == nil)
     }
 
+    /// A handle keeps its header list for a transfer that sets the same lines: one with other
+    /// lines must send its own, and one with the same lines again the same.
+    @Test("a reused handle sends each transfer's own headers")
+    func reusedHandleSendsItsOwnHeaders() throws {
+        let server = try LoopbackServer { _ in .ok(Array("ok".utf8)) }
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/"
+        func spec(_ tenant: String) -> TransferSpec {
+            TransferSpec(url: url, headers: [Header(name: "X-Tenant", value: tenant)], poolKey: "a")
+        }
+        let outcomes = try run([spec("one"), spec("one"), spec("two"), spec("one")], maxInFlight: 1)
+        #expect(outcomes.map(\.evidence.newConnections) == [1, 0, 0, 0], "one handle, one connection")
+        #expect(server.requests.map { $0.header("X-Tenant") } == ["one", "one", "two", "one"])
+    }
+
     @Test("completions run on the engine's thread and may submit more")
     func submitFromCompletion() throws {
         let server = try LoopbackServer { request in .ok(Array(request.path.utf8)) }
