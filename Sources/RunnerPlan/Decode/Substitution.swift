@@ -17,9 +17,9 @@ struct ResolvedVariable: Sendable {
 extension PlanDecoder {
     /// The text of a scalar node with `${…}` substituted; nil (reported) when the node is a
     /// collection or a reference does not resolve.
-    func text(_ node: YAMLNode, expected: String, for site: @autoclosure () -> Site) -> Text? {
+    func text(_ node: YAMLNode, expected: @autoclosure () -> String, for site: @autoclosure () -> Site) -> Text? {
         guard case .scalar(let raw, let style) = node.content else {
-            report(at: node.mark, "expected \(expected) for \(site()), got \(node.kindDescription)")
+            report(at: node.mark, "expected \(expected()) for \(site()), got \(node.kindDescription)")
             return nil
         }
         let forcedString = Text.isStringTag(node.tag)

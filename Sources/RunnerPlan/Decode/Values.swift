@@ -16,29 +16,32 @@ extension PlanDecoder {
 
     /// A plain integer at least `minimum` (and at most `maximum`).
     func integer(_ node: YAMLNode, for site: @autoclosure () -> Site, minimum: Int? = nil, maximum: Int? = nil) -> Int? {
-        let expected: String
-        switch (minimum, maximum) {
-        case let (minimum?, maximum?): expected = "an integer from \(minimum) to \(maximum)"
-        case (0, nil): expected = "a non-negative integer"
-        case let (minimum?, nil): expected = "an integer >= \(minimum)"
-        case let (nil, maximum?): expected = "an integer <= \(maximum)"
-        case (nil, nil): expected = "an integer"
+        // Written out only for an error (numbers interpolated for every integer of a plan cost more
+        // than reading it).
+        func expected() -> String {
+            switch (minimum, maximum) {
+            case let (minimum?, maximum?): "an integer from \(minimum) to \(maximum)"
+            case (0, nil): "a non-negative integer"
+            case let (minimum?, nil): "an integer >= \(minimum)"
+            case let (nil, maximum?): "an integer <= \(maximum)"
+            case (nil, nil): "an integer"
+            }
         }
-        guard let text = text(node, expected: expected, for: site()) else { return nil }
+        guard let text = text(node, expected: expected(), for: site()) else { return nil }
         guard let number = Self.parseInteger(text.value) else {
-            report(at: text.mark, "expected \(expected) for \(site()), got \(text.quoted)")
+            report(at: text.mark, "expected \(expected()) for \(site()), got \(text.quoted)")
             return nil
         }
         guard text.isPlain else {
-            report(at: text.mark, "expected \(expected) for \(site()), got the string \(text.quoted); write it without quotes")
+            report(at: text.mark, "expected \(expected()) for \(site()), got the string \(text.quoted); write it without quotes")
             return nil
         }
         if let minimum, number < minimum {
-            report(at: text.mark, "expected \(expected) for \(site()), got \(text.quoted)")
+            report(at: text.mark, "expected \(expected()) for \(site()), got \(text.quoted)")
             return nil
         }
         if let maximum, number > maximum {
-            report(at: text.mark, "expected \(expected) for \(site()), got \(text.quoted)")
+            report(at: text.mark, "expected \(expected()) for \(site()), got \(text.quoted)")
             return nil
         }
         return number
@@ -102,11 +105,12 @@ extension PlanDecoder {
 
     /// One of a few words (plain or quoted), with a suggestion when it is close to one.
     func choice(_ node: YAMLNode, for site: @autoclosure () -> Site, among options: [String]) -> Text? {
-        let listed = options.map { "'\($0)'" }.joined(separator: ", ")
-        guard let text = text(node, expected: "one of \(listed)", for: site()) else { return nil }
+        // The list is written out only for an error: every enum-like key of a plan comes here.
+        func listed() -> String { options.map { "'\($0)'" }.joined(separator: ", ") }
+        guard let text = text(node, expected: "one of \(listed())", for: site()) else { return nil }
         guard options.contains(text.value) else {
             let hint = Suggestion.phrase(for: text.value, among: options)
-            report(at: text.mark, "expected one of \(listed) for \(site()), got \(text.quoted)\(hint)")
+            report(at: text.mark, "expected one of \(listed()) for \(site()), got \(text.quoted)\(hint)")
             return nil
         }
         return text
