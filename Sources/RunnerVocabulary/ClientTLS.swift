@@ -18,13 +18,36 @@ public struct ClientTLS: Sendable, Hashable {
         minVersion: TLSVersion? = nil, maxVersion: TLSVersion? = nil, ciphers: [String] = [], tls13Ciphers: [String] = [],
         curves: [String] = [], profile: TLSProfile? = nil
     ) {
+        // Most scenarios limit nothing: their empty lists cost no join.
+        self.init(
+            minVersion: minVersion, maxVersion: maxVersion, cipherList: ciphers.isEmpty ? "" : ciphers.joined(separator: ":"),
+            tls13CipherList: tls13Ciphers.isEmpty ? "" : tls13Ciphers.joined(separator: ":"),
+            curveList: curves.isEmpty ? "" : curves.joined(separator: ":"), profile: profile)
+    }
+
+    /// The lists already joined (`A:B`), e.g. a profile's, made once for the whole plan.
+    public init(
+        minVersion: TLSVersion?, maxVersion: TLSVersion?, cipherList: String, tls13CipherList: String, curveList: String,
+        profile: TLSProfile?
+    ) {
         self.minVersion = minVersion
         self.maxVersion = maxVersion
-        // Most scenarios limit nothing: their empty lists cost no join.
-        self.cipherList = ciphers.isEmpty ? "" : ciphers.joined(separator: ":")
-        self.tls13CipherList = tls13Ciphers.isEmpty ? "" : tls13Ciphers.joined(separator: ":")
-        self.curveList = curves.isEmpty ? "" : curves.joined(separator: ":")
+        self.cipherList = cipherList
+        self.tls13CipherList = tls13CipherList
+        self.curveList = curveList
         self.profile = profile
+    }
+
+    /// Hashes what tells settings apart cheaply: the versions, the profile and the lists'
+    /// lengths. Every transfer's pool key hashes this, and a profile's cipher list is some 300
+    /// bytes; equal settings still hash equal, and `==` compares the lists themselves.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(minVersion)
+        hasher.combine(maxVersion)
+        hasher.combine(profile)
+        hasher.combine(cipherList.utf8.count)
+        hasher.combine(tls13CipherList.utf8.count)
+        hasher.combine(curveList.utf8.count)
     }
 
     /// The TLS 1.2 cipher names, in preference order.

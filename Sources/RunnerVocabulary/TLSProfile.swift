@@ -25,6 +25,18 @@ public enum TLSProfile: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// `ciphers` as OpenSSL's list writes them (`A:B`), joined once: every scenario under the
+    /// profile hands the same text to every transfer.
+    public var cipherList: String {
+        switch self {
+        case .iosATS: Self.iosATSCipherList
+        }
+    }
+    private static let iosATSCipherList = TLSProfile.iosATS.ciphers.joined(separator: ":")
+
+    /// The names `tls.profile` takes, in the order messages list them.
+    public static let names = allCases.map(\.rawValue)
+
     /// How the platform is named in messages.
     public var platform: String {
         switch self {

@@ -47,8 +47,7 @@ extension PlanDecoder {
                     entry.value, site: site(), what: "curve", known: TLSNames.isGroup, candidates: Self.commonGroups,
                     example: "e.g. X25519, P-256")
             case .profile:
-                let names = TLSProfile.allCases.map(\.rawValue)
-                layer.profile = choice(entry.value, for: site(), among: names).flatMap { TLSProfile(rawValue: $0.value) }
+                layer.profile = choice(entry.value, for: site(), among: TLSProfile.names).flatMap { TLSProfile(rawValue: $0.value) }
             }
         }
         return layer
@@ -105,23 +104,25 @@ extension PlanDecoder {
     func clientTLS(_ layer: TLSLayer?, scenario: @autoclosure () -> String) -> ClientTLS {
         guard let layer else { return ClientTLS() }
         var minVersion = layer.minVersion.flatMap { TLSVersion(rawValue: $0.value) }
-        var ciphers = layer.ciphers?.map(\.value) ?? []
+        var cipherList = Self.joined(layer.ciphers)
         if let profile = layer.profile {
             minVersion = max(minVersion ?? profile.minVersion, profile.minVersion)
             if let written = layer.ciphers {
-                ciphers = ciphers.filter(profile.ciphers.contains)
-                if ciphers.isEmpty, let first = written.first {
+                let allowed = written.map(\.value).filter(profile.ciphers.contains)
+                cipherList = allowed.joined(separator: ":")
+                if allowed.isEmpty, let first = written.first {
                     report(
                         at: first.mark,
                         "none of the ciphers of \(scenario()) is one profile '\(profile.rawValue)' allows; its TLS 1.2 ciphers are \(profile.ciphers.joined(separator: ", "))")
                 }
             } else {
-                ciphers = profile.ciphers
+                // The profile's own list, joined once for the plan, not once a scenario.
+                cipherList = profile.cipherList
             }
         }
         let tls = ClientTLS(
             minVersion: minVersion, maxVersion: layer.maxVersion.flatMap { TLSVersion(rawValue: $0.value) },
-            ciphers: ciphers, tls13Ciphers: layer.tls13Ciphers?.map(\.value) ?? [], curves: layer.curves?.map(\.value) ?? [],
+            cipherList: cipherList, tls13CipherList: Self.joined(layer.tls13Ciphers), curveList: Self.joined(layer.curves),
             profile: layer.profile)
         if let minVersion = tls.minVersion, let maxVersion = tls.maxVersion, minVersion > maxVersion {
             report(
@@ -129,6 +130,12 @@ extension PlanDecoder {
                 "max_version \(maxVersion.rawValue) is below min_version \(minVersion.rawValue)\(layer.profile != nil && layer.minVersion == nil ? " (from the profile)" : "") for \(scenario())")
         }
         return tls
+    }
+
+    /// Names as OpenSSL's lists write them (`A:B`); "" for none.
+    private static func joined(_ names: [Text]?) -> String {
+        guard let names, !names.isEmpty else { return "" }
+        return names.lazy.map(\.value).joined(separator: ":")
     }
 
     /// `expect.certificate.pins`: `sha256/` and the base64 of a SHA-256 (32 bytes) each.
@@ -141,6 +148,11 @@ extension PlanDecoder {
         var pins: [[UInt8]] = []
         for item in items {
             guard let text = string(item, for: site()) else { return nil }
+            // Plans repeat a host's pins on each of its scenarios: each text is decoded once.
+            if let digest = pinDigests[text.value] {
+                pins.append(digest)
+                continue
+            }
             let prefix = "sha256/"
             guard text.value.hasPrefix(prefix),
                 let digest = Data(base64Encoded: String(text.value.dropFirst(prefix.count))), digest.count == 32
@@ -150,7 +162,9 @@ extension PlanDecoder {
                     "expected a pin 'sha256/' followed by the base64 of a SHA-256 (32 bytes) of a SubjectPublicKeyInfo for \(site()), got \(text.quoted)")
                 return nil
             }
-            pins.append(Array(digest))
+            let bytes = Array(digest)
+            pinDigests[text.value] = bytes
+            pins.append(bytes)
         }
         return pins
     }

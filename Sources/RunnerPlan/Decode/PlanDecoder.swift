@@ -72,6 +72,8 @@ final class PlanDecoder {
 
     /// Patterns already compiled: nil when fine, else why not. Plans repeat patterns.
     var regexVerdicts: [String: String?] = [:]
+    /// Pins already decoded (`sha256/BASE64` → the digest's bytes).
+    var pinDigests: [String: [UInt8]] = [:]
     /// Files already checked, by resolved path: nil when fine, else why not.
     var fileVerdicts: [String: String?] = [:]
     private var workingDirectory: String?
