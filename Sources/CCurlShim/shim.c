@@ -370,6 +370,11 @@ int ccurl_easy_session_info(CURL *easy, int with_chain, ccurl_session_info *out)
 
 struct ccurl_tls_context {
     char *verify_name;
+    /* The client's limits (OpenSSL's list syntax; NULL: OpenSSL's default), applied by the hook
+     * to each new connection's SSL_CTX. They last across transfers like curl's own options. */
+    char *cipher_list;
+    char *tls13_ciphers;
+    char *groups;
     /* The SSL_CTX of the connection this transfer set up, NULL until the hook ran. A
      * connection outlives its transfer (it goes back to the pool), so the verify callback
      * records only while the context is still armed for that very SSL_CTX. */
@@ -411,10 +416,29 @@ static void tls_context_clear(ccurl_tls_context *context) {
     context->has_failure = 0;
 }
 
+/* Keeps `*held` equal to `text` (NULL for none), copying only when it changes. */
+static int hold_text(char **held, const char *text) {
+    if (*held && text && strcmp(*held, text) == 0) return 1;
+    free(*held);
+    *held = NULL;
+    if (!text) return 1;
+    *held = strdup(text);
+    return *held != NULL;
+}
+
 void ccurl_tls_context_destroy(ccurl_tls_context *context) {
     if (!context) return;
     tls_context_clear(context);
+    hold_text(&context->cipher_list, NULL);
+    hold_text(&context->tls13_ciphers, NULL);
+    hold_text(&context->groups, NULL);
     free(context);
+}
+
+int ccurl_tls_context_set_limits(
+    ccurl_tls_context *context, const char *cipher_list, const char *tls13_ciphers, const char *groups) {
+    return hold_text(&context->cipher_list, cipher_list) && hold_text(&context->tls13_ciphers, tls13_ciphers)
+        && hold_text(&context->groups, groups);
 }
 
 int ccurl_tls_context_prepare(ccurl_tls_context *context, const char *verify_name) {
@@ -462,6 +486,14 @@ static CURLcode ssl_ctx_callback(CURL *easy, void *ssl_ctx_pointer, void *user) 
     ccurl_tls_context *context = user;
     if (!ssl_ctx || !context) return CURLE_SSL_CONNECT_ERROR;
     if (!SSL_CTX_set_ex_data(ssl_ctx, tls_context_index, context)) return CURLE_OUT_OF_MEMORY;
+    /* The limits, set here rather than through CURLOPT_SSL_CIPHER_LIST and its kin: libcurl
+     * compares those texts, case-insensitively, against every cached connection's on each
+     * reuse check, and a profile's list is some 300 bytes. A pool key's connections and
+     * sessions live in a share of their own (ShareHandle), so libcurl never has to tell
+     * connections with different limits apart. */
+    if (context->cipher_list && !SSL_CTX_set_cipher_list(ssl_ctx, context->cipher_list)) return CURLE_SSL_CIPHER;
+    if (context->tls13_ciphers && !SSL_CTX_set_ciphersuites(ssl_ctx, context->tls13_ciphers)) return CURLE_SSL_CIPHER;
+    if (context->groups && !SSL_CTX_set1_groups_list(ssl_ctx, context->groups)) return CURLE_SSL_CIPHER;
     if (context->verify_name) {
         /* Fail closed: if the name cannot be set, the connection must not go ahead
          * (an empty name would clear the check instead of setting it). */

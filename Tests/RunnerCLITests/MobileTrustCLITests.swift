@@ -104,4 +104,47 @@ struct MobileTrustCLITests {
         #expect(exposition.contains("runner_certificate_pin_match{plan=\"mobile\",scenario=\"pinned on every edge\",strategy=\"sni-resolve\",ip=\"\(LabAddress.primary)\"} 1"), "\(exposition)")
         #expect(!exposition.contains("runner_certificate_pin_match{plan=\"mobile\",scenario=\"ats"), "only scenarios with pins have the series")
     }
+
+    /// Each `tls:` limit reaches the handshake (the TLS hook sets them on each new connection),
+    /// and none outlives its scenario on the handle that runs the next one (`--jobs 1`: one handle).
+    @Test func eachLimitReachesTheHandshakeAndEndsWithItsScenario() async throws {
+        let lab = try await SharedLab.get()
+        let plan = try LabPlans.write("""
+            version: 1
+            name: limits
+            defaults: {ca: "{{ca}}", domains: edges}
+            domains:
+              edges: {static: {api.lab.test: [\(LabAddress.primary)]}}
+            scenarios:
+              - name: tls13 suite limited
+                tls: {tls13_ciphers: [TLS_CHACHA20_POLY1305_SHA256]}
+                request: {url: "https://api.lab.test:{{https}}/echo"}
+                expect: {tls: {cipher: TLS_CHACHA20_POLY1305_SHA256}}
+              - name: no limit after it
+                request: {url: "https://api.lab.test:{{https}}/echo"}
+                expect: {tls: {version: "1.3", cipher: {matches: "^TLS_AES_"}}}
+              - name: tls 1.2 cipher limited
+                tls: {max_version: "1.2", ciphers: [ECDHE-ECDSA-CHACHA20-POLY1305]}
+                request: {url: "https://api.lab.test:{{https}}/echo"}
+                expect: {tls: {version: "1.2", cipher: ECDHE-ECDSA-CHACHA20-POLY1305}}
+              - name: a group the server lacks
+                tls: {curves: [X448]}
+                request: {url: "https://api.lab.test:{{https}}/echo"}
+              - name: a group it has
+                tls: {curves: [P-384]}
+                request: {url: "https://api.lab.test:{{https}}/echo"}
+            """, lab: lab)
+        let output = try await PackageExecutable.run("runner", [plan, "--jobs", "1", "--color", "never"])
+        let stdout = output.stdout
+        #expect(output.status == 1, "\(stdout)\(output.stderr)")
+        #expect(stdout.contains("PASS  tls13 suite limited [sni-resolve \(LabAddress.primary)]"), "\(stdout)")
+        #expect(stdout.contains("PASS  no limit after it [sni-resolve \(LabAddress.primary)]"), "\(stdout)")
+        #expect(stdout.contains("PASS  tls 1.2 cipher limited [sni-resolve \(LabAddress.primary)]"), "\(stdout)")
+        #expect(stdout.contains(
+            "ERROR a group the server lacks [sni-resolve \(LabAddress.primary)] — tls: TLS handshake with \(LabAddress.primary):\(lab.httpsPort)"),
+            "\(stdout)")
+        #expect(stdout.contains("which this scenario's tls settings (curves X448) refuse"), "\(stdout)")
+        #expect(stdout.contains("PASS  a group it has [sni-resolve \(LabAddress.primary)]"), "\(stdout)")
+        #expect(stdout.contains("4 passed, 0 failed, 1 error"), "\(stdout)")
+    }
 }

@@ -153,8 +153,17 @@ void ccurl_tls_context_destroy(ccurl_tls_context *context);
  * (NULL: none, curl's own checks apply). Returns 0 when out of memory. */
 int ccurl_tls_context_prepare(ccurl_tls_context *context, const char *verify_name);
 
+/* The client's TLS limits for this and later transfers, until set again: a cipher list
+ * (TLS 1.2 and below), TLS 1.3 suites and groups, each in OpenSSL's list syntax or NULL for
+ * OpenSSL's default. The hook applies them to each new connection. Copies the texts; returns 0
+ * when out of memory. */
+int ccurl_tls_context_set_limits(
+    ccurl_tls_context *context, const char *cipher_list, const char *tls13_ciphers, const char *groups);
+
 /* Installs the SSL_CTX hook on `easy` (CURLOPT_SSL_CTX_FUNCTION + CURLOPT_SSL_CTX_DATA).
  * For every new connection the hook
+ *   - sets the client's limits (ccurl_tls_context_set_limits), failing with CURLE_SSL_CIPHER
+ *     when OpenSSL refuses one;
  *   - sets the verification name (if any) on the SSL_CTX's X509_VERIFY_PARAM with
  *     X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS (an IP literal is matched as an IP), so OpenSSL
  *     fails the handshake with X509_V_ERR_HOSTNAME_MISMATCH before any request byte;

@@ -78,7 +78,26 @@ final class EasyHandle {
             "curl_easy_setopt(CURLOPT_HEADERFUNCTION)")
         try setPointer(CURLOPT_HEADERDATA, me, "CURLOPT_HEADERDATA")
         try checkEasy(ccurl_easy_install_tls_hook(raw, tlsContext), "curl_easy_setopt(CURLOPT_SSL_CTX_FUNCTION)")
+        try setTLSLimits(cipherList: nil, tls13Ciphers: nil, groups: nil)
         try set(.noSignal, 1)
+    }
+
+    /// The client's TLS limits (OpenSSL's list syntax; nil: OpenSSL's default), which the TLS
+    /// hook applies to each new connection until they are set again. Not libcurl's
+    /// CURLOPT_SSL_CIPHER_LIST and kin: the shim says why.
+    func setTLSLimits(cipherList: String?, tls13Ciphers: String?, groups: String?) throws(CurlError) {
+        let context = tlsContext
+        let held = Self.withOptionalCString(cipherList) { ciphers in
+            Self.withOptionalCString(tls13Ciphers) { suites in
+                Self.withOptionalCString(groups) { groups in ccurl_tls_context_set_limits(context, ciphers, suites, groups) }
+            }
+        }
+        guard held == 1 else { throw CurlError.null(call: "ccurl_tls_context_set_limits", what: "out of memory") }
+    }
+
+    private static func withOptionalCString<Result>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+        guard let text else { return body(nil) }
+        return text.withCString(body)
     }
 
     /// Readies the handle for another transfer like its last, without a reset: its options

@@ -63,7 +63,7 @@ enum EasyOffsetOption {
 
 /// String options (libcurl copies them).
 enum EasyStringOption {
-    case url, customRequest, caInfo, proxy, cipherList, tls13Ciphers, curves
+    case url, customRequest, caInfo, proxy
 
     var curl: CURLoption {
         switch self {
@@ -71,9 +71,6 @@ enum EasyStringOption {
         case .customRequest: CURLOPT_CUSTOMREQUEST
         case .caInfo: CURLOPT_CAINFO
         case .proxy: CURLOPT_PROXY
-        case .cipherList: CURLOPT_SSL_CIPHER_LIST
-        case .tls13Ciphers: CURLOPT_TLS13_CIPHERS
-        case .curves: CURLOPT_SSL_EC_CURVES
         }
     }
 
@@ -83,9 +80,6 @@ enum EasyStringOption {
         case .customRequest: "CURLOPT_CUSTOMREQUEST"
         case .caInfo: "CURLOPT_CAINFO"
         case .proxy: "CURLOPT_PROXY"
-        case .cipherList: "CURLOPT_SSL_CIPHER_LIST"
-        case .tls13Ciphers: "CURLOPT_TLS13_CIPHERS"
-        case .curves: "CURLOPT_SSL_EC_CURVES"
         }
     }
 }

@@ -95,9 +95,8 @@ final class Transfer: EasyHandleSink {
         try easy.set(.sessionIDCache, 0)
         if let caFile = request.lasting.caFile { try easy.set(.caInfo, caFile) }
         if let sslVersion = request.lasting.sslVersion { try easy.set(.sslVersion, sslVersion) }
-        if let cipherList = request.lasting.cipherList { try easy.set(.cipherList, cipherList) }
-        if let tls13Ciphers = request.lasting.tls13Ciphers { try easy.set(.tls13Ciphers, tls13Ciphers) }
-        if let curves = request.lasting.curves { try easy.set(.curves, curves) }
+        try easy.setTLSLimits(
+            cipherList: request.lasting.cipherList, tls13Ciphers: request.lasting.tls13Ciphers, groups: request.lasting.curves)
         if request.connectOnly {
             try easy.set(.connectOnly, 1)
             return

@@ -33,7 +33,8 @@ struct CurlRequest: Equatable {
         var caFile: String?
         /// CURLOPT_SSLVERSION; nil leaves libcurl's default.
         var sslVersion: Int?
-        /// CURLOPT_SSL_CIPHER_LIST, CURLOPT_TLS13_CIPHERS, CURLOPT_SSL_EC_CURVES (colon-separated).
+        /// The client's TLS limits (colon-separated): the cipher list, TLS 1.3 suites and groups
+        /// the TLS hook sets on each new connection (`EasyHandle.setTLSLimits`).
         var cipherList: String?
         var tls13Ciphers: String?
         var curves: String?
