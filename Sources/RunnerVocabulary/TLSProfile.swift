@@ -53,10 +53,12 @@ public enum TLSProfile: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .iosATS:
             var broken: [(expected: String, actual: String)] = []
-            let digest = leaf.signatureDigest.uppercased()
+            // OpenSSL writes the digest in capitals: uppercased (a new string) only when it did not.
+            let digest = leaf.signatureDigest
+            let strong = Self.strongDigests.contains(digest) || Self.strongDigests.contains(digest.uppercased())
             // Ed25519 and Ed448 sign without a separate digest, and are stronger than SHA-256.
             let digestless = digest.isEmpty && (leaf.keyType == "Ed25519" || leaf.keyType == "Ed448")
-            if !Self.strongDigests.contains(digest), !digestless {
+            if !strong, !digestless {
                 broken.append(("a leaf signed with SHA-256 or stronger", "signed with \(leaf.signature)"))
             }
             let keyRule = "an RSA key of at least 2048 bits or an EC key of at least 256 bits"

@@ -157,4 +157,7 @@ public struct TimeLimits: Sendable, Equatable {
     public var firstByte: Duration? = nil
 
     public init() {}
+
+    /// No phase limited.
+    public var isEmpty: Bool { total == nil && connect == nil && tls == nil && firstByte == nil }
 }
