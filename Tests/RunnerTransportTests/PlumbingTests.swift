@@ -56,6 +56,22 @@ struct PlumbingTests {
         #expect(try pools.checkOut("busy") === busy)
     }
 
+    @Test("pools: keys taking turns (a scenario's addresses), more of them than are remembered, each keep their pool")
+    func keysTakingTurns() throws {
+        let pools = ConnectionPools(idleLimit: 64)
+        let keys: [PoolKey] = ["1", "2", "3", "4", "5", "6"]
+        let first = try keys.map { try pools.checkOut($0) }
+        for round in 0..<3 {
+            for (index, key) in keys.enumerated().reversed() {
+                #expect(try pools.checkOut(key) === first[index], "round \(round), key \(key)")
+            }
+            for (index, key) in keys.enumerated() where index % 2 == 0 {
+                #expect(try pools.checkOut(key) === first[index], "round \(round), key \(key)")
+            }
+        }
+        #expect(pools.count == keys.count)
+    }
+
     @Test("pools: the pool checked out last, closed for being idle, is not handed out again")
     func lastPoolClosed() throws {
         let pools = ConnectionPools(idleLimit: 0)

@@ -28,24 +28,34 @@ final class ConnectionPools {
 
     var count: Int { pools.count }
 
-    /// The pool checked out last: consecutive transfers mostly share a key, and comparing
-    /// its few short strings costs a tenth of hashing them for the dictionary.
-    private var lastCheckedOut: ConnectionPool?
+    /// The pools checked out last, newest first: consecutive transfers mostly share a key, or
+    /// take turns among a scenario's few addresses (`ips: all`), and comparing a key's few
+    /// short strings costs a tenth of hashing them for the dictionary.
+    private var recentlyCheckedOut: [ConnectionPool] = []
+    private static let recentLimit = 4
 
     /// The pool for `key` (created on first use), marked in use.
     func checkOut(_ key: PoolKey) throws(CurlError) -> ConnectionPool {
         tick += 1
-        if let pool = lastCheckedOut, pool.isListed, pool.key == key { return markInUse(pool) }
+        for (index, pool) in recentlyCheckedOut.enumerated() where pool.key == key {
+            if index > 0 { remember(recentlyCheckedOut.remove(at: index)) }
+            return markInUse(pool)
+        }
         if let pool = pools[key] {
-            lastCheckedOut = pool
+            remember(pool)
             return markInUse(pool)
         }
         let pool = try ConnectionPool(key: key)
         pool.users = 1
         pool.lastUsed = tick
         pools[key] = pool
-        lastCheckedOut = pool
+        remember(pool)
         return pool
+    }
+
+    private func remember(_ pool: ConnectionPool) {
+        if recentlyCheckedOut.count == Self.recentLimit { recentlyCheckedOut.removeLast() }
+        recentlyCheckedOut.insert(pool, at: 0)
     }
 
     private func markInUse(_ pool: ConnectionPool) -> ConnectionPool {
@@ -77,7 +87,7 @@ final class ConnectionPools {
         // the share closes its connections now.
         pools[oldest.key] = nil
         oldest.isListed = false
-        if lastCheckedOut === oldest { lastCheckedOut = nil }
+        recentlyCheckedOut.removeAll { $0 === oldest }
         idleCount -= 1
     }
 }
