@@ -17,15 +17,17 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a literal; brackets around an IPv6 literal are accepted. Nil when it is not one.
     public init?(_ literal: String) {
-        var bare = Substring(literal)
-        if bare.hasPrefix("["), bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
-        guard !bare.isEmpty, !bare.utf8.contains(UInt8(ascii: "%")) else { return nil }
-        // A host name is told apart without inet_pton: an address holds only hex digits, dots
-        // and colons (every lookup asks whether its host is an address).
-        guard bare.utf8.allSatisfy({ byte in
+        // A host name is told apart without inet_pton, and before any substring is made: an
+        // address holds only hex digits, dots and colons, in brackets or not (every lookup asks
+        // whether its host is an address, and most are names).
+        guard literal.utf8.allSatisfy({ byte in
             byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+                || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
         }) else { return nil }
+        var bare = Substring(literal)
+        if bare.hasPrefix("["), bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
+        guard !bare.isEmpty, !bare.utf8.contains(UInt8(ascii: "[")), !bare.utf8.contains(UInt8(ascii: "]")) else { return nil }
         var v4 = in_addr()
         var v6 = in6_addr()
         let input = String(bare)

@@ -34,6 +34,8 @@ public struct Plan: Sendable, Equatable {
     /// The populations map `name` is asked as, in the plan's order; empty for a map that is not
     /// asked as clients (or no such map).
     public func clients(askedBy name: String) -> [ClientPopulation] {
+        // Most plans declare no populations: every scenario's lookup asks, so no map is sought.
+        guard !clients.isEmpty else { return [] }
         guard case .httpdns(let service)? = domainMap(named: name)?.source, let selection = service.clients else { return [] }
         switch selection {
         case .all: return clients
@@ -51,7 +53,10 @@ public struct Plan: Sendable, Equatable {
 
     /// The domain map called `name`, if the plan declares one.
     public func domainMap(named name: String) -> DomainMapSpec? {
-        domainMaps.first { $0.name == name }
+        // By index: only the names are read until the one asked for is copied out (every
+        // lookup asks, and a map is a large value).
+        for index in domainMaps.indices where domainMaps[index].name == name { return domainMaps[index] }
+        return nil
     }
 }
 
