@@ -125,6 +125,8 @@ public struct TransferResponse: Sendable {
 
     /// The first value of header `name` (case-insensitive), nil when absent; no list is made.
     public func firstValue(of name: String) -> String? {
-        headers.first { HeaderName.equal($0.name, name) }?.value
+        // By index: each header is not copied out to be compared (asked for every result).
+        for index in headers.indices where HeaderName.equal(headers[index].name, name) { return headers[index].value }
+        return nil
     }
 }

@@ -135,4 +135,14 @@ struct CurlRequestTests {
         }
         #expect(try request(TransferSpec(url: "https://h/", poolKey: "k", connectOnly: true)).onlyLastingOptions == nil)
     }
+
+    @Test("an https URL is told by its scheme, in any case, and nothing else")
+    func httpsScheme() {
+        for url in ["https://h/", "HTTPS://h/", "HtTpS://[::1]:8443/x", "https://"] {
+            #expect(CurlRequest.isHTTPS(url), "\(url)")
+        }
+        for url in ["http://h/", "https:/h", "https:\\h", "httpsx//h", "shttps://h", "", "https", "h\u{1A}tps://"] {
+            #expect(!CurlRequest.isHTTPS(url), "\(url)")
+        }
+    }
 }

@@ -127,9 +127,13 @@ struct AddressLookup {
         case .domainMap: mapAnswer = answer
         case .resolver: resolverAnswer = answer
         }
-        let waitingForMap = sources.contains(.domainMap) && mapAnswer == nil
-        let waitingForResolver = sources.contains(.resolver) && resolverAnswer == nil
-        guard !waitingForMap && !waitingForResolver else { return .wait }
+        // Asked by pattern, not `== nil`: comparing an optional answer with nil copied it.
+        for asked in sources {
+            switch asked {
+            case .domainMap: if case .none = mapAnswer { return .wait }
+            case .resolver: if case .none = resolverAnswer { return .wait }
+            }
+        }
         return .done(map: mapAnswer, resolver: resolverAnswer)
     }
 

@@ -155,7 +155,15 @@ struct CurlRequest: Equatable {
     }
 
     static func isHTTPS(_ url: String) -> Bool {
-        url.utf8.count >= 8 && url.prefix(8).lowercased() == "https://"
+        // Byte by byte, case-insensitively: asked twice for every transfer, where a lowercased
+        // prefix made two strings.
+        var bytes = url.utf8.makeIterator()
+        for expected in "https://".utf8 {
+            guard let byte = bytes.next() else { return false }
+            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            guard folded == expected else { return false }
+        }
+        return true
     }
 
     /// Whole milliseconds, rounded up and at least 1: libcurl reads 0 as "no timeout".
