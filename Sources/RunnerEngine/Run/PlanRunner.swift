@@ -245,11 +245,13 @@ final class SuiteRun {
         _ plannedResult: PlannedResult, scenario index: Int, at position: ResultPosition, scheduler: ScenarioScheduler
     ) {
         let scenario = plannedResult.scenario
+        // A redirect is followed as the result's first population (as this machine without one).
+        // Only that is captured: the planned result itself is a large value.
+        let redirectClients = Array(plannedResult.clients.prefix(1))
         let redirectResolve: ResultJob.Resolve = { [self] host, source, done in
-            // A redirect is followed as the result's first population (as this machine without one).
             let lookup = AddressLookup(
                 host: host, for: scenario, map: source == .domainMap, resolver: source == .resolver,
-                clients: Array(plannedResult.clients.prefix(1)))
+                clients: redirectClients)
             lookUp(lookup, for: scenario) { map, resolver in
                 // One source was asked: its answer is there.
                 if let answer = map ?? resolver { done(answer) }

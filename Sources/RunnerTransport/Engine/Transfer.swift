@@ -51,7 +51,7 @@ final class Transfer: EasyHandleSink {
         fileBody = nil
 
         let request = try CurlRequest(spec: spec)
-        isHTTPS = CurlRequest.isHTTPS(request.url)
+        isHTTPS = request.isHTTPS
         verifyName = request.verifyName
         if case .file(let path) = request.body { fileBody = try FileBody(path: path) }
         do {

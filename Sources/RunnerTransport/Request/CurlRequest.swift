@@ -5,6 +5,8 @@ import RunnerVocabulary
 /// decisions are unit-tested without sockets). `EasyHandle` options are then set from it.
 struct CurlRequest: Equatable {
     var url: String
+    /// `url` is https (told once: the transfer asks again for its certificate).
+    var isHTTPS: Bool
     /// HEAD: CURLOPT_NOBODY (libcurl then waits for no body).
     var noBody = false
     /// CURLOPT_CUSTOMREQUEST, when the method is not the one libcurl's mode implies.
@@ -52,6 +54,7 @@ struct CurlRequest: Equatable {
     init(spec: TransferSpec) throws(TransferError) {
         url = spec.url
         let https = Self.isHTTPS(spec.url)
+        isHTTPS = https
         lasting = LastingOptions(
             httpVersion: Self.httpVersion(spec.httpVersion, https: https), caFile: spec.tls.caFile,
             connectsTo: spec.connectTo != nil)
