@@ -35,7 +35,7 @@ extension AppPolicyEvidence {
         case line
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -104,7 +104,7 @@ extension AppPolicyEvidence {
                     return refusal
                 }
             case .source:
-                guard try container.contains(key), try !container.decodeNil(forKey: key) else { continue }
+                guard container.contains(key), try !container.decodeNil(forKey: key) else { continue }
                 let source = try container.nestedContainer(keyedBy: SourceKey.self, forKey: key)
                 evidence.policy.source = AppTrustSource(
                     file: try source.decode(String.self, forKey: .file), line: try source.decode(Int.self, forKey: .line))
@@ -127,7 +127,7 @@ extension AppWarning {
         case message
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {

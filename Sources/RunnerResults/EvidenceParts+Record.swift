@@ -18,7 +18,7 @@ extension CertificateSummary {
         case subjectAltNames = "subject_alt_names"
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -62,7 +62,7 @@ extension Timings {
         case totalMs = "total_ms"
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -101,7 +101,7 @@ extension TLSSession {
         case version
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -138,7 +138,7 @@ extension ChainCertificate {
         case pin, signature, subject
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -184,7 +184,7 @@ extension DNSLookupEvidence {
         case within
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -222,7 +222,7 @@ extension DNSQuestionEvidence {
         case problem, rcode, ttl, type
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -260,7 +260,7 @@ extension CaptureRecord {
         case name, secret, value
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -294,7 +294,7 @@ extension ClientIdentity {
         case name
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
@@ -338,7 +338,7 @@ extension RetainedEvidence {
         case windowS = "window_s"
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {

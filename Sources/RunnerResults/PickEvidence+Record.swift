@@ -37,7 +37,7 @@ extension PickEvidence {
         case port
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     func record<Sink: RecordSink & ~Copyable>(into sink: inout Sink) {
         sink.object(of: RecordKey.self) { key, sink in
             switch key {
