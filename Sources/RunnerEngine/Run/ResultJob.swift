@@ -16,7 +16,7 @@ final class ResultJob {
     private let clock: RunClock
     private let resolve: Resolve
     private let isInterrupted: () -> Bool
-    private let completion: (ScenarioResult, ResultStateMachine) -> Void
+    private let completion: (consuming ScenarioResult, ResultStateMachine) -> Void
 
     /// - Parameters:
     ///   - resolve: the scenario's domain map or resolver, for the hosts redirects lead to.
@@ -25,7 +25,7 @@ final class ResultJob {
     ///     it (what it captured, the lane for the flow steps after it).
     init(
         machine: ResultStateMachine, engine: TransferEngine, clock: RunClock, resolve: @escaping Resolve,
-        isInterrupted: @escaping () -> Bool, completion: @escaping (ScenarioResult, ResultStateMachine) -> Void
+        isInterrupted: @escaping () -> Bool, completion: @escaping (consuming ScenarioResult, ResultStateMachine) -> Void
     ) {
         self.machine = machine
         self.engine = engine
@@ -49,8 +49,9 @@ final class ResultJob {
 
     /// Performs the action the machine answered an event with. Each completion hands its
     /// value straight to the machine: a transfer's outcome is moved in, never captured again.
-    private func perform(_ action: ResultStateMachine.Action) {
-        switch action {
+    private func perform(_ action: consuming ResultStateMachine.Action) {
+        // Consumed: the finished result is moved to `completion`, not copied out of the action.
+        switch consume action {
         case .send(let spec):
             engine.submit(spec) { [self] outcome in
                 let now = beforeEvent()
