@@ -262,11 +262,11 @@ final class SuiteRun {
                 planned: plannedResult, retries: options.retries(for: scenario), redactor: options.redactor,
                 digestsBodies: options.digestsBodies, strictAppPolicy: options.strictAppPolicy),
             engine: engine, clock: clock, resolve: redirectResolve, isInterrupted: { [interrupter] in interrupter.signal != nil }
-        ) { [self] result, machine in
+        ) { [self] result, job in
             // Before any sink sees the result: its own evidence may hold what it captured.
-            for secret in machine.capturedSecrets { options.redactor?.add(secret) }
+            for secret in job.capturedSecrets { options.redactor?.add(secret) }
             var result = result
-            let steps = progress.finished(&result, scenario: index, at: position, lane: machine.laneForDependents())
+            let steps = progress.finished(&result, scenario: index, at: position, lane: job.laneForDependents())
             hand(result, at: position)
             if !steps.isEmpty { perform(steps, scheduler: scheduler) }
             scheduler.finished()

@@ -16,16 +16,16 @@ final class ResultJob {
     private let clock: RunClock
     private let resolve: Resolve
     private let isInterrupted: () -> Bool
-    private let completion: (consuming ScenarioResult, ResultStateMachine) -> Void
+    private let completion: (consuming ScenarioResult, ResultJob) -> Void
 
     /// - Parameters:
     ///   - resolve: the scenario's domain map or resolver, for the hosts redirects lead to.
     ///   - isInterrupted: asked before each event is handed to the machine.
-    ///   - completion: called once, with the last attempt's result and the machine that decided
-    ///     it (what it captured, the lane for the flow steps after it).
+    ///   - completion: called once, with the last attempt's result and this job, which tells
+    ///     what its machine captured and the lane for the flow steps after it.
     init(
         machine: ResultStateMachine, engine: TransferEngine, clock: RunClock, resolve: @escaping Resolve,
-        isInterrupted: @escaping () -> Bool, completion: @escaping (consuming ScenarioResult, ResultStateMachine) -> Void
+        isInterrupted: @escaping () -> Bool, completion: @escaping (consuming ScenarioResult, ResultJob) -> Void
     ) {
         self.machine = machine
         self.engine = engine
@@ -34,6 +34,12 @@ final class ResultJob {
         self.isInterrupted = isInterrupted
         self.completion = completion
     }
+
+    /// The machine's `secret: true` captures (asked in place: the machine is a large value).
+    var capturedSecrets: [SecretValue] { machine.capturedSecrets }
+
+    /// The lane for the flow steps after this result; nil unless it passed.
+    func laneForDependents() -> FlowLane? { machine.laneForDependents() }
 
     func start() {
         let now = beforeEvent()
@@ -68,7 +74,7 @@ final class ResultJob {
                 perform(machine.resolved(answer, now: now, date: clock.wall.now()))
             }
         case .finish(let result):
-            completion(result, machine)
+            completion(result, self)
         case .wait:
             break
         }
