@@ -111,7 +111,8 @@ install: manual
 ## flows against 2,000 independent requests at --jobs 32 (bench/flows.sh), and 1,000 resolver checks
 ## (each its own DNS question) against 1,000 pinned requests (bench/dns.sh), and what --progress
 ## always and --curl cost at 40,000 results (bench/terminal.sh), and what pins and the ios-ats
-## profile cost at 20,000 HTTPS results that pass them, and the diagnostic second handshake (bench/trust.sh), and
+## profile cost at 20,000 HTTPS results that pass them, stated once in the plan (written out in each
+## scenario: printed beside), and the diagnostic second handshake (bench/trust.sh), and
 ## instructions per result, the runner's own and libcurl + OpenSSL's, plain and with --junit --json,
 ## against curl on the same HTTPS GETs (callgrind, marginal between 500 and 2,500 results; installs
 ## valgrind and binutils when missing), heap allocations per result (memcheck, DHAT for whose),
