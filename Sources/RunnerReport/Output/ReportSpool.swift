@@ -22,13 +22,16 @@ final class ReportSpool {
     private let fd: Int32
     /// The report's path, for errors.
     private let path: String
-    private var pending = ByteBuffer(capacity: ReportSpool.flushSize + 64 * 1024)
+    // What a result's append touches has its dynamic exclusivity checks off (five a result,
+    // ~65 instructions each): a spool is used by its report alone, one call at a time, and a
+    // render closure is handed the bytes, not the spool.
+    @exclusivity(unchecked) private var pending = ByteBuffer(capacity: ReportSpool.flushSize + 64 * 1024)
     private static let flushSize = 256 * 1024
     /// Bytes already in the file.
-    private var flushed = 0
-    private var entries: [Entry] = []
+    @exclusivity(unchecked) private var flushed = 0
+    @exclusivity(unchecked) private var entries: [Entry] = []
     /// Whether `entries` are in plan order (results finish out of order when jobs > 1).
-    private var inOrder = true
+    @exclusivity(unchecked) private var inOrder = true
     /// errno of the first write or read that failed.
     private var failure: Int32?
     // Reading back, once the run has ended: the next entry to read, and the window of the file
@@ -63,9 +66,15 @@ final class ReportSpool {
     /// Keeps what `render` appends to the bytes it is given as the result at `position`:
     /// written in place, not copied from a buffer of its own.
     func append(at position: ResultPosition, _ render: (inout ByteBuffer) -> Void) {
+        append(at: position, ()) { _, bytes in render(&bytes) }
+    }
+
+    /// The same, with `subject` handed to `render` as it is: a closure that captured it (a
+    /// result) would copy it, a retain and a release for each of its references.
+    func append<Subject>(at position: ResultPosition, _ subject: Subject, _ render: (Subject, inout ByteBuffer) -> Void) {
         if let last = entries.last, position < last.position { inOrder = false }
         let start = pending.count
-        render(&pending)
+        render(subject, &pending)
         entries.append(Entry(position: position, offset: flushed + start, length: pending.count - start))
         if pending.count >= Self.flushSize { flush() }
     }
@@ -84,7 +93,7 @@ final class ReportSpool {
         seek(toSuite: suite)
         var count = 0
         return try read(while: { $0.suite == suite }) { _, fragment in
-            if count > 0 { output.write(separator) }
+            if count > 0, !separator.isEmpty { output.write(separator) }
             output.write(fragment)
             count += 1
         }
