@@ -73,15 +73,19 @@ public final class ReportWorker: ResultSink, @unchecked Sendable {
     }
 
     public func finished(_ result: ScenarioResult, at position: ResultPosition) {
+        // On the caller's thread the result is rendered as it is: an `Item` made of it would
+        // copy it (a retain and a release for each of its references).
+        guard threading == .own else { return render(.finished, result, at: position) }
         hand((.finished, result, position))
     }
 
     public func notRun(_ result: ScenarioResult, at position: ResultPosition) {
+        guard threading == .own else { return render(.notRun, result, at: position) }
         hand((.notRun, result, position))
     }
 
+    /// On the worker's own thread: the result waits in a batch.
     private func hand(_ item: Item) {
-        guard threading == .own else { return render(item) }
         permits.wait()
         lock.lock()
         batch.append(item)
@@ -107,10 +111,14 @@ public final class ReportWorker: ResultSink, @unchecked Sendable {
     }
 
     private func render(_ item: Item) {
+        render(item.arrival, item.result, at: item.position)
+    }
+
+    private func render(_ arrival: Arrival, _ result: ScenarioResult, at position: ResultPosition) {
         for report in reports {
-            switch item.arrival {
-            case .finished: report.finished(item.result, at: item.position)
-            case .notRun: report.notRun(item.result, at: item.position)
+            switch arrival {
+            case .finished: report.finished(result, at: position)
+            case .notRun: report.notRun(result, at: position)
             }
         }
     }
