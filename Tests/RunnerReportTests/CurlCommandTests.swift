@@ -175,5 +175,54 @@ import Testing
         #expect(CurlCommand.seconds(.milliseconds(500)) == "0.5")
         #expect(CurlCommand.seconds(.milliseconds(2250)) == "2.25")
         #expect(CurlCommand.seconds(.microseconds(1)) == "0.001")
+        #expect(CurlCommand.seconds(.milliseconds(1010)) == "1.01")
+        #expect(CurlCommand.seconds(.milliseconds(120)) == "0.12")
+        #expect(CurlCommand.seconds(.milliseconds(61234)) == "61.234")
+        #expect(CurlCommand.seconds(.microseconds(2001)) == "0.003")
+        #expect(CurlCommand.seconds(.zero) == "0.001")
+    }
+
+    /// A report keeps the last time limits it wrote: other settings are written as their own.
+    @Test func timeLimitsFollowTheSettings() {
+        var limits = CurlTimeLimits()
+        var bytes = ByteBuffer()
+        let other = ConnectionSettings(http: .auto, timeout: .milliseconds(1500), connectTimeout: .seconds(3))
+        for settings in [Self.settings, Self.settings, other, Self.settings] {
+            limits.append(settings, to: &bytes)
+            bytes.append(UInt8(ascii: "|"))
+        }
+        #expect(String(decoding: bytes.array, as: UTF8.self) == " --connect-timeout 2.5 --max-time 10| --connect-timeout 2.5 --max-time 10|"
+            + " --connect-timeout 1.5 --max-time 1.5| --connect-timeout 2.5 --max-time 10|")
+    }
+
+    /// A header is quoted from its name and value as the joined text would be: `'` closed and
+    /// reopened in either part, a control character in either making the whole word `$'…'`.
+    @Test(arguments: [
+        (Header(name: "X-Probe", value: "terminal"), #"'X-Probe: terminal'"#),
+        (Header(name: "X-Empty", value: ""), #"'X-Empty;'"#),
+        (Header(name: "X'Name", value: "it's a 'long' value"), #"'X'\''Name: it'\''s a '\''long'\'' value'"#),
+        (Header(name: "X-Tab", value: "a\tb"), #"$'X-Tab: a\tb'"#),
+        (Header(name: "X-Bell\u{7}", value: "it's"), #"$'X-Bell\x07: it\'s'"#),
+        (Header(name: "X-Snow", value: "雪 'é'"), #"'X-Snow: 雪 '\''é'\'''"#),
+    ])
+    func headersAreQuotedFromTheirParts(header: Header, word: String) {
+        let hop = Self.hop(.system, url: "http://a.example/", sent: "http://a.example/", host: "a.example", ip: nil, headers: [header])
+        let line = CurlCommand.line(hop, of: Self.evidence(.system, hop: hop), redactor: Redactor(secrets: []))
+        #expect(line.hasSuffix(" -H \(word) 'http://a.example/'"), "\(line)")
+    }
+
+    /// A body of text is quoted from its bytes: printable with a quote past its first eight
+    /// bytes, empty, with a control character, with non-ASCII text.
+    @Test(arguments: [
+        (#"{"n": 12345, "q": "it's"}"#, #"'{"n": 12345, "q": "it'\''s"}'"#),
+        ("", "''"),
+        ("line one\nline two", #"$'line one\nline two'"#),
+        ("snow 雪, it's", #"'snow 雪, it'\''s'"#),
+    ])
+    func bodiesAreQuotedFromTheirBytes(body: String, word: String) {
+        let hop = Self.hop(
+            .system, url: "http://a.example/", sent: "http://a.example/", host: "a.example", ip: nil, method: "POST", body: .bytes(Data(body.utf8)))
+        let line = CurlCommand.line(hop, of: Self.evidence(.system, hop: hop), redactor: Redactor(secrets: []))
+        #expect(line.hasSuffix(" --data-binary \(word) 'http://a.example/'"), "\(line)")
     }
 }

@@ -18,26 +18,39 @@ import RunnerVocabulary
 enum CurlCommand {
     /// The command for `hop` of `evidence`, appended to `bytes` (no newline).
     static func write(_ hop: HopEvidence, of evidence: Evidence, redactor: Redactor, to bytes: inout ByteBuffer) {
-        if let recorded = hop.reproduction { return bytes.append(utf8: redactor.redact(recorded)) }
-        let route = hop.connection
-        let strategy = route.strategy
+        var timeLimits = CurlTimeLimits()
+        withUnsafePointer(to: hop) { write(hopAt: $0, of: evidence, redactor: redactor, timeLimits: &timeLimits, to: &bytes) }
+    }
+
+    /// The same for the hop at `hop` (an element of the evidence's hops, read in place: a hop
+    /// handed over as a value is copied out of its array, a retain and a release for each of
+    /// its two dozen references, more than the rest of the line costs), the time limits'
+    /// options written through `timeLimits`, which a report keeps from line to line.
+    static func write(
+        hopAt hop: UnsafePointer<HopEvidence>, of evidence: Evidence, redactor: Redactor, timeLimits: inout CurlTimeLimits,
+        to bytes: inout ByteBuffer
+    ) {
+        if let recorded = hop.pointee.reproduction { return bytes.append(utf8: redactor.redact(recorded)) }
+        let strategy = hop.pointee.connection.strategy
         let settings = evidence.connection
-        let https = route.urlSent.utf8.starts(with: "https://".utf8)
+        let https = isHTTPS(hop.pointee.connection.urlSent)
         // Trust override checks the name without SNI: openssl does that handshake first (a hop
         // from a report read back, without the name, is sent as header-only would be).
         var verifiesWithoutSNI = false
-        if strategy == .trustOverride, !evidence.insecure, let name = route.tls.verifyName, let ip = route.pinnedIP {
+        if strategy == .trustOverride, !evidence.insecure, let name = hop.pointee.connection.tls.verifyName,
+            let ip = hop.pointee.connection.pinnedIP
+        {
             verifiesWithoutSNI = true
             bytes.append("openssl s_client -connect ")
-            ShellWord.append(Self.endpoint(ip: ip, port: Self.port(of: route.urlSent)), redactor: redactor, to: &bytes)
+            ShellWord.append(Self.endpoint(ip: ip, port: Self.port(of: hop.pointee.connection.urlSent)), redactor: redactor, to: &bytes)
             bytes.append(" -noservername -verify_hostname ")
             ShellWord.append(name, redactor: redactor, to: &bytes)
             bytes.append(" -verify_return_error")
-            if let caFile = route.tls.caFile {
+            if let caFile = hop.pointee.connection.tls.caFile {
                 bytes.append(" -CAfile ")
                 ShellWord.append(caFile, redactor: redactor, to: &bytes)
             }
-            if !route.tls.client.isDefault { limits(route.tls.client, .openssl, to: &bytes) }
+            if !hop.pointee.connection.tls.client.isDefault { limits(hop.pointee.connection.tls.client, .openssl, to: &bytes) }
             bytes.append(" -brief </dev/null && ")
         }
         bytes.append("curl -g -sS -i")
@@ -51,18 +64,13 @@ enum CurlCommand {
         }
         if evidence.insecure || verifiesWithoutSNI {
             bytes.append(" -k")
-        } else if let caFile = route.tls.caFile, https {
+        } else if let caFile = hop.pointee.connection.tls.caFile, https {
             bytes.append(" --cacert ")
             ShellWord.append(caFile, redactor: redactor, to: &bytes)
         }
-        if let settings {
-            bytes.append(" --connect-timeout ")
-            bytes.append(utf8: Self.seconds(min(settings.connectTimeout, settings.timeout)))
-            bytes.append(" --max-time ")
-            bytes.append(utf8: Self.seconds(settings.timeout))
-        }
-        if !route.tls.client.isDefault, https { limits(route.tls.client, .curl, to: &bytes) }
-        if let connectTo = route.connectTo {
+        if let settings { timeLimits.append(settings, to: &bytes) }
+        if !hop.pointee.connection.tls.client.isDefault, https { limits(hop.pointee.connection.tls.client, .curl, to: &bytes) }
+        if let connectTo = hop.pointee.connection.connectTo {
             bytes.append(" --connect-to ")
             ShellWord.append(connectTo, redactor: redactor, to: &bytes)
         }
@@ -70,7 +78,7 @@ enum CurlCommand {
         headers(hop, strategy: strategy, redactor: redactor, to: &bytes)
         body(hop, redactor: redactor, to: &bytes)
         bytes.append(UInt8(ascii: " "))
-        ShellWord.append(route.urlSent, redactor: redactor, to: &bytes)
+        ShellWord.append(hop.pointee.connection.urlSent, redactor: redactor, to: &bytes)
         if verifiesWithoutSNI {
             bytes.append("  # trust-override: openssl checks the certificate against the host without SNI; curl cannot, so -k after that check")
         }
@@ -120,55 +128,65 @@ enum CurlCommand {
 
     /// The method as libcurl was told it (`CurlRequest`): HEAD as `-I`; POST implied by a body
     /// (an empty one when there is none); anything else as `-X`.
-    private static func method(_ hop: HopEvidence, redactor: Redactor, to bytes: inout ByteBuffer) {
-        switch (hop.method, hop.requestBody) {
-        case ("HEAD", _):
+    private static func method(_ hop: UnsafePointer<HopEvidence>, redactor: Redactor, to bytes: inout ByteBuffer) {
+        let method = hop.pointee.method
+        if method == "HEAD" {
             bytes.append(" -I")
-        case ("GET", nil), ("POST", _):
-            break
-        default:
+        } else if !(method == "POST" || (method == "GET" && hop.pointee.requestBody == nil)) {
             bytes.append(" -X ")
-            ShellWord.append(hop.method, redactor: redactor, to: &bytes)
+            ShellWord.append(method, redactor: redactor, to: &bytes)
         }
     }
 
     /// The strategy's `Host` (header-only, trust-override), then the request's own headers, then
     /// what turns off curl's additions the runner does not make: `Expect:` and, with a body,
     /// `Content-Type:`.
-    private static func headers(_ hop: HopEvidence, strategy: StrategyKind, redactor: Redactor, to bytes: inout ByteBuffer) {
+    private static func headers(_ hop: UnsafePointer<HopEvidence>, strategy: StrategyKind, redactor: Redactor, to bytes: inout ByteBuffer) {
         var hasContentType = false
         var hasExpect = false
         var hasHost = false
-        for header in hop.requestHeaders {
-            if HeaderName.equal(header.name, "Content-Type") { hasContentType = true }
-            if HeaderName.equal(header.name, "Expect") { hasExpect = true }
-            if HeaderName.equal(header.name, "Host") { hasHost = true }
+        // Read in place, through the array's buffer: iterating the array copies each header.
+        hop.pointee.requestHeaders.withUnsafeBufferPointer { headers in
+            for index in headers.indices {
+                if HeaderName.equal(headers[index].name, "Content-Type") { hasContentType = true }
+                if HeaderName.equal(headers[index].name, "Expect") { hasExpect = true }
+                if HeaderName.equal(headers[index].name, "Host") { hasHost = true }
+            }
         }
-        if !hasHost, hop.connection.pinnedIP != nil, strategy == .headerOnly || strategy == .trustOverride {
+        if !hasHost, hop.pointee.connection.pinnedIP != nil, strategy == .headerOnly || strategy == .trustOverride {
             bytes.append(" -H ")
-            ShellWord.append("Host: " + hop.connection.hostHeader, redactor: redactor, to: &bytes)
+            ShellWord.append("Host", ": ", hop.pointee.connection.hostHeader, redactor: redactor, to: &bytes)
         }
-        for header in hop.requestHeaders {
-            bytes.append(" -H ")
-            ShellWord.append(header.value.isEmpty ? header.name + ";" : header.name + ": " + header.value, redactor: redactor, to: &bytes)
+        hop.pointee.requestHeaders.withUnsafeBufferPointer { headers in
+            for index in headers.indices {
+                bytes.append(" -H ")
+                if headers[index].value.isEmpty {
+                    ShellWord.append(headers[index].name, ";", "", redactor: redactor, to: &bytes)
+                } else {
+                    ShellWord.append(headers[index].name, ": ", headers[index].value, redactor: redactor, to: &bytes)
+                }
+            }
         }
-        let hasBody = hop.method == "POST" || (hop.requestBody != nil && hop.method != "HEAD")
+        let hasBody = hop.pointee.method == "POST" || (hop.pointee.requestBody != nil && hop.pointee.method != "HEAD")
         if hasBody, !hasExpect { bytes.append(" -H 'Expect:'") }
         if hasBody, !hasContentType { bytes.append(" -H 'Content-Type:'") }
     }
 
     /// `--data-binary` with the bytes (a file by its path); POST without a body sends an empty
     /// one, as the runner does.
-    private static func body(_ hop: HopEvidence, redactor: Redactor, to bytes: inout ByteBuffer) {
-        guard hop.method != "HEAD" else { return }
-        switch hop.requestBody {
+    private static func body(_ hop: UnsafePointer<HopEvidence>, redactor: Redactor, to bytes: inout ByteBuffer) {
+        guard hop.pointee.method != "HEAD" else { return }
+        switch hop.pointee.requestBody {
         case nil:
-            if hop.method == "POST" { bytes.append(" --data-binary ''") }
+            if hop.pointee.method == "POST" { bytes.append(" --data-binary ''") }
         case .file(let path)?:
             bytes.append(" --data-binary @")
             ShellWord.append(path, redactor: redactor, to: &bytes)
         case .bytes(let data)?:
             bytes.append(" --data-binary ")
+            // Printable text with nothing to mask (a JSON or form body, nearly always): quoted
+            // from the bytes, with no string made for it. ASCII is its own UTF-8.
+            if redactor.isEmpty, data.withUnsafeBytes({ ShellWord.appendQuoted(asciiText: $0, to: &bytes) }) { return }
             if !data.contains(0), let text = String(data: data, encoding: .utf8) {
                 ShellWord.append(text, redactor: redactor, to: &bytes)
             } else if redactor.forms.contains(where: { data.range(of: Data($0.utf8)) != nil }) {
@@ -181,6 +199,13 @@ enum CurlCommand {
                 bytes.append("')")
             }
         }
+    }
+
+    /// Whether `url` starts with `https://` (its first eight bytes read as one word).
+    private static func isHTTPS(_ url: String) -> Bool {
+        // "https://" as a little-endian word.
+        let https: UInt64 = 0x2F2F_3A73_7074_7468
+        return ByteText.withUTF8(url) { $0.count >= 8 && ByteText.word($0, at: 0) == https }
     }
 
     /// `IP:PORT`, `[IPv6]:PORT`.
@@ -205,14 +230,23 @@ enum CurlCommand {
 
     /// Seconds as curl reads them: `10`, `0.5`, `2.25`.
     static func seconds(_ duration: Duration) -> String {
-        let milliseconds = max(1, Int((Double(duration.components.seconds) * 1000
-            + Double(duration.components.attoseconds) / 1e15).rounded(.up)))
-        let whole = milliseconds / 1000
+        var bytes = ByteBuffer(capacity: 32)
+        seconds(duration, to: &bytes)
+        return bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The same, appended to `bytes`: whole seconds, then up to three decimals without
+    /// trailing zeros (milliseconds, rounded up, at least one).
+    static func seconds(_ duration: Duration, to bytes: inout ByteBuffer) {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = max(1, Int((Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded(.up)))
+        ByteText.digits(UInt64(milliseconds / 1000), to: &bytes)
         let fraction = milliseconds % 1000
-        guard fraction > 0 else { return String(whole) }
-        var decimals = String(fraction)
-        decimals = String(repeating: "0", count: 3 - decimals.count) + decimals
-        while decimals.hasSuffix("0") { decimals.removeLast() }
-        return "\(whole).\(decimals)"
+        guard fraction > 0 else { return }
+        bytes.append(UInt8(ascii: "."))
+        let (tenths, hundredths, thousandths) = (fraction / 100, fraction / 10 % 10, fraction % 10)
+        bytes.append(UInt8(ascii: "0") + UInt8(tenths))
+        if hundredths != 0 || thousandths != 0 { bytes.append(UInt8(ascii: "0") + UInt8(hundredths)) }
+        if thousandths != 0 { bytes.append(UInt8(ascii: "0") + UInt8(thousandths)) }
     }
 }

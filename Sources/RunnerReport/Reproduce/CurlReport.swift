@@ -8,6 +8,8 @@ public final class CurlReport: StreamedReport {
     private let redactor: Redactor
     private let plans: [PlanIdentity]
     private let spool: ReportSpool
+    /// The last time limits written (results are rendered one at a time: `ReportWorker`).
+    private var timeLimits = CurlTimeLimits()
 
     /// A script to be written to `path` for a run of `plans`; fails at once when nothing can
     /// be written beside `path`.
@@ -24,11 +26,11 @@ public final class CurlReport: StreamedReport {
     }
 
     public func finished(_ result: ScenarioResult, at position: ResultPosition) {
-        spool.append(at: position) { render(result, into: &$0) }
+        spool.append(at: position, result) { [self] result, bytes in render(result, into: &bytes) }
     }
 
     public func notRun(_ result: ScenarioResult, at position: ResultPosition) {
-        spool.append(at: position) { render(result, into: &$0) }
+        spool.append(at: position, result) { [self] result, bytes in render(result, into: &bytes) }
     }
 
     /// Writes the script, atomically: the header, then each plan's results.
@@ -55,7 +57,7 @@ public final class CurlReport: StreamedReport {
     /// first), or a comment that nothing was sent.
     private func render(_ result: ScenarioResult, into bytes: inout ByteBuffer) {
         bytes.append("# ")
-        bytes.append(utf8: Self.comment(Self.outcomeWord(result.outcome) + " " + result.displayName, redactor: redactor))
+        headline(result, to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
         // The rules each app applied (`app:`): what curl does not check, and the app would.
         for policy in result.evidence.appPolicies {
@@ -71,17 +73,58 @@ public final class CurlReport: StreamedReport {
         if result.evidence.hops.isEmpty {
             bytes.append("# no request was sent\n")
         }
-        for (index, hop) in result.evidence.hops.enumerated() {
-            if index > 0 {
-                bytes.append("# hop ")
-                ByteText.decimal(index + 1, to: &bytes)
-                bytes.append(": redirected to ")
-                bytes.append(utf8: Self.comment(hop.originalURL, redactor: redactor))
+        // Through the array's buffer: each hop is read in place (`CurlCommand.write(hopAt:)`).
+        result.evidence.hops.withUnsafeBufferPointer { hops in
+            guard let first = hops.baseAddress else { return }
+            for index in hops.indices {
+                if index > 0 {
+                    bytes.append("# hop ")
+                    ByteText.decimal(index + 1, to: &bytes)
+                    bytes.append(": redirected to ")
+                    bytes.append(utf8: Self.comment(hops[index].originalURL, redactor: redactor))
+                    bytes.append(UInt8(ascii: "\n"))
+                }
+                CurlCommand.write(hopAt: first + index, of: result.evidence, redactor: redactor, timeLimits: &timeLimits, to: &bytes)
                 bytes.append(UInt8(ascii: "\n"))
             }
-            CurlCommand.write(hop, of: result.evidence, redactor: redactor, to: &bytes)
-            bytes.append(UInt8(ascii: "\n"))
         }
+    }
+
+    /// `OUTCOME name [strategy ip]` as a comment's text. With nothing to mask (most runs) it is
+    /// written piece by piece, each made one line as the whole would be (character by
+    /// character), with no string made for it; a secret could span pieces, so with secrets the
+    /// text is joined and masked whole.
+    private func headline(_ result: ScenarioResult, to bytes: inout ByteBuffer) {
+        guard redactor.isEmpty else {
+            return bytes.append(utf8: Self.comment(Self.outcomeWord(result.outcome) + " " + result.displayName, redactor: redactor))
+        }
+        switch result.outcome {
+        case .passed: bytes.append("PASS")
+        case .failed(let problems):
+            bytes.append("FAIL")
+            if let first = problems.first {
+                bytes.append(" (")
+                PlainText.appendSingleLine(first.subject, to: &bytes)
+                bytes.append(UInt8(ascii: ")"))
+            }
+        case .errored(let error):
+            bytes.append("ERROR (")
+            PlainText.appendSingleLine(error.kind.rawValue, to: &bytes)
+            bytes.append(UInt8(ascii: ")"))
+        case .skipped: bytes.append("SKIP")
+        }
+        bytes.append(UInt8(ascii: " "))
+        guard result.after.isEmpty else { return PlainText.appendSingleLine(result.displayName, to: &bytes) }
+        // `displayName`'s pieces: only the scenario's name and the IP can hold what a comment
+        // cannot (the strategy is one of a few names).
+        PlainText.appendSingleLine(result.scenario, to: &bytes)
+        bytes.append(" [")
+        bytes.append(utf8: result.strategy.rawValue)
+        if let ip = result.ip {
+            bytes.append(UInt8(ascii: " "))
+            PlainText.appendSingleLine(ip, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     private static func outcomeWord(_ outcome: Outcome) -> String {

@@ -26,36 +26,126 @@ enum ShellWord {
         }
     }
 
+    /// `first`, `separator` and `second` as one word, as `append` writes the three joined: a
+    /// header (`Name: value`) is quoted from its parts, with no string made for it, when there
+    /// is nothing to mask and neither part needs ANSI-C quoting (nearly always).
+    static func append(_ first: String, _ separator: StaticString, _ second: String, redactor: Redactor, to bytes: inout ByteBuffer) {
+        guard redactor.isEmpty else { return append(first + separator.description + second, redactor: redactor, to: &bytes) }
+        let written = withUTF8(first) { first in
+            withUTF8(second) { second in
+                guard case let (.plain(firstQuotes), .plain(secondQuotes)) = (Self.quoting(first), Self.quoting(second)) else {
+                    return false
+                }
+                // The separator is a literal without a quote or a control character.
+                bytes.append(UInt8(ascii: "'"))
+                appendInQuotes(first, hasQuotes: firstQuotes, to: &bytes)
+                bytes.append(separator)
+                appendInQuotes(second, hasQuotes: secondQuotes, to: &bytes)
+                bytes.append(UInt8(ascii: "'"))
+                return true
+            }
+        }
+        if !written { appendQuoted(first + separator.description + second, to: &bytes) }
+    }
+
     /// `'text'` (a `'` inside as `'\''`), or `$'text'` with escapes when a control character
     /// (or DEL) is in it.
     static func appendQuoted(_ text: String, to bytes: inout ByteBuffer) {
-        ByteText.withUTF8(text) { utf8 in
-            guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
-                bytes.append(UInt8(ascii: "'"))
-                var start = 0
-                for (index, byte) in utf8.enumerated() where byte == UInt8(ascii: "'") {
-                    bytes.append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                    bytes.append("'\\''")
-                    start = index + 1
-                }
-                bytes.append(UnsafeBufferPointer(rebasing: utf8[start...]))
-                bytes.append(UInt8(ascii: "'"))
-                return
-            }
-            bytes.append("$'")
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\\"): bytes.append("\\\\")
-                case UInt8(ascii: "'"): bytes.append("\\'")
-                case 0x0A: bytes.append("\\n")
-                case 0x0D: bytes.append("\\r")
-                case 0x09: bytes.append("\\t")
-                case 0..<0x20, 0x7F: appendHexEscape(byte, to: &bytes)
-                default: bytes.append(byte)
-                }
-            }
-            bytes.append(UInt8(ascii: "'"))
+        withUTF8(text) { appendQuoted($0, to: &bytes) }
+    }
+
+    /// Calls `body` with the UTF-8 of `text`, read where it is (`ByteText.withUTF8` copies the
+    /// string to call the mutating `String.withUTF8`: a retain and a release each time).
+    @inline(__always)
+    private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return ByteText.withUTF8(text, body)
+    }
+
+    /// The same for the bytes of a text.
+    static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout ByteBuffer) {
+        guard case .plain(let hasQuotes) = quoting(utf8) else { return appendANSIC(utf8, to: &bytes) }
+        bytes.append(UInt8(ascii: "'"))
+        appendInQuotes(utf8, hasQuotes: hasQuotes, to: &bytes)
+        bytes.append(UInt8(ascii: "'"))
+    }
+
+    /// `bytes` quoted as the text they are, when they are ASCII without a NUL (text as it is,
+    /// its own UTF-8); false, with nothing appended, otherwise.
+    static func appendQuoted(asciiText raw: UnsafeRawBufferPointer, to bytes: inout ByteBuffer) -> Bool {
+        let utf8 = raw.assumingMemoryBound(to: UInt8.self)
+        var index = 0
+        while index + 8 <= utf8.count {
+            let word = ByteText.word(utf8, at: index)
+            if ByteText.nonASCII(in: word) | ByteText.bytes(below: 1, in: word) != 0 { return false }
+            index += 8
         }
+        while index < utf8.count {
+            if utf8[index] == 0 || utf8[index] >= 0x80 { return false }
+            index += 1
+        }
+        appendQuoted(utf8, to: &bytes)
+        return true
+    }
+
+    /// How a text is quoted.
+    private enum Quoting {
+        /// In single quotes; a `'` in it is written `'\''`.
+        case plain(hasQuotes: Bool)
+        /// ANSI-C quoted: it holds a control character or DEL.
+        case ansiC
+    }
+
+    /// Read eight bytes at a time: the usual text (a URL, a header, a JSON body) has nothing
+    /// to escape, and is then copied in one piece.
+    @inline(__always)
+    private static func quoting(_ utf8: UnsafeBufferPointer<UInt8>) -> Quoting {
+        var quotes: UInt64 = 0
+        var index = 0
+        while index + 8 <= utf8.count {
+            let word = ByteText.word(utf8, at: index)
+            if ByteText.bytes(below: 0x20, in: word) | ByteText.bytes(equalTo: 0x7F, in: word) != 0 { return .ansiC }
+            quotes |= ByteText.bytes(equalTo: UInt8(ascii: "'"), in: word)
+            index += 8
+        }
+        var hasQuotes = quotes != 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == 0x7F { return .ansiC }
+            if byte == UInt8(ascii: "'") { hasQuotes = true }
+            index += 1
+        }
+        return .plain(hasQuotes: hasQuotes)
+    }
+
+    /// `utf8` inside single quotes: as it is, or each `'` as `'\''`.
+    @inline(__always)
+    private static func appendInQuotes(_ utf8: UnsafeBufferPointer<UInt8>, hasQuotes: Bool, to bytes: inout ByteBuffer) {
+        guard hasQuotes else { return bytes.append(utf8) }
+        var start = 0
+        for (index, byte) in utf8.enumerated() where byte == UInt8(ascii: "'") {
+            bytes.append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+            bytes.append("'\\''")
+            start = index + 1
+        }
+        bytes.append(UnsafeBufferPointer(rebasing: utf8[start...]))
+    }
+
+    /// `$'text'`: backslash escapes for `\`, `'`, the usual controls, `\xHH` for the others.
+    private static func appendANSIC(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout ByteBuffer) {
+        bytes.append("$'")
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): bytes.append("\\\\")
+            case UInt8(ascii: "'"): bytes.append("\\'")
+            case 0x0A: bytes.append("\\n")
+            case 0x0D: bytes.append("\\r")
+            case 0x09: bytes.append("\\t")
+            case 0..<0x20, 0x7F: appendHexEscape(byte, to: &bytes)
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "'"))
     }
 
     /// `\xHH`.
