@@ -19,9 +19,16 @@ public final class Redactor: @unchecked Sendable {
 
     private let lock = NSLock()
     private var table = FormTable()
-    /// How many forms `table` holds, readable without the lock: a run without secrets (most
+    /// Secrets added whose forms `table` does not hold yet: they are made when a text is next
+    /// masked. A run whose results all pass quietly masks nothing, and a flow may capture a
+    /// secret token for every login (its forms cost more than the capture itself).
+    private var pending: [String] = []
+    /// Every secret added, each once: one captured again (a login that hands out the same
+    /// token) changes nothing.
+    private var secrets: Set<String> = []
+    /// How many secrets `secrets` holds, readable without the lock: a run without secrets (most
     /// runs) masks nothing, and every value of every report asks.
-    private let formCount = Atomic<Int>(0)
+    private let added = Atomic<Int>(0)
     /// The secrets that have a name (`${secret:NAME}`, a capture's name), longest value first:
     /// what a reproduction writes as `"$NAME"`.
     private var named: [SecretValue] = []
@@ -31,8 +38,8 @@ public final class Redactor: @unchecked Sendable {
 
     /// Masks these values; nothing names them, so a reproduction shows them masked too.
     public init(secrets: [String]) {
-        for secret in secrets { table.add(secret: secret) }
-        formCount.store(table.count, ordering: .releasing)
+        for secret in secrets where !secret.isEmpty && self.secrets.insert(secret).inserted { table.add(secret: secret) }
+        added.store(self.secrets.count, ordering: .releasing)
     }
 
     /// Masks these values; a reproduction refers to each by its name.
@@ -42,7 +49,7 @@ public final class Redactor: @unchecked Sendable {
     }
 
     /// Every form masked, longest first, so a secret that contains another is masked whole.
-    public var forms: [String] { lock.withLock { table.sortedForms } }
+    public var forms: [String] { lock.withLock { currentTable().sortedForms } }
 
     /// The names of the secrets that have one, sorted, each once: what a reproduction's reader
     /// must set in the environment.
@@ -51,26 +58,24 @@ public final class Redactor: @unchecked Sendable {
     }
 
     /// Whether there is nothing to mask.
-    public var isEmpty: Bool { formCount.load(ordering: .acquiring) == 0 }
+    public var isEmpty: Bool { added.load(ordering: .acquiring) == 0 }
 
-    /// How many forms it masks: it only grows, as secrets are added, so text redacted while it
-    /// was the same is redacted alike.
-    public var formsMasked: Int { formCount.load(ordering: .acquiring) }
+    /// How many different secrets were added: it only grows, as secrets are added, so text
+    /// redacted while it was the same is redacted alike (what a report's repeated parts are
+    /// kept under).
+    public var secretsAdded: Int { added.load(ordering: .acquiring) }
 
     /// Masks `secret` from now on (a captured value); nothing when it is already masked or empty.
     public func add(_ secret: String) {
-        lock.withLock {
-            table.add(secret: secret)
-            formCount.store(table.count, ordering: .releasing)
-        }
+        guard !secret.isEmpty else { return }
+        lock.withLock { addUnderLock(secret) }
     }
 
     /// Masks `secret` from now on, and names it in reproductions (the first name a value had stays).
     public func add(_ secret: SecretValue) {
         guard !secret.value.isEmpty else { return }
         lock.withLock {
-            table.add(secret: secret.value)
-            formCount.store(table.count, ordering: .releasing)
+            addUnderLock(secret.value)
             guard namedValues.insert(secret.value).inserted else { return }
             // After every value as long or longer: `named` stays longest first, ties in the order added.
             let length = secret.value.utf8.count
@@ -115,15 +120,32 @@ public final class Redactor: @unchecked Sendable {
     /// `data` with every form masked, byte for byte (invalid UTF-8 around a secret stays as it was).
     public func redact(_ data: Data) -> Data {
         guard !isEmpty else { return data }
-        let table = lock.withLock { self.table }
+        let table = lock.withLock { currentTable() }
         return table.masking(Array(data)).map { Data($0) } ?? data
     }
 
     /// `text` with every form of every secret written `***`.
     public func redact(_ text: String) -> String {
         guard !isEmpty else { return text }
-        let table = lock.withLock { self.table }
+        let table = lock.withLock { currentTable() }
         return table.masking(text)
+    }
+
+    /// A new secret waits for its forms to be made (under the lock).
+    private func addUnderLock(_ secret: String) {
+        guard secrets.insert(secret).inserted else { return }
+        pending.append(secret)
+        added.store(secrets.count, ordering: .releasing)
+    }
+
+    /// The table with every secret added so far in it (under the lock): the pending secrets'
+    /// forms are made now, once.
+    private func currentTable() -> FormTable {
+        if !pending.isEmpty {
+            for secret in pending { table.add(secret: secret) }
+            pending = []
+        }
+        return table
     }
 
     /// The forms, indexed by their first four bytes: a text is read once, in bytes (not
@@ -133,7 +155,6 @@ public final class Redactor: @unchecked Sendable {
     private struct FormTable {
         /// Every form, in no order.
         var known: Set<String> = []
-        var count: Int { known.count }
         /// Forms of four bytes or more by their first four, each list longest first.
         var byPrefix: [UInt32: [[UInt8]]] = [:]
         /// One bit per hash of a four-byte prefix: most positions of a text are passed over

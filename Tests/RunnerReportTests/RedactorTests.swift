@@ -1,5 +1,6 @@
 import Foundation
 import RunnerResults
+import RunnerVocabulary
 import Testing
 
 @Suite("Redactor")
@@ -39,6 +40,32 @@ struct RedactorTests {
     @Test func masksTheLongerOfOverlappingSecretsWhole() {
         let redactor = Redactor(secrets: ["abc", "abcdef"])
         #expect(redactor.redact("xabcdefx abc") == "x***x ***")
+    }
+
+    /// Captured secrets wait for their forms until a text is masked: a text masked after any
+    /// number of them reads as one masked by a redactor that had them from the start; a value
+    /// captured again changes nothing (the reports' repeated parts stay valid).
+    @Test func secretsAddedLaterMaskEveryFormAsThoseGivenFirst() {
+        let tokens = (0..<50).map { "captured-token-\($0)-x" }
+        let late = Redactor(secrets: [])
+        #expect(late.isEmpty && late.secretsAdded == 0)
+        for (index, token) in tokens.enumerated() {
+            if index.isMultiple(of: 2) { late.add(token) } else { late.add(SecretValue(name: "t\(index)", value: token)) }
+        }
+        late.add(tokens[3])
+        late.add(SecretValue(name: "again", value: tokens[4]))
+        late.add("")
+        #expect(!late.isEmpty && late.secretsAdded == tokens.count)
+        let early = Redactor(secrets: tokens)
+        #expect(late.forms == early.forms)
+        let base64 = Data(tokens[9].utf8).base64EncodedString()
+        let text = "Bearer \(tokens[0]) ?t=\(tokens[49]) Basic \(base64) \(tokens[4])"
+        #expect(late.redact(text) == early.redact(text))
+        #expect(late.redact(Data(text.utf8)) == early.redact(Data(text.utf8)))
+        #expect(!late.redact(text).contains("captured-token"))
+        late.add("one-more-secret")
+        #expect(late.secretsAdded == tokens.count + 1)
+        #expect(late.redact("x one-more-secret y") == "x *** y")
     }
 
     @Test func leavesTextWithoutSecretsAlone() {

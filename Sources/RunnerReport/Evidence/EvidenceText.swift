@@ -148,7 +148,7 @@ enum EvidenceText {
         mutating func repeating<Part: Equatable>(_ part: Part, _ render: (inout Lines, Part) -> Void) {
             guard let repeatedParts, lineEnds == nil else { return render(&self, part) }
             let layout = (escapingXML ? 1 : 0) | (showingChain ? 2 : 0)
-            let secrets = redactor.formsMasked
+            let secrets = redactor.secretsAdded
             if repeatedParts.writeAgain(part, layout: layout, secrets: secrets, to: &bytes) {
                 lineStart = bytes.count
                 return

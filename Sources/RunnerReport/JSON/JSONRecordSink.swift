@@ -93,7 +93,7 @@ struct JSONRecordSink: ~Copyable, RecordSink {
     }
 
     mutating func repeated<Part: Equatable>(_ part: Part, _ record: (Part, inout JSONRecordSink) -> Void) {
-        let secrets = redactor.formsMasked
+        let secrets = redactor.secretsAdded
         if writer.writeAgain(part, from: repeatedParts, secrets: secrets) { return }
         let start = writer.count
         record(part, &self)
