@@ -1,4 +1,5 @@
 import Foundation
+import RunnerPlan
 import Testing
 
 @testable import RunnerEngine
@@ -225,6 +226,19 @@ struct CookieJarPathTests {
             setCookieHeaders: ["id=1"], requestURL: CookieURL(secure: true, host: "example.com", path: requestPath),
             now: now)
         #expect(try #require(jar.cookies.first).path == expected)
+    }
+
+    /// The path a request's URL gives the jar: before the first `?`, "/" when empty; read in
+    /// bytes for ASCII, by characters otherwise (a `?` a combining mark joins is no separator).
+    @Test(
+        "the request path of a plan URL",
+        arguments: [
+            ("/", "/"), ("/session/me?n=1", "/session/me"), ("/a?b?c", "/a"), ("?x", "/"), ("", "/"), ("/a/b", "/a/b"),
+            ("/é?x", "/é"), ("/a?\u{301}b?c", "/a?\u{301}b"),
+        ])
+    func requestPathOfAPlanURL(_ pathAndQuery: String, _ expected: String) {
+        let url = PlanURL(scheme: .https, host: "example.com", explicitPort: nil, pathAndQuery: pathAndQuery)
+        #expect(CookieURL(url) == CookieURL(secure: true, host: "example.com", path: expected))
     }
 
     @Test(

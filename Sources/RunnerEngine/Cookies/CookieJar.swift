@@ -1,4 +1,5 @@
 import Foundation
+import RunnerVocabulary
 
 /// Where a request goes, as the cookie jar sees it: always the plan's original host, never the IP
 /// the transfer is really sent to (so cookies survive IP direct connect under every strategy).
@@ -67,7 +68,7 @@ struct CookieJar: Sendable, Equatable {
     /// Cookies are listed longer path first, then earlier creation first (RFC 6265 §5.4).
     func cookieHeader(for url: CookieURL, now: Date) -> String? {
         let host = url.host.lowercased()
-        let matching = held.enumerated().filter { _, cookie in
+        func applies(_ cookie: StoredCookie) -> Bool {
             let domainMatches =
                 cookie.hostOnly
                 ? host == cookie.domain : CookieMatching.domainMatches(host: host, domain: cookie.domain)
@@ -76,15 +77,19 @@ struct CookieJar: Sendable, Equatable {
                 && (!cookie.secure || url.secure)
                 && !Self.isExpired(cookie, now: now)
         }
-        guard !matching.isEmpty else { return nil }
+        guard let first = held.firstIndex(where: applies) else { return nil }
+        let others = held.indices[(first + 1)...].filter { applies(held[$0]) }
+        // One cookie (a session's, the usual case): nothing to order, no list made.
+        guard !others.isEmpty else { return String(concatenating: held[first].name, "=", held[first].value) }
         // The slot breaks ties between cookies created at the same instant: the order they were set in.
-        let ordered = matching.sorted { lhs, rhs in
-            let (lhsPath, rhsPath) = (lhs.element.path.utf8.count, rhs.element.path.utf8.count)
+        let ordered = ([first] + others).sorted { lhs, rhs in
+            let (lhsCookie, rhsCookie) = (held[lhs], held[rhs])
+            let (lhsPath, rhsPath) = (lhsCookie.path.utf8.count, rhsCookie.path.utf8.count)
             if lhsPath != rhsPath { return lhsPath > rhsPath }
-            if lhs.element.creation != rhs.element.creation { return lhs.element.creation < rhs.element.creation }
-            return lhs.offset < rhs.offset
+            if lhsCookie.creation != rhsCookie.creation { return lhsCookie.creation < rhsCookie.creation }
+            return lhs < rhs
         }
-        return ordered.map { "\($0.element.name)=\($0.element.value)" }.joined(separator: "; ")
+        return ordered.map { String(concatenating: held[$0].name, "=", held[$0].value) }.joined(separator: "; ")
     }
 
     // MARK: - Storage model (RFC 6265 §5.3)
