@@ -180,9 +180,12 @@ public struct ResultStep: Sendable, Equatable, CustomStringConvertible {
         self.ip = ip
     }
 
-    public var description: String {
-        guard let ip else { return String(concatenating: scenario, " [", strategy.rawValue, "]") }
-        return String(concatenating: scenario, " [", strategy.rawValue, " ", ip, "]")
+    public var description: String { described(after: "") }
+
+    /// `prefix` then the description, made in one piece.
+    public func described(after prefix: String) -> String {
+        guard let ip else { return String(concatenating: prefix, scenario, " [", strategy.rawValue, "]") }
+        return String(concatenating: prefix, scenario, " [", strategy.rawValue, " ", ip, "]")
     }
 }
 

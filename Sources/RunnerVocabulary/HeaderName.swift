@@ -7,6 +7,16 @@ public enum HeaderName {
         // Names of other lengths differ: most comparisons end here (a native string knows its
         // UTF-8 count without counting).
         guard lhs.utf8.count == rhs.utf8.count else { return false }
+        // Native strings are contiguous UTF-8: compared in place, without an iterator a byte.
+        let inPlace = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                for index in left.indices where left[index] != right[index] && lowered(left[index]) != lowered(right[index]) {
+                    return false
+                }
+                return true
+            }
+        }
+        if let inPlace = inPlace ?? nil { return inPlace }
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {

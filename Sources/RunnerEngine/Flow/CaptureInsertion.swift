@@ -17,8 +17,9 @@ enum CaptureInsertion {
     static func fill(_ request: HopRequest, uses: [CaptureUse], captures: [String: CapturedValue]) -> Filled {
         guard !uses.isEmpty else { return .request(request) }
         var filled = request
-        // Later places first, so each offset still points where the plan put it.
-        for use in uses.sorted(by: { $0.offset > $1.offset }) {
+        // Later places first, so each offset still points where the plan put it (one use, the
+        // usual step, has no order to make).
+        for use in uses.count == 1 ? uses : uses.sorted(by: { $0.offset > $1.offset }) {
             // The plan check guarantees every used name is captured on each chain to here.
             let value = captures[use.name]?.text ?? ""
             switch use.field {
@@ -44,9 +45,22 @@ enum CaptureInsertion {
         return .request(filled)
     }
 
+    /// `value` put into `text` after its first `offset` UTF-8 bytes, written once into the new
+    /// string (invalid UTF-8 repaired, as decoding would).
     private static func insert(_ value: String, into text: String, at offset: Int) -> String {
-        var bytes = Array(text.utf8)
-        bytes.insert(contentsOf: value.utf8, at: min(offset, bytes.count))
-        return String(decoding: bytes, as: UTF8.self)
+        var text = text, value = value
+        return text.withUTF8 { textBytes in
+            value.withUTF8 { valueBytes in
+                let place = min(offset, textBytes.count)
+                return String(unsafeUninitializedCapacity: textBytes.count + valueBytes.count) { buffer in
+                    var written = UnsafeMutableBufferPointer(rebasing: buffer[..<place])
+                        .initialize(fromContentsOf: UnsafeBufferPointer(rebasing: textBytes[..<place]))
+                    written += UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(fromContentsOf: valueBytes)
+                    written += UnsafeMutableBufferPointer(rebasing: buffer[written...])
+                        .initialize(fromContentsOf: UnsafeBufferPointer(rebasing: textBytes[place...]))
+                    return written
+                }
+            }
+        }
     }
 }

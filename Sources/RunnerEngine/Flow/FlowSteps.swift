@@ -38,7 +38,8 @@ enum FlowSteps {
         let strategy = strategy(of: step, on: lane)
         var planned: [PlannedResult]
         if let ip = keptIP(of: step, on: lane) {
-            let kept = Resolution(addresses: [ip], source: "kept from \(lane.steps.first?.description ?? "the flow")", lookupTime: .zero)
+            let source = lane.steps.first?.described(after: "kept from ") ?? "kept from the flow"
+            let kept = Resolution(addresses: [ip], source: source, lookupTime: .zero)
             planned = [PlannedResult(scenario: step, strategy: strategy, ip: ip, resolution: kept, resolveError: nil)]
         } else {
             var onLane = step

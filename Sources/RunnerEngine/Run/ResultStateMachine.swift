@@ -112,7 +112,10 @@ struct ResultStateMachine {
     func laneForDependents() -> FlowLane? {
         guard passed else { return nil }
         var captures = planned.lane?.captures ?? [:]
-        for (name, value) in captured?.values ?? [:] { captures[name] = value }
+        if let values = captured?.values, !values.isEmpty {
+            // A flow's first step: its own captures are the lane's, shared rather than copied.
+            if captures.isEmpty { captures = values } else { for (name, value) in values { captures[name] = value } }
+        }
         return FlowLane(
             steps: [ResultStep(scenario: scenario.name, strategy: planned.strategy, ip: planned.ip?.text)]
                 + (planned.lane?.steps ?? []),
@@ -425,15 +428,33 @@ struct ResultStateMachine {
         if scenario.expect.dns != nil, !hops.isEmpty, !dnsLookups.contains(where: { $0.within != nil }) {
             evidence.dnsNotChecked = "expect.dns not checked: the addresses came from \(ipSource), not a resolver"
         }
+        // The notes are written into one string each: a flow step makes both for every result.
         if let lane = planned.lane, !scenario.captureUses.isEmpty {
-            var used: [String] = []
-            for use in scenario.captureUses where !used.contains(use.name) { used.append(use.name) }
-            evidence.notes.append(
-                "captures used: " + used.map { lane.captures[$0]?.secret == true ? "\($0) (secret)" : $0 }.joined(separator: ", "))
+            var note = "captures used: "
+            note.reserveCapacity(64)
+            var listed = false
+            for (index, use) in scenario.captureUses.enumerated()
+            where !scenario.captureUses[..<index].contains(where: { $0.name == use.name }) {
+                if listed { note += ", " }
+                listed = true
+                note += use.name
+                if lane.captures[use.name]?.secret == true { note += " (secret)" }
+            }
+            evidence.notes.append(note)
         }
         let jar = cookies.cookies
         if !jar.isEmpty {
-            evidence.notes.append("cookies kept: " + jar.map { "\($0.name) (\($0.domain)\($0.path))" }.joined(separator: ", "))
+            var note = "cookies kept: "
+            note.reserveCapacity(64)
+            for (index, cookie) in jar.enumerated() {
+                if index > 0 { note += ", " }
+                note += cookie.name
+                note += " ("
+                note += cookie.domain
+                note += cookie.path
+                note += ")"
+            }
+            evidence.notes.append(note)
         }
         // Made by one initializer and handed on: no copy of the result built aside.
         return .finish(ScenarioResult(

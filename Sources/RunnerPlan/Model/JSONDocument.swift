@@ -84,11 +84,12 @@ package struct JSONDocument: Equatable, Sendable {
     /// the boolean NSNumber's own class (`__NSCFBoolean`, the class of `NSNumber(value: true)`)
     /// does, on Linux and Darwin alike.
     package static func value(of object: Any) -> JSONValue {
+        // A string first: what a capture mostly reads, and asking whether a string is an
+        // NSNull first costs a class check that fails.
+        if let text = object as? String { return .string(text) }
         switch object {
         case is NSNull:
             return .null
-        case let text as String:
-            return .string(text)
         case let number as NSNumber:
             if isBoolean(number) { return .bool(number.boolValue) }
             return .number(number.doubleValue)
