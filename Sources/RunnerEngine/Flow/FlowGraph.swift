@@ -13,6 +13,7 @@ struct FlowGraph {
         var isStep = Array(repeating: false, count: scenarios.count)
         if scenarios.contains(where: { !$0.after.isEmpty }) {
             var index: [String: Int] = [:]
+            index.reserveCapacity(scenarios.count)
             for (position, scenario) in scenarios.enumerated() { index[scenario.name] = position }
             for (position, scenario) in scenarios.enumerated() {
                 for (reference, predecessor) in scenario.after.enumerated() {

@@ -32,6 +32,7 @@ extension PlanDecoder {
     func decodeCaptures(_ entry: FieldEntry<ScenarioKey>, context scenario: Context) -> [Capture]? {
         guard let entries = namedEntries(of: entry.value, site: Site(key: "capture", scenario)) else { return nil }
         var captures: [Capture] = []
+        captures.reserveCapacity(entries.count)
         var failed = false
         for named in entries {
             let context = scenario.part(.capture, named: named.key)
@@ -115,11 +116,14 @@ extension PlanDecoder {
 
     static let captureNameRule = "a capture name is a letter or '_', then letters, digits or '_'"
 
+    /// Read in bytes: every allowed character is ASCII, where the letters are `A`-`Z` and
+    /// `a`-`z` (no Unicode property lookups for each name of each flow).
     static func isCaptureName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else {
-            return false
+        func isLetter(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
         }
-        return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+        guard let first = name.utf8.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
+        return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 }
 
@@ -130,8 +134,8 @@ extension PlanDecoder {
     func checkFlows(_ scenarios: [Scenario]) {
         guard scenarios.contains(where: { !$0.after.isEmpty || !$0.captureUses.isEmpty }) else { return }
         var position: [String: Int] = [:]
+        position.reserveCapacity(scenarios.count)
         for (index, scenario) in scenarios.enumerated() { position[scenario.name] = index }
-        let names = scenarios.map(\.name)
 
         // Edges to the scenarios each one runs after; unknown names are reported and dropped.
         var predecessors: [[Int]] = Array(repeating: [], count: scenarios.count)
@@ -145,7 +149,7 @@ extension PlanDecoder {
                         afterBroken[index] = true
                         continue
                     }
-                    let others = names.filter { $0 != scenario.name }
+                    let others = scenarios.lazy.map(\.name).filter { $0 != scenario.name }
                     let hint = Suggestion.closest(to: reference.name, among: others).map { "; did you mean '\($0)'?" } ?? ""
                     report(at: reference.location, "unknown scenario '\(reference.name)' in 'after' of scenario '\(scenario.name)'\(hint)")
                     continue
@@ -176,7 +180,8 @@ extension PlanDecoder {
                 }
             }
             available[index] = common ?? []
-            for capture in scenario.captures {
+            // Most scenarios have nothing captured before them (a flow's first step): no lookups.
+            for capture in scenario.captures where !capturedBefore[index].isEmpty {
                 if let earlier = capturedBefore[index][capture.name] {
                     report(
                         at: capture.location,

@@ -102,19 +102,25 @@ extension PlanDecoder {
                     return .failure(Problem("unterminated '${' (no closing '}'); write '$${' for a literal '${'"))
                 }
                 let name = UnsafeBufferPointer(rebasing: utf8[nameStart..<end])
-                let reference = String(decoding: name, as: UTF8.self)
                 // The namespace read from the bytes: most references are a variable's name.
                 let namespace = Namespace(of: name)
                 if namespace == .capture {
                     // Filled in at run time: the text holds nothing here, the place is recorded.
                     appendLiteral(upTo: index)
-                    if let problem = captureReference(String(reference.dropFirst(8)), at: value.count, record: record) {
+                    // The name after `capture:`, from the bytes when it starts with ASCII (no
+                    // combining mark can join the colon, so the characters dropped are its bytes).
+                    let afterPrefix = nameStart + 8
+                    let captureName = afterPrefix == end || utf8[afterPrefix] < 0x80
+                        ? String(decoding: UnsafeBufferPointer(rebasing: utf8[afterPrefix..<end]), as: UTF8.self)
+                        : String(String(decoding: name, as: UTF8.self).dropFirst(8))
+                    if let problem = captureReference(captureName, at: value.count, record: record) {
                         return .failure(problem)
                     }
                     index = end + 1
                     literalStart = index
                     continue
                 }
+                let reference = String(decoding: name, as: UTF8.self)
                 switch resolve(reference, namespace: namespace, allowVariables: allowVariables, record: record) {
                 case .failure(let problem):
                     return .failure(problem)
