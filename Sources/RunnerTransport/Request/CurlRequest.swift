@@ -125,7 +125,7 @@ struct CurlRequest: Equatable {
             }
             if HeaderName.equal(name, "Expect") { hasExpect = true }
             if HeaderName.equal(name, "Content-Type") { hasContentType = true }
-            lines.append(value.isEmpty ? name + ";" : name + ": " + value)
+            lines.append(value.isEmpty ? String(concatenating: name, ";") : String(concatenating: name, ": ", value))
         }
         if !hasExpect { lines.append("Expect:") }
         if hasBody && !hasContentType { lines.append("Content-Type:") }
@@ -135,17 +135,28 @@ struct CurlRequest: Equatable {
     /// A colon, whitespace or a line break: not allowed in a header name. ASCII is checked on
     /// bytes; only other text pays for Character classification.
     private static func hasSeparator(_ name: String) -> Bool {
-        if name.utf8.allSatisfy({ $0 < 0x80 }) {
-            return name.utf8.contains { $0 == UInt8(ascii: ":") || $0 <= 0x20 || $0 == 0x7F }
-        }
+        if let found = inASCII(name, { $0 == UInt8(ascii: ":") || $0 <= 0x20 || $0 == 0x7F }) { return found }
         return name.contains { $0 == ":" || $0.isWhitespace || $0.isNewline }
     }
 
     private static func hasLineBreak(_ value: String) -> Bool {
-        if value.utf8.allSatisfy({ $0 < 0x80 }) {
-            return value.utf8.contains { $0 == 0x0A || $0 == 0x0B || $0 == 0x0C || $0 == 0x0D }
-        }
+        if let found = inASCII(value, { $0 == 0x0A || $0 == 0x0B || $0 == 0x0C || $0 == 0x0D }) { return found }
         return value.contains(where: \.isNewline)
+    }
+
+    /// Whether an ASCII `text` has a byte that is `wanted`, read in one pass over its bytes in
+    /// place (a token and a cookie make long values); nil when it is not ASCII (or not stored
+    /// as contiguous UTF-8), for Character classification to answer.
+    private static func inASCII(_ text: String, _ wanted: (UInt8) -> Bool) -> Bool? {
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            var found = false
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if wanted(byte) { found = true }
+            }
+            return found
+        }
+        return found ?? nil
     }
 
     /// .auto: h2 by ALPN for https, 1.1 for http. .http2: ALPN for https, prior knowledge for http.
