@@ -289,7 +289,7 @@ extension PlanDecoder {
         var result: [JSONExpectation] = []
         for entry in entries {
             let path: JSONPath
-            switch JSONPathParser.parse(entry.key) {
+            switch jsonPath(entry.key) {
             case .success(let parsed): path = parsed
             case .failure(let problem):
                 report(at: entry.keyMark, "invalid JSON path '\(entry.key)' \(context): \(problem.message)")
@@ -298,6 +298,14 @@ extension PlanDecoder {
             if let value = jsonValue(entry.value) { result.append(JSONExpectation(path: path, value: value)) }
         }
         return result.count == entries.count ? result : nil
+    }
+
+    /// `JSONPathParser.parse(text)`, parsed once per distinct text.
+    private func jsonPath(_ text: String) -> Result<JSONPath, JSONPathParser.Problem> {
+        if let parsed = jsonPaths[text] { return parsed }
+        let parsed = JSONPathParser.parse(text)
+        jsonPaths[text] = parsed
+        return parsed
     }
 
     /// YAML → JSON: plain scalars typed by the YAML 1.2 core schema, quoted ones are strings.
@@ -334,6 +342,9 @@ extension PlanDecoder {
     static func coreSchemaValue(_ text: Text) -> JSONValue {
         guard text.isPlain else { return .string(text.value) }
         if text.isNull { return .null }
+        // An integer first: none of the words below is one, and comparing with each of them
+        // cost more than reading the number (most values in a plan's JSON checks are numbers).
+        if let integer = parseInteger(text.value) { return .number(Double(integer)) }
         switch text.value {
         case "true", "True", "TRUE": return .bool(true)
         case "false", "False", "FALSE": return .bool(false)
@@ -342,7 +353,6 @@ extension PlanDecoder {
         default:
             break
         }
-        if let integer = parseInteger(text.value) { return .number(Double(integer)) }
         if isCoreFloat(text.value), let double = Double(text.value) { return .number(double) }
         return .string(text.value)
     }

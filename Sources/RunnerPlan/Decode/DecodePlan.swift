@@ -1,3 +1,5 @@
+import RunnerVocabulary
+
 /// What every scenario is decoded against: the top level of a plan but its scenarios.
 struct TopLevel {
     var name: String
@@ -32,7 +34,7 @@ extension PlanDecoder {
 
     /// Everything at the top level but the scenarios, which are left in `fields`.
     func decodeTopLevel(_ root: YAMLNode, variables commandLine: [String: String]) -> TopLevel? {
-        assert(root.tree.scalars.dropFirst().starts(with: PlanKey.texts), "parse plans with knownTexts: PlanKey.texts")
+        assert(root.tree.read { $0.scalars.dropFirst().starts(with: PlanKey.texts) }, "parse plans with knownTexts: PlanKey.texts")
         let context = Context(.topLevel)
         guard case .mapping = root.content else {
             report(at: root.mark, "expected a mapping with 'version' and 'scenarios' at top level, got \(describe(root))")
@@ -74,7 +76,7 @@ extension PlanDecoder {
         {
             decodeSettings(section, setting: { $0 }, into: &defaults)
         }
-        if let tls = defaults.tls { defaults.resolvedTLS = clientTLS(tls, scenario: "defaults") }
+        defaults.resolvedTLS = defaults.tls.map { clientTLS($0, scenario: "defaults") } ?? ClientTLS()
 
         return TopLevel(name: name, domainMaps: domainMaps, clients: clients, defaults: defaults, fields: fields)
     }

@@ -24,8 +24,9 @@ struct SettingsLayer {
     /// The apps a result is checked as (`app:`), by name.
     var apps: [String]?
     /// `defaults` only: its `tls` checked and resolved once, for the scenarios that write none
-    /// (so a mistake in it is reported once, not once per scenario).
-    var resolvedTLS = ClientTLS()
+    /// (so a mistake in it is reported once, not once per scenario). Nil in a scenario's layer:
+    /// one made there was made and destroyed for every scenario, unread.
+    var resolvedTLS: ClientTLS?
 
     func apply(to settings: inout TransferSettings) {
         if let timeout { settings.timeout = timeout }
@@ -53,17 +54,35 @@ struct HeaderEntry {
 }
 
 /// The request as decoded, before defaults are merged in.
-struct RequestParts {
-    var method: String
-    var url: PlanURL
-    var urlMark: YAMLMark
-    var headers: [HeaderEntry]
-    var body: RequestBody?
-    var insecure: Bool?
+///
+/// A class: the decoder hands it around as an optional, and an optional of this large struct
+/// was destroyed through its type's metadata (~650 instructions a scenario); the box costs an
+/// allocation. Read only once made (`let`s: no exclusivity checks).
+final class RequestParts {
+    let method: String
+    let url: PlanURL
+    let urlMark: YAMLMark
+    let headers: [HeaderEntry]
+    let body: RequestBody?
+    let insecure: Bool?
     /// Where captured values go (`${capture:NAME}`).
-    var captureUses: [CaptureUse]
+    let captureUses: [CaptureUse]
     /// `grpc:`: the request is this call.
-    var grpc: GRPCCall? = nil
+    let grpc: GRPCCall?
+
+    init(
+        method: String, url: PlanURL, urlMark: YAMLMark, headers: [HeaderEntry], body: RequestBody?, insecure: Bool?,
+        captureUses: [CaptureUse], grpc: GRPCCall? = nil
+    ) {
+        self.method = method
+        self.url = url
+        self.urlMark = urlMark
+        self.headers = headers
+        self.body = body
+        self.insecure = insecure
+        self.captureUses = captureUses
+        self.grpc = grpc
+    }
 }
 
 extension PlanDecoder {
@@ -219,7 +238,11 @@ extension PlanDecoder {
 
     /// RFC 9110 token: what a method or header name may be.
     static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { tokenBytes[Int($0)] }
+        // Over the bytes in place: the generic `utf8.allSatisfy` cost ~30 instructions a byte,
+        // for every header name of every scenario.
+        text.withUTF8Bytes { utf8 in
+            !utf8.isEmpty && tokenBytes.withUnsafeBufferPointer { table in utf8.allSatisfy { table[Int($0)] } }
+        }
     }
 
     private static let tokenBytes: [Bool] = (0..<256).map { byte in
@@ -377,7 +400,7 @@ extension PlanDecoder {
         defaults.apply(to: &settings)
         layer.apply(to: &settings)
         if request.grpc != nil { settings.http = .http2 }
-        settings.tls = layer.tls.map { clientTLS($0.over(defaults.tls), scenario: label()) } ?? defaults.resolvedTLS
+        settings.tls = layer.tls.map { clientTLS($0.over(defaults.tls), scenario: label()) } ?? defaults.resolvedTLS ?? ClientTLS()
         if let insecure = request.insecure { settings.insecure = insecure }
         var headers = Self.merge([defaults.headers ?? [], layer.headers ?? [], request.headers]).map(\.header)
         if let call = request.grpc {
@@ -595,16 +618,16 @@ extension PlanDecoder {
         }
 
         guard errors.count == errorsBefore, let (parsedURL, urlMark) = url else { return nil }
-        var parts = RequestParts(
+        if let grpc {
+            return RequestParts(
+                method: "POST",
+                url: PlanURL(scheme: parsedURL.scheme, host: parsedURL.host, explicitPort: parsedURL.explicitPort, pathAndQuery: grpc.path),
+                urlMark: urlMark, headers: headers ?? [], body: .bytes(grpc.framedMessage), insecure: insecure,
+                captureUses: captureUses, grpc: grpc)
+        }
+        return RequestParts(
             method: method, url: parsedURL, urlMark: urlMark, headers: headers ?? [], body: body, insecure: insecure,
             captureUses: captureUses)
-        if let grpc {
-            parts.method = "POST"
-            parts.url = PlanURL(scheme: parsedURL.scheme, host: parsedURL.host, explicitPort: parsedURL.explicitPort, pathAndQuery: grpc.path)
-            parts.body = .bytes(grpc.framedMessage)
-            parts.grpc = grpc
-        }
-        return parts
     }
 
     /// `user:pass@` before the host: PlanURL would drop it silently.

@@ -110,6 +110,11 @@ extension PlanDecoder {
     ///
     /// - Parameter enclosing: for `request` and `expect`, the scenario's mapping, so that a key
     ///   written in the wrong one is told the line of the right one.
+    ///
+    /// Inlined, so the optional is folded into the caller's `guard let`: made and dropped, an
+    /// optional of this large generic value was destroyed through value witnesses (~200
+    /// instructions, some ten times a scenario).
+    @inline(__always)
     func fields<Key>(
         of node: YAMLNode, site: @autoclosure () -> Site, context: Context, ownerMark: YAMLMark? = nil,
         keys: SectionKeys<Key>, enclosing: YAMLMapping? = nil

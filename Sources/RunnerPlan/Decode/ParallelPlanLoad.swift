@@ -59,6 +59,8 @@ enum ParallelPlanLoad {
         guard let document = try? YAMLParser(source: head, knownTexts: PlanKey.texts, window: headWindow).parse(),
               document.errors.isEmpty, document.rootIsBlock, let root = document.root
         else { return nil }
+        // The top level's nodes (`topLevel.fields`) do not keep their tree alive.
+        defer { withExtendedLifetime(document) {} }
         let decoder = PlanDecoder(file: source.file, environment: environment)
         guard let topLevel = decoder.decodeTopLevel(root, variables: variables), decoder.errors.isEmpty,
               let entry = topLevel.fields[.scenarios], entry.keyMark == YAMLMark(line: split.keyLine, column: 1),
@@ -136,6 +138,8 @@ enum ParallelPlanLoad {
                 return decoder.errors.isEmpty
             }
         outcome.written = written
+        // The root's node does not keep its tree alive.
+        defer { withExtendedLifetime(document) {} }
         guard let document, document.errors.isEmpty, document.aliases == 0, document.rootIsBlock, let root = document.root,
               root.mark == YAMLMark(line: piece.firstLine + 1, column: listIndent + 1),
               case .sequence = root.content, items == piece.items

@@ -72,6 +72,9 @@ final class PlanDecoder {
 
     /// Patterns already compiled: nil when fine, else why not. Plans repeat patterns.
     var regexVerdicts: [String: String?] = [:]
+    /// `expect.body.json` paths already parsed, by text: plans repeat paths, and parsing one
+    /// cost more than a lookup.
+    var jsonPaths: [String: Result<JSONPath, JSONPathParser.Problem>] = [:]
     /// Pins already decoded (`sha256/BASE64` → the digest's bytes).
     var pinDigests: [String: [UInt8]] = [:]
     /// Files already checked, by resolved path: nil when fine, else why not.
@@ -109,6 +112,7 @@ final class PlanDecoder {
         piece.clientsAskedBy = clientsAskedBy
         piece.mapsAskingAsThisMachine = mapsAskingAsThisMachine
         piece.regexVerdicts = regexVerdicts
+        piece.jsonPaths = jsonPaths
         piece.fileVerdicts = fileVerdicts
         piece.workingDirectory = workingDirectory
         return piece
@@ -154,7 +158,7 @@ final class PlanDecoder {
     /// What a node is, for `got …`: a kind for collections, the (masked) value for scalars.
     func describe(_ node: YAMLNode) -> String {
         guard case .scalar(let value, let style) = node.content else { return node.kindDescription }
-        let raw = Text(value: value, shown: value, mark: node.mark, style: style, forcedString: Text.isStringTag(node.tag))
+        let raw = Text(value: value, mark: node.mark, style: style, forcedString: Text.isStringTag(node.tag))
         if raw.isNull, value.isEmpty { return raw.quoted }
         // Show the substituted value when it resolves (masked), else the text as written.
         if value.containsByte(UInt8(ascii: "$")), let resolved = quietlySubstitute(value) {

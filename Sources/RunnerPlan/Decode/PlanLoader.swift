@@ -64,6 +64,8 @@ public enum PlanLoader {
         } catch {
             throw PlanErrors(finish([error], source: source))
         }
+        // Its nodes (the root, and what the decoder reads) do not keep it alive.
+        defer { withExtendedLifetime(document) {} }
         guard let root = document.root, !isEmpty(root) else {
             throw PlanErrors([PlanError(location: SourceLocation(file: path, line: 1, column: 1), message: "plan is empty")])
         }

@@ -18,19 +18,19 @@ extension PlanDecoder {
     /// The text of a scalar node with `${…}` substituted; nil (reported) when the node is a
     /// collection or a reference does not resolve.
     func text(_ node: YAMLNode, expected: @autoclosure () -> String, for site: @autoclosure () -> Site) -> Text? {
-        guard case .scalar(let raw, let style) = node.content else {
+        guard let scalar = node.scalar else {
             report(at: node.mark, "expected \(expected()) for \(site()), got \(node.kindDescription)")
             return nil
         }
-        let forcedString = Text.isStringTag(node.tag)
+        let forcedString = Text.isStringTag(scalar.tag)
         // Most scalars hold no `${` (the tree knows, per distinct text): the text as written,
         // with no `ResolvedVariable` made and dropped.
-        guard node.scalarHoldsReference else {
-            return Text(value: raw, shown: raw, mark: node.mark, style: style, forcedString: forcedString)
+        guard scalar.holdsReference else {
+            return Text(value: scalar.text, mark: scalar.mark, style: scalar.style, forcedString: forcedString)
         }
-        guard let substituted = substitute(raw, at: node.mark) else { return nil }
+        guard let substituted = substitute(scalar.text, at: scalar.mark) else { return nil }
         return Text(
-            value: substituted.value, shown: substituted.shown, mark: node.mark, style: style,
+            value: substituted.value, shown: substituted.shown, mark: scalar.mark, style: scalar.style,
             forcedString: forcedString)
     }
 
@@ -254,10 +254,13 @@ extension String {
 extension UnsafeBufferPointer<UInt8> {
     /// Whether UTF-8 text holds `${` (see `String.containsReference`).
     var containsReference: Bool {
-        var index = 1
-        while index < count {
-            if self[index] == UInt8(ascii: "{"), self[index - 1] == UInt8(ascii: "$") { return true }
-            index += 1
+        // memchr finds each `$` (few texts hold one) faster than a loop over every byte.
+        guard let base = baseAddress else { return false }
+        var index = 0
+        while index + 1 < count, let dollar = memchr(base + index, Int32(UInt8(ascii: "$")), count - index - 1) {
+            let position = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(dollar))
+            if base[position + 1] == UInt8(ascii: "{") { return true }
+            index = position + 1
         }
         return false
     }

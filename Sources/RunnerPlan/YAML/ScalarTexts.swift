@@ -20,6 +20,11 @@ struct ScalarTexts {
     private(set) var holdsReference: [Bool] = []
     /// Each text's hash, to rehash without reading the texts again.
     private var hashes: [UInt64] = []
+    /// Every distinct text's UTF-8, one after another, and where each starts (one more entry
+    /// than texts: the last is the end). A lookup compares with these bytes in place: reading
+    /// the stored String cost a retain and a release per scalar, and a call to reach its bytes.
+    private var bytes: [UInt8] = []
+    private var starts: [Int] = [0]
     /// Open addressing with linear probing. A slot holds the text's index plus one in its low
     /// half (0: empty) and the top half of the text's hash, so most misses need no byte compare.
     private var slots = [UInt64](repeating: 0, count: 256)
@@ -49,17 +54,29 @@ struct ScalarTexts {
         let tag = hash & Self.tagMask
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let entry = slots[slot]
-            if entry == 0 { break }
-            if entry & Self.tagMask == tag {
-                let candidate = Int(truncatingIfNeeded: entry & ~Self.tagMask) - 1
-                if matches(candidate, text) { return Int32(candidate) }
+        let found: Int? = slots.withUnsafeBufferPointer { slots in
+            starts.withUnsafeBufferPointer { starts in
+                bytes.withUnsafeBufferPointer { stored in
+                    while true {
+                        let entry = slots[slot]
+                        if entry == 0 { return nil }
+                        if entry & Self.tagMask == tag {
+                            let candidate = Int(truncatingIfNeeded: entry & ~Self.tagMask) - 1
+                            let start = starts[candidate]
+                            if starts[candidate + 1] - start == text.count, Self.equal(stored, from: start, text) {
+                                return candidate
+                            }
+                        }
+                        slot = (slot + 1) & mask
+                    }
+                }
             }
-            slot = (slot + 1) & mask
         }
+        if let found { return Int32(found) }
         let index = strings.count
         strings.append(String(decoding: text, as: UTF8.self))
+        bytes.append(contentsOf: text)
+        starts.append(bytes.count)
         holdsReference.append(text.containsReference)
         hashes.append(hash)
         slots[slot] = tag | UInt64(index + 1)
@@ -123,13 +140,11 @@ struct ScalarTexts {
         return product.high ^ product.low
     }
 
-    /// Compares with the stored String's own UTF-8 (contiguous for every String made here).
-    private func matches(_ index: Int, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        strings[index].withUTF8Bytes { stored in
-            guard stored.count == text.count else { return false }
-            guard let storedBase = stored.baseAddress, let textBase = text.baseAddress else { return text.isEmpty }
-            return memcmp(storedBase, textBase, text.count) == 0
-        }
+    /// Whether the stored bytes from `start` (as many as `text` holds) are `text`.
+    @inline(__always)
+    private static func equal(_ stored: UnsafeBufferPointer<UInt8>, from start: Int, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let storedBase = stored.baseAddress, let textBase = text.baseAddress else { return text.isEmpty }
+        return memcmp(storedBase + start, textBase, text.count) == 0
     }
 
     private mutating func grow() {

@@ -19,6 +19,8 @@ public enum YAMLExcerpt {
     /// `value(at:inFile:)` for a file already read.
     static func value(at keyPath: [String], in source: SourceText) throws(PlanError) -> YAMLValue? {
         let document = try YAMLParser(source: source).parse()
+        // Its nodes do not keep it alive.
+        defer { withExtendedLifetime(document) {} }
         // A duplicate key or a bad merge: the file would not load as a plan either.
         if var error = document.errors.first {
             if let location = error.location {

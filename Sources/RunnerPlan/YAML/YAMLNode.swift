@@ -52,24 +52,66 @@ final class YAMLTree {
     }
 
     // Immutable once built: reads need no exclusivity checks.
-    let records: [Record]
+    /// Read in place from the builder's memory (see `TreeBuffer`).
+    let records: UnsafeBufferPointer<Record>
     /// Each distinct scalar text once (see `ScalarTexts`): equal texts share one index.
     let scalars: [String]
     /// For each of `scalars`, whether it holds `${` (see `ScalarTexts.holdsReference`).
     let scalarsHoldingReference: [Bool]
-    let children: [Int32]
+    let children: UnsafeBufferPointer<Int32>
+    /// Keep `records` and `children` alive; nil for an item's tree, read while the builder
+    /// that holds them is (see `TreeBuilder.itemTree`).
+    private let owners: (TreeBuffer<Record>.Owner, TreeBuffer<Int32>.Owner)?
 
-    init(records: [Record], scalars: [String], scalarsHoldingReference: [Bool], children: [Int32]) {
-        self.records = records
+    /// The tree as `records` and `children` hold it now; they must not change while it is read.
+    /// - Parameter owning: whether the tree keeps their memory alive (it may outlive them).
+    init(
+        records: TreeBuffer<Record>, scalars: [String], scalarsHoldingReference: [Bool], children: TreeBuffer<Int32>,
+        owning: Bool
+    ) {
+        self.records = records.elements
         self.scalars = scalars
         self.scalarsHoldingReference = scalarsHoldingReference
-        self.children = children
+        self.children = children.elements
+        owners = owning ? (records.owner, children.owner) : nil
     }
 
-    func node(_ index: Int32) -> YAMLNode { YAMLNode(tree: self, index: index) }
+    func node(_ index: Int32) -> YAMLNode { YAMLNode(tree: YAMLTreeReference(self), index: index) }
+}
+
+/// A `YAMLTree` reference that is neither retained nor released: plain data, free to copy and drop.
+///
+/// Nodes, mappings and sequences hold one. Whoever parsed the tree keeps it alive for as long
+/// as its nodes are read (`YAMLDocument.tree`, or the parser while it hands out an item). A
+/// strong reference cost a retain and a release for every handle made, copied or dropped
+/// (nodes, mappings, entries, optionals of them: about 10k instructions a scenario, a third
+/// of them through generic value witnesses).
+struct YAMLTreeReference {
+    private let unmanaged: Unmanaged<YAMLTree>
+    #if DEBUG
+    /// Checked in debug builds (the tests): a node read after its tree is gone traps.
+    private unowned let checked: YAMLTree
+    #endif
+
+    init(_ tree: YAMLTree) {
+        unmanaged = .passUnretained(tree)
+        #if DEBUG
+        checked = tree
+        #endif
+    }
+
+    /// Reads the tree as borrowed: no retain, no release.
+    @inline(__always)
+    func read<Result>(_ body: (YAMLTree) -> Result) -> Result {
+        #if DEBUG
+        _ = checked
+        #endif
+        return unmanaged._withUnsafeGuaranteedRef(body)
+    }
 }
 
 /// One node of a parsed document (a handle into its `YAMLTree`), aliases already expanded.
+/// It does not keep its tree alive (see `YAMLTreeReference`).
 struct YAMLNode {
     enum Content {
         case scalar(String, YAMLScalarStyle)
@@ -77,20 +119,22 @@ struct YAMLNode {
         case mapping(YAMLMapping)
     }
 
-    let tree: YAMLTree
+    let tree: YAMLTreeReference
     let index: Int32
 
-    private var record: YAMLTree.Record { tree.records[Int(index)] }
+    private var record: YAMLTree.Record { tree.read { $0.records[Int(index)] } }
 
     var content: Content {
-        let record = record
-        switch record.kind {
-        case .scalar:
-            return .scalar(tree.scalars[Int(record.first)], record.style)
-        case .sequence:
-            return .sequence(YAMLSequence(tree: tree, start: Int(record.first), count: Int(record.count)))
-        case .mapping:
-            return .mapping(YAMLMapping(tree: tree, start: Int(record.first), count: Int(record.count) / 2))
+        tree.read { storage in
+            let record = storage.records[Int(index)]
+            switch record.kind {
+            case .scalar:
+                return .scalar(storage.scalars[Int(record.first)], record.style)
+            case .sequence:
+                return .sequence(YAMLSequence(tree: tree, start: Int(record.first), count: Int(record.count)))
+            case .mapping:
+                return .mapping(YAMLMapping(tree: tree, start: Int(record.first), count: Int(record.count) / 2))
+            }
         }
     }
 
@@ -101,14 +145,29 @@ struct YAMLNode {
 
     /// The text of a scalar; "" for a collection.
     var scalarText: String {
-        let record = record
-        return record.kind == .scalar ? tree.scalars[Int(record.first)] : ""
+        tree.read { storage in
+            let record = storage.records[Int(index)]
+            return record.kind == .scalar ? storage.scalars[Int(record.first)] : ""
+        }
+    }
+
+    /// A scalar as written, from one look-up of its record (each of `content`, `tag`, `mark`
+    /// and `scalarHoldsReference` is one): nil for a collection. Every value read asks all of it.
+    var scalar: (text: String, style: YAMLScalarStyle, tag: YAMLTag?, mark: YAMLMark, holdsReference: Bool)? {
+        tree.read { storage in
+            let record = storage.records[Int(index)]
+            guard record.kind == .scalar else { return nil }
+            let text = Int(record.first)
+            return (storage.scalars[text], record.style, record.tag, record.mark, storage.scalarsHoldingReference[text])
+        }
     }
 
     /// Whether a scalar's text holds `${` (only then can substitution change it); false for a collection.
     var scalarHoldsReference: Bool {
-        let record = record
-        return record.kind == .scalar && tree.scalarsHoldingReference[Int(record.first)]
+        tree.read { storage in
+            let record = storage.records[Int(index)]
+            return record.kind == .scalar && storage.scalarsHoldingReference[Int(record.first)]
+        }
     }
 
     /// A name for what the node is, for "expected …, got …" messages.
@@ -123,19 +182,21 @@ struct YAMLNode {
 
 /// The items of a sequence node, in document order.
 struct YAMLSequence: RandomAccessCollection {
-    let tree: YAMLTree
+    let tree: YAMLTreeReference
     let start: Int
     let count: Int
 
     var startIndex: Int { 0 }
     var endIndex: Int { count }
 
-    subscript(position: Int) -> YAMLNode { tree.node(tree.children[start + position]) }
+    subscript(position: Int) -> YAMLNode {
+        YAMLNode(tree: tree, index: tree.read { $0.children[start + position] })
+    }
 }
 
 /// The key/value pairs of a mapping node, in document order.
 struct YAMLMapping: RandomAccessCollection {
-    let tree: YAMLTree
+    let tree: YAMLTreeReference
     let start: Int
     /// Pairs, not children.
     let count: Int
@@ -145,17 +206,21 @@ struct YAMLMapping: RandomAccessCollection {
 
     subscript(position: Int) -> YAMLPair {
         let key = start + 2 * position
-        return YAMLPair(key: tree.node(tree.children[key]), value: tree.node(tree.children[key + 1]))
+        return tree.read { storage in
+            YAMLPair(key: YAMLNode(tree: tree, index: storage.children[key]), value: YAMLNode(tree: tree, index: storage.children[key + 1]))
+        }
     }
 
-    func keyNode(at position: Int) -> YAMLNode { tree.node(tree.children[start + 2 * position]) }
+    func keyNode(at position: Int) -> YAMLNode { YAMLNode(tree: tree, index: tree.read { $0.children[start + 2 * position] }) }
 
     /// The text index of the key at `position` when it is a scalar (nil for a collection), so
     /// keys are looked up with no node made. Equal texts have equal indices in a document, and
     /// the parser's known texts have 1, 2, 3… (see `YAMLParser.init`).
     func keyTextIndex(at position: Int) -> Int32? {
-        let record = tree.records[Int(tree.children[start + 2 * position])]
-        return record.kind == .scalar ? record.first : nil
+        tree.read { storage in
+            let record = storage.records[Int(storage.children[start + 2 * position])]
+            return record.kind == .scalar ? record.first : nil
+        }
     }
 }
 
@@ -187,6 +252,9 @@ struct YAMLPair {
 }
 
 /// A parsed plan document: its root and the errors found that did not stop parsing.
+///
+/// It owns the tree its nodes point into: keep it alive while they are read
+/// (`withExtendedLifetime` where the last use of the document comes before theirs).
 struct YAMLDocument {
     var root: YAMLNode?
     var errors: [PlanError]
@@ -194,6 +262,8 @@ struct YAMLDocument {
     var rootIsBlock = false
     /// Aliases expanded (`*name`).
     var aliases = 0
+    /// What `root` points into (its nodes do not retain it).
+    var tree: YAMLTree? = nil
 }
 
 /// The tags a plan may write: those of the YAML core schema, and `!` (non-specific: a string).

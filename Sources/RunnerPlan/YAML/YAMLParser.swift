@@ -16,6 +16,9 @@ final class YAMLParser {
     private let itemByItem: Bool
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let initialized: Bool
+    /// The event being read, one for the parser's life: libyaml clears it before filling it in,
+    /// so there is no event to make and zero for each of the millions a large plan holds.
+    private let event: UnsafeMutablePointer<yaml_event_t>
 
     /// - Parameters:
     ///   - knownTexts: texts the caller will look for; they get the text indices 1, 2, 3… in
@@ -30,11 +33,14 @@ final class YAMLParser {
         self.itemByItem = itemByItem
         parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         initialized = yaml_parser_initialize(parser) == 1
+        event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
+        event.initialize(to: yaml_event_t())
     }
 
     deinit {
         if initialized { yaml_parser_delete(parser) }
         parser.deallocate()
+        event.deallocate()
     }
 
     /// Parses the whole input; the root is nil when the stream holds no document.
@@ -68,8 +74,12 @@ final class YAMLParser {
             do throws(PlanError) {
                 while try !nextEvent(into: &builder) {
                     guard let item = builder.finishedItem else { continue }
-                    // The item's tree is a temporary, let go before its storage is cleared.
-                    let readOn = builder.isClean && each(builder.itemTree().node(item))
+                    // The item's tree is a temporary, let go before its storage is cleared; it is
+                    // kept alive while `each` reads the item (nodes do not retain it).
+                    let readOn = builder.isClean && {
+                        let tree = builder.itemTree()
+                        return withExtendedLifetime(tree) { each(tree.node(item)) }
+                    }()
                     builder.clearItem()
                     guard readOn else { break }
                 }
@@ -88,20 +98,19 @@ final class YAMLParser {
     /// The builder sees the event while libyaml still owns it: a scalar's bytes are read in
     /// place, with no String made for each of the millions of scalars a large plan holds.
     private func nextEvent(into builder: inout TreeBuilder) throws(PlanError) -> Bool {
-        var event = yaml_event_t()
-        guard yaml_parser_parse(parser, &event) == 1 else { throw libyamlError() }
-        defer { yaml_event_delete(&event) }
-        let mark = window.mark(event.start_mark)
-        switch event.type {
+        guard yaml_parser_parse(parser, event) == 1 else { throw libyamlError() }
+        defer { yaml_event_delete(event) }
+        let mark = window.mark(event.pointee.start_mark)
+        switch event.pointee.type {
         case YAML_STREAM_END_EVENT, YAML_NO_EVENT:
             // libyaml only returns YAML_NO_EVENT after the stream has ended.
             return true
         case YAML_DOCUMENT_START_EVENT:
             try builder.startDocument(at: mark)
         case YAML_ALIAS_EVENT:
-            try builder.alias(Self.text(event.data.alias.anchor) ?? "", at: mark)
+            try builder.alias(Self.text(event.pointee.data.alias.anchor) ?? "", at: mark)
         case YAML_SCALAR_EVENT:
-            let scalar = event.data.scalar
+            let scalar = event.pointee.data.scalar
             let style: YAMLScalarStyle
             switch scalar.style {
             case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
@@ -114,12 +123,12 @@ final class YAMLParser {
             let bytes = UnsafeBufferPointer(start: scalar.value, count: scalar.value == nil ? 0 : Int(scalar.length))
             builder.scalar(bytes, style: style, tag: tag, anchor: Self.text(scalar.anchor), at: mark)
         case YAML_SEQUENCE_START_EVENT:
-            let start = event.data.sequence_start
+            let start = event.pointee.data.sequence_start
             try builder.startCollection(
                 isMapping: false, isBlock: start.style != YAML_FLOW_SEQUENCE_STYLE, tag: try tag(start.tag, at: mark),
                 anchor: Self.text(start.anchor), at: mark)
         case YAML_MAPPING_START_EVENT:
-            let start = event.data.mapping_start
+            let start = event.pointee.data.mapping_start
             try builder.startCollection(
                 isMapping: true, isBlock: start.style != YAML_FLOW_MAPPING_STYLE, tag: try tag(start.tag, at: mark),
                 anchor: Self.text(start.anchor), at: mark)
@@ -132,8 +141,15 @@ final class YAMLParser {
         return false
     }
 
+    /// Inlined for the untagged nodes that nearly all are; a written tag is read apart.
+    @inline(__always)
     private func tag(_ pointer: UnsafeMutablePointer<yaml_char_t>?, at mark: YAMLMark) throws(PlanError) -> YAMLTag? {
-        guard let written = Self.text(pointer) else { return nil }
+        guard let pointer else { return nil }
+        return try writtenTag(pointer, at: mark)
+    }
+
+    private func writtenTag(_ pointer: UnsafeMutablePointer<yaml_char_t>, at mark: YAMLMark) throws(PlanError) -> YAMLTag {
+        let written = String(cString: pointer)
         guard let tag = YAMLTag(resolved: written) else {
             throw PlanError(
                 location: SourceLocation(file: source.file, line: mark.line, column: mark.column),
@@ -210,9 +226,9 @@ extension ParseWindow {
 /// into the tree when it ends.
 struct TreeBuilder {
     let file: String
-    private var records: [YAMLTree.Record] = []
+    private var records: TreeBuffer<YAMLTree.Record>
     private var texts: ScalarTexts
-    private var children: [Int32] = []
+    private var children: TreeBuffer<Int32>
     private var root: Int32?
     /// Errors that do not stop parsing (duplicate keys).
     private var errors: [PlanError] = []
@@ -225,7 +241,7 @@ struct TreeBuilder {
     /// Open collections: `current` and its `parents` (0 while the root is still to come).
     private var depth = 0
     /// Children of the open collections (for a mapping: key, value, key, value…).
-    private var open: [Int32] = []
+    private var open = TreeBuffer<Int32>(capacity: 256)
     /// Anchored nodes by name, with their size once aliases are expanded (what an alias to
     /// them adds to the alias budget).
     private var anchors: [String: (index: Int32, size: Int)] = [:]
@@ -252,19 +268,24 @@ struct TreeBuilder {
         texts = ScalarTexts(knownTexts: knownTexts)
         // Plans hold about a node per 10 bytes. Reserving more than that costs nothing until
         // it is touched, while regrowing copies hundreds of megabytes for a large plan.
-        records.reserveCapacity(expectedBytes / 4)
-        children.reserveCapacity(expectedBytes / 4)
+        records = TreeBuffer(capacity: expectedBytes / 4)
+        children = TreeBuffer(capacity: expectedBytes / 4)
     }
 
     /// The finished document (call once the stream has ended).
     func document() -> YAMLDocument {
-        let tree = YAMLTree(records: records, scalars: texts.strings, scalarsHoldingReference: texts.holdsReference, children: children)
-        return YAMLDocument(root: root.map(tree.node), errors: errors, rootIsBlock: rootIsBlock, aliases: aliases)
+        let tree = YAMLTree(
+            records: records, scalars: texts.strings, scalarsHoldingReference: texts.holdsReference, children: children,
+            owning: true)
+        return YAMLDocument(root: root.map(tree.node), errors: errors, rootIsBlock: rootIsBlock, aliases: aliases, tree: tree)
     }
 
     /// The nodes since the last `clearItem`: `finishedItem` and what it holds (`itemByItem`).
+    /// Read only while this builder lives and adds nothing (its memory is not kept alive).
     func itemTree() -> YAMLTree {
-        YAMLTree(records: records, scalars: texts.strings, scalarsHoldingReference: texts.holdsReference, children: children)
+        YAMLTree(
+            records: records, scalars: texts.strings, scalarsHoldingReference: texts.holdsReference, children: children,
+            owning: false)
     }
 
     /// Nothing found so far that sends a list read item by item back to the whole plan's path.
@@ -274,8 +295,8 @@ struct TreeBuilder {
     /// too: an alias to them from a later item is then undefined, and the plan read whole.
     mutating func clearItem() {
         finishedItem = nil
-        records.removeAll(keepingCapacity: true)
-        children.removeAll(keepingCapacity: true)
+        records.removeAll()
+        children.removeAll()
         anchors.removeAll(keepingCapacity: true)
     }
 
@@ -358,14 +379,12 @@ struct TreeBuilder {
         if depth > 0 { current = parents.removeLast() }
         let first = children.count
         if frame.isMapping, frame.hasMergeKey {
-            let merged = merged(open[frame.start...])
-            children.append(contentsOf: merged)
+            for index in merged(Array(open.elements[frame.start...])) { children.append(index) }
         } else {
-            // Element by element: a slice of `open` (retained, appended generically) and
-            // `removeLast(_:)` cost several times more for the few children a collection has.
+            // Element by element: a collection has a few children.
             for position in frame.start..<open.count { children.append(open[position]) }
         }
-        while open.count > frame.start { open.removeLast() }
+        open.removeLast(open.count - frame.start)
         let index = append(YAMLTree.Record(
             kind: frame.isMapping ? .mapping : .sequence, style: .plain, tag: frame.tag, mark: frame.mark,
             first: Int32(first), count: Int32(children.count - first)))
@@ -375,6 +394,7 @@ struct TreeBuilder {
 
     // MARK: Building
 
+    @inline(__always)
     private mutating func append(_ record: YAMLTree.Record) -> Int32 {
         records.append(record)
         return Int32(records.count - 1)
@@ -455,7 +475,7 @@ struct TreeBuilder {
 
     /// Applies YAML merge keys (`<<: *defaults`) to a mapping's children: keys written in the
     /// mapping win, then earlier merged mappings over later ones.
-    private mutating func merged(_ entries: ArraySlice<Int32>) -> [Int32] {
+    private mutating func merged(_ entries: [Int32]) -> [Int32] {
         var present = Set<Int32>()
         for position in stride(from: entries.startIndex, to: entries.endIndex, by: 2) {
             if let text = scalarKey(entries[position]), text != ScalarTexts.mergeKey { present.insert(text) }
@@ -472,7 +492,7 @@ struct TreeBuilder {
             var sources = [value]
             if valueRecord.kind == .sequence {
                 let range = Int(valueRecord.first)..<Int(valueRecord.first + valueRecord.count)
-                sources = Array(children[range])
+                sources = Array(children.elements[range])
             }
             for source in sources {
                 let sourceRecord = records[Int(source)]
