@@ -100,7 +100,8 @@ while IFS= read -r -t 120 line <&3; do
         awk '/^runner_cycle_duration_seconds[{ ]/ { print $NF }' "$work/metrics.prom" >> "$work/durations"
         scrapes=$((scrapes + 1))
       fi
-      [ "$n" -ge "$cycles" ] && break
+      # What the last cycle's descriptors are, for a MISS to say (sockets, files, pipes).
+      [ "$n" -ge "$cycles" ] && { ls -l "/proc/$serve/fd" > "$work/fds.end" 2>/dev/null || true; break; }
       ;;
     "serve: error"* | "error:"*)
       echo "serve: $line"; exit 1
@@ -150,4 +151,5 @@ echo "  descriptors, lowest / highest over the run: $(awk 'NR == 1 || $3 < m { m
 printf '  %-40s %12s %12s %12s %12s  %s\n' "figure" "cycle $baseline" "cycle $cycles" "growth" "target" "verdict"
 printf '  %-40s %12s %12s %12s %12s  %s\n' "RSS (MiB), medians of $first_window, $last_window" "$(mib "$rss50")" "$(mib "$rssN")" "$rss_growth" "< 2" "$(verdict "$rss_ok")"
 printf '  %-40s %12s %12s %12s %12s  %s\n' "open descriptors (fewest of 10 cycles)" "$fd50" "$fdN" "$fd_growth" "0" "$(verdict "$fd_ok")"
+[ "$fd_ok" = 1 ] || echo "  descriptors after the last cycle, by kind: $(awk 'NR > 1 { t = $NF; sub(/:.*/, "", t); sub(/^\/.*/, "file", t); n[t]++ } END { for (k in n) printf "%s %d  ", k, n[k] }' "$work/fds.end")"
 [ "$rss_ok" = 1 ] && [ "$fd_ok" = 1 ]
