@@ -65,6 +65,8 @@ struct PopulationRunCLITests {
         #expect(results.map(clients) == [["gd-mobile", "gd-telecom"], ["bj-unicom"], ["sh-telecom"]])
         #expect(results.map { $0["outcome"] as? String } == ["passed", "error", "failed"])
         #expect(lab.requestsArrived(target: path).map(\.address).sorted() == ["127.0.0.2", "127.0.0.5"], "the edge gd-mobile and gd-telecom share is requested once")
+        // A run that timed out under load gives fewer results: a failure, not a crash of the suite.
+        try #require(results.count == 3, "\(results)")
         let labels = ((results[0]["evidence"] as? [String: Any])?["clients"] as? [[String: Any]])?.first?["labels"] as? [String: String]
         #expect(labels == ["isp": "china-mobile", "region": "guangdong"])
         let problems = results[2]["problems"] as? [[String: Any]] ?? []
@@ -218,6 +220,7 @@ struct PopulationRunCLITests {
         let results = try results(json)
         #expect(results.map { "\($0["scenario"] as? String ?? "?") \($0["ip"] as? String ?? "-")" }
             == ["edges 127.0.0.2", "edges 127.0.0.9", "edges 127.0.0.5", "down -"], "\(results)")
+        try #require(results.count == 4, "\(results)")
         let down = results[3]
         #expect(down["outcome"] as? String == "error" && clients(of: down) == ["gd-mobile", "sh-telecom"])
         let message = (down["error"] as? [String: Any])?["message"] as? String ?? ""
