@@ -130,6 +130,38 @@ import RunnerResults
         }
     }
 
+    /// Texts of every length up to 20 with one byte of each kind the scans look for at every
+    /// place: the last bytes, read as one word (`ByteText.lastWord`), are judged as a byte at a
+    /// time would judge them, whether the text is shorter than a word or not.
+    @Test("scans a word at a time judge a text's last bytes as a byte at a time would")
+    func lastBytesAreScannedLikeTheRest() {
+        for length in 0...20 {
+            for place in 0..<max(length, 1) {
+                for special: UInt8 in [0x00, 0x01, 0x1F, 0x27, 0x7F, 0xC3, UInt8(ascii: "a")] where length > 0 || special == 0x61 {
+                    var text = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+                    if length > 0 { text[place] = special }
+                    let control = text.contains { $0 < 0x20 || $0 == 0x7F }
+                    var quoted = ByteBuffer()
+                    text.withUnsafeBufferPointer { ShellWord.appendQuoted($0, to: &quoted) }
+                    let word = String(decoding: quoted.array, as: UTF8.self)
+                    let expected = control ? nil : "'" + String(decoding: text, as: UTF8.self).replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+                    if let expected { #expect(word == expected, "\(text)") } else { #expect(word.hasPrefix("$'"), "\(text)") }
+
+                    var ascii = ByteBuffer()
+                    let isASCIIText = text.withUnsafeBytes { ShellWord.appendQuoted(asciiText: $0, to: &ascii) }
+                    #expect(isASCIIText == !text.contains { $0 == 0 || $0 >= 0x80 }, "\(text)")
+
+                    guard special != 0xC3 else { continue }  // not UTF-8 on its own
+                    let string = String(decoding: text, as: UTF8.self)
+                    var line = ByteBuffer()
+                    PlainText.appendSingleLine(string, to: &line)
+                    #expect(String(decoding: line.array, as: UTF8.self) == PlainText.singleLine(string), "\(text)")
+                    #expect((PlainText.singleLine(string) == string) == !text.contains { $0 < 0x20 || $0 == 0x7F }, "\(text)")
+                }
+            }
+        }
+    }
+
     @Test("numbers on bytes: every integer width's extremes, padding, fixed decimals")
     func numbers() {
         var bytes = ByteBuffer(capacity: 16)

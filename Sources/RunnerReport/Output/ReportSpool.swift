@@ -37,7 +37,9 @@ final class ReportSpool {
     // Reading back, once the run has ended: the next entry to read, and the window of the file
     // last read (kept between calls: the fragments read next are most likely in it).
     private var cursor = 0
-    private var window: [UInt8] = []
+    /// Memory of the spool's own (freed in `deinit`): an array here was retained and released
+    /// for every fragment handed out.
+    private var window = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var windowOffset = 0
     private var windowCount = 0
 
@@ -56,6 +58,7 @@ final class ReportSpool {
 
     deinit {
         close(fd)
+        window.deallocate()
     }
 
     /// Keeps `fragment` as the result at `position`.
@@ -125,35 +128,20 @@ final class ReportSpool {
             if !inWindow {
                 windowOffset = max(0, entry.offset - Self.readBehind)
                 windowCount = min(max(Self.readSize, entry.offset + entry.length - windowOffset), flushed - windowOffset)
-                if window.count < windowCount { window = [UInt8](repeating: 0, count: max(windowCount, Self.readSize)) }
-                let (offset, wanted) = (windowOffset, windowCount)
-                window.withUnsafeMutableBytes { read(into: $0, count: wanted, at: offset) }
+                if window.count < windowCount {
+                    window.deallocate()
+                    window = .allocate(byteCount: max(windowCount, Self.readSize), alignment: 16)
+                }
+                read(into: window, count: windowCount, at: windowOffset)
                 if failure != nil { break }
             }
             let from = entry.offset - windowOffset
-            try withFragment(from: from, length: entry.length) { (fragment) throws(ReportWriteError) in
-                try body(entry.position, fragment)
-            }
+            try body(entry.position, UnsafeRawBufferPointer(rebasing: window[from..<(from + entry.length)]))
             count += 1
             cursor += 1
         }
         if let failure { throw AtomicFile.failure(path, failure) }
         return count
-    }
-
-    /// `length` bytes of the window from `from`.
-    private func withFragment(
-        from: Int, length: Int, _ body: (UnsafeRawBufferPointer) throws(ReportWriteError) -> Void
-    ) throws(ReportWriteError) {
-        var failure: ReportWriteError?
-        window.withUnsafeBytes { bytes in
-            do throws(ReportWriteError) {
-                try body(UnsafeRawBufferPointer(rebasing: bytes[from..<(from + length)]))
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
     }
 
     /// The first entry of `suite` or a later one (binary search; entries are in plan order).

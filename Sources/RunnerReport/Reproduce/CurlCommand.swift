@@ -33,7 +33,10 @@ enum CurlCommand {
         if let recorded = hop.pointee.reproduction { return bytes.append(utf8: redactor.redact(recorded)) }
         let strategy = hop.pointee.connection.strategy
         let settings = evidence.connection
-        let https = isHTTPS(hop.pointee.connection.urlSent)
+        // Each text read once: a string read through the pointer is retained and released.
+        let url = hop.pointee.connection.urlSent
+        let method = hop.pointee.method
+        let https = isHTTPS(url)
         // Trust override checks the name without SNI: openssl does that handshake first (a hop
         // from a report read back, without the name, is sent as header-only would be).
         var verifiesWithoutSNI = false
@@ -42,7 +45,7 @@ enum CurlCommand {
         {
             verifiesWithoutSNI = true
             bytes.append("openssl s_client -connect ")
-            ShellWord.append(Self.endpoint(ip: ip, port: Self.port(of: hop.pointee.connection.urlSent)), redactor: redactor, to: &bytes)
+            ShellWord.append(Self.endpoint(ip: ip, port: Self.port(of: url)), redactor: redactor, to: &bytes)
             bytes.append(" -noservername -verify_hostname ")
             ShellWord.append(name, redactor: redactor, to: &bytes)
             bytes.append(" -verify_return_error")
@@ -74,11 +77,12 @@ enum CurlCommand {
             bytes.append(" --connect-to ")
             ShellWord.append(connectTo, redactor: redactor, to: &bytes)
         }
-        method(hop, redactor: redactor, to: &bytes)
-        headers(hop, strategy: strategy, redactor: redactor, to: &bytes)
-        body(hop, redactor: redactor, to: &bytes)
+        let body = method == "HEAD" ? nil : hop.pointee.requestBody
+        Self.method(method, hasBody: body != nil, redactor: redactor, to: &bytes)
+        headers(hop, method: method, hasBody: body != nil, strategy: strategy, redactor: redactor, to: &bytes)
+        Self.body(body, method: method, redactor: redactor, to: &bytes)
         bytes.append(UInt8(ascii: " "))
-        ShellWord.append(hop.pointee.connection.urlSent, redactor: redactor, to: &bytes)
+        ShellWord.append(url, redactor: redactor, to: &bytes)
         if verifiesWithoutSNI {
             bytes.append("  # trust-override: openssl checks the certificate against the host without SNI; curl cannot, so -k after that check")
         }
@@ -128,11 +132,10 @@ enum CurlCommand {
 
     /// The method as libcurl was told it (`CurlRequest`): HEAD as `-I`; POST implied by a body
     /// (an empty one when there is none); anything else as `-X`.
-    private static func method(_ hop: UnsafePointer<HopEvidence>, redactor: Redactor, to bytes: inout ByteBuffer) {
-        let method = hop.pointee.method
+    private static func method(_ method: String, hasBody: Bool, redactor: Redactor, to bytes: inout ByteBuffer) {
         if method == "HEAD" {
             bytes.append(" -I")
-        } else if !(method == "POST" || (method == "GET" && hop.pointee.requestBody == nil)) {
+        } else if !(method == "POST" || (method == "GET" && !hasBody)) {
             bytes.append(" -X ")
             ShellWord.append(method, redactor: redactor, to: &bytes)
         }
@@ -141,23 +144,29 @@ enum CurlCommand {
     /// The strategy's `Host` (header-only, trust-override), then the request's own headers, then
     /// what turns off curl's additions the runner does not make: `Expect:` and, with a body,
     /// `Content-Type:`.
-    private static func headers(_ hop: UnsafePointer<HopEvidence>, strategy: StrategyKind, redactor: Redactor, to bytes: inout ByteBuffer) {
+    private static func headers(
+        _ hop: UnsafePointer<HopEvidence>, method: String, hasBody: Bool, strategy: StrategyKind, redactor: Redactor,
+        to bytes: inout ByteBuffer
+    ) {
         var hasContentType = false
         var hasExpect = false
         var hasHost = false
         // Read in place, through the array's buffer: iterating the array copies each header.
         hop.pointee.requestHeaders.withUnsafeBufferPointer { headers in
             for index in headers.indices {
-                if HeaderName.equal(headers[index].name, "Content-Type") { hasContentType = true }
-                if HeaderName.equal(headers[index].name, "Expect") { hasExpect = true }
-                if HeaderName.equal(headers[index].name, "Host") { hasHost = true }
+                // The name's length picks the one name it could be: one comparison a header.
+                let name = headers[index].name
+                switch name.utf8.count {
+                case 4: hasHost = hasHost || HeaderName.equal(name, "Host")
+                case 6: hasExpect = hasExpect || HeaderName.equal(name, "Expect")
+                case 12: hasContentType = hasContentType || HeaderName.equal(name, "Content-Type")
+                default: break
+                }
             }
-        }
-        if !hasHost, hop.pointee.connection.pinnedIP != nil, strategy == .headerOnly || strategy == .trustOverride {
-            bytes.append(" -H ")
-            ShellWord.append("Host", ": ", hop.pointee.connection.hostHeader, redactor: redactor, to: &bytes)
-        }
-        hop.pointee.requestHeaders.withUnsafeBufferPointer { headers in
+            if !hasHost, hop.pointee.connection.pinnedIP != nil, strategy == .headerOnly || strategy == .trustOverride {
+                bytes.append(" -H ")
+                ShellWord.append("Host", ": ", hop.pointee.connection.hostHeader, redactor: redactor, to: &bytes)
+            }
             for index in headers.indices {
                 bytes.append(" -H ")
                 if headers[index].value.isEmpty {
@@ -167,18 +176,18 @@ enum CurlCommand {
                 }
             }
         }
-        let hasBody = hop.pointee.method == "POST" || (hop.pointee.requestBody != nil && hop.pointee.method != "HEAD")
-        if hasBody, !hasExpect { bytes.append(" -H 'Expect:'") }
-        if hasBody, !hasContentType { bytes.append(" -H 'Content-Type:'") }
+        let sendsBody = method == "POST" || hasBody
+        if sendsBody, !hasExpect { bytes.append(" -H 'Expect:'") }
+        if sendsBody, !hasContentType { bytes.append(" -H 'Content-Type:'") }
     }
 
     /// `--data-binary` with the bytes (a file by its path); POST without a body sends an empty
     /// one, as the runner does.
-    private static func body(_ hop: UnsafePointer<HopEvidence>, redactor: Redactor, to bytes: inout ByteBuffer) {
-        guard hop.pointee.method != "HEAD" else { return }
-        switch hop.pointee.requestBody {
+    private static func body(_ body: RequestBody?, method: String, redactor: Redactor, to bytes: inout ByteBuffer) {
+        guard method != "HEAD" else { return }
+        switch body {
         case nil:
-            if hop.pointee.method == "POST" { bytes.append(" --data-binary ''") }
+            if method == "POST" { bytes.append(" --data-binary ''") }
         case .file(let path)?:
             bytes.append(" --data-binary @")
             ShellWord.append(path, redactor: redactor, to: &bytes)

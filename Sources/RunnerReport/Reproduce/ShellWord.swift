@@ -80,9 +80,9 @@ enum ShellWord {
             if ByteText.nonASCII(in: word) | ByteText.bytes(below: 1, in: word) != 0 { return false }
             index += 8
         }
-        while index < utf8.count {
-            if utf8[index] == 0 || utf8[index] >= 0x80 { return false }
-            index += 1
+        if index < utf8.count {
+            let word = ByteText.lastWord(utf8, from: index)
+            if ByteText.nonASCII(in: word) | ByteText.bytes(below: 1, in: word) != 0 { return false }
         }
         appendQuoted(utf8, to: &bytes)
         return true
@@ -108,14 +108,12 @@ enum ShellWord {
             quotes |= ByteText.bytes(equalTo: UInt8(ascii: "'"), in: word)
             index += 8
         }
-        var hasQuotes = quotes != 0
-        while index < utf8.count {
-            let byte = utf8[index]
-            if byte < 0x20 || byte == 0x7F { return .ansiC }
-            if byte == UInt8(ascii: "'") { hasQuotes = true }
-            index += 1
+        if index < utf8.count {
+            let word = ByteText.lastWord(utf8, from: index)
+            if ByteText.bytes(below: 0x20, in: word) | ByteText.bytes(equalTo: 0x7F, in: word) != 0 { return .ansiC }
+            quotes |= ByteText.bytes(equalTo: UInt8(ascii: "'"), in: word)
         }
-        return .plain(hasQuotes: hasQuotes)
+        return .plain(hasQuotes: quotes != 0)
     }
 
     /// `utf8` inside single quotes: as it is, or each `'` as `'\''`.

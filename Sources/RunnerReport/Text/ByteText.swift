@@ -65,6 +65,24 @@ enum ByteText {
         UInt64(littleEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
+    /// The bytes of `bytes` from `offset` on (fewer than eight) as one word for a test that
+    /// marks bytes and ORs the marks: with eight or more bytes in all, the last eight (the
+    /// bytes read twice are marked the same both times); with fewer, those bytes padded with
+    /// spaces, which no test here marks. A short text's last bytes then cost a word, not a
+    /// loop a byte.
+    @inline(__always)
+    static func lastWord(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> UInt64 {
+        if bytes.count >= 8 { return word(bytes, at: bytes.count - 8) }
+        // Shifted in, not copied: a call to memcpy costs more than a few bytes' shifts.
+        var word: UInt64 = 0
+        var index = bytes.count
+        while index > offset {
+            index -= 1
+            word = word &<< 8 | UInt64(bytes[index])
+        }
+        return word | 0x2020_2020_2020_2020 &<< UInt64((bytes.count - offset) * 8)
+    }
+
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let lowBits: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
     private static let highBits: UInt64 = 0x8080_8080_8080_8080

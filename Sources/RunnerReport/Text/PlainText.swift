@@ -42,13 +42,15 @@ enum PlainText {
     private static func isPrintableASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         while index + 8 <= utf8.count {
-            let word = ByteText.word(utf8, at: index)
-            let unprintable = ByteText.bytes(below: 0x20, in: word) | ByteText.nonASCII(in: word)
-                | ByteText.bytes(equalTo: 0x7F, in: word)
-            if unprintable != 0 { return false }
+            if isUnprintable(ByteText.word(utf8, at: index)) { return false }
             index += 8
         }
-        return utf8[index...].allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        return index == utf8.count || !isUnprintable(ByteText.lastWord(utf8, from: index))
+    }
+
+    @inline(__always)
+    private static func isUnprintable(_ word: UInt64) -> Bool {
+        ByteText.bytes(below: 0x20, in: word) | ByteText.nonASCII(in: word) | ByteText.bytes(equalTo: 0x7F, in: word) != 0
     }
 
     /// C0 and C1 controls, DEL, the line/paragraph separators and the XML non-characters.
