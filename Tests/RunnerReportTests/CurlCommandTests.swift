@@ -162,9 +162,20 @@ import Testing
         #expect(CurlCommand.line(hop, of: evidence, redactor: Redactor(secrets: [])).hasPrefix("curl -g -sS -i --http2 "))
     }
 
+    /// A scheme in capitals is still HTTPS, as libcurl reads it: the CA and HTTP/2 over TLS.
+    @Test func anHTTPSSchemeInCapitalsIsHTTPS() {
+        let hop = Self.hop(.system, url: "HTTPS://a.example/", sent: "HTTPS://a.example/", host: "a.example", ip: nil)
+        var evidence = Self.evidence(.system, hop: hop)
+        evidence.connection?.http = .http2
+        #expect(
+            CurlCommand.line(hop, of: evidence, redactor: Redactor(secrets: []))
+                == "curl -g -sS -i --http2 --cacert '/etc/lab/ca.pem' --connect-timeout 2.5 --max-time 10 'HTTPS://a.example/'")
+    }
+
     @Test(arguments: [
         ("https://203.0.113.5/x", 443), ("http://203.0.113.5/x", 80), ("https://203.0.113.5:8443/x", 8443),
         ("https://[2001:db8::1]/x", 443), ("https://[2001:db8::1]:9443/x?y=:1", 9443), ("http://10.0.0.1:81", 81),
+        ("HTTPS://203.0.113.5/x", 443),
     ])
     func portsOfTheURLsTheRunnerBuilds(url: String, port: Int) {
         #expect(CurlCommand.port(of: url) == port)

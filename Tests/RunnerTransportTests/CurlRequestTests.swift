@@ -136,13 +136,21 @@ struct CurlRequestTests {
         #expect(try request(TransferSpec(url: "https://h/", poolKey: "k", connectOnly: true)).onlyLastingOptions == nil)
     }
 
-    @Test("an https URL is told by its scheme, in any case, and nothing else")
-    func httpsScheme() {
+    @Test("a URL's scheme is read from its first bytes, letters in any case, and nothing else")
+    func urlSchemes() {
         for url in ["https://h/", "HTTPS://h/", "HtTpS://[::1]:8443/x", "https://"] {
-            #expect(CurlRequest.isHTTPS(url), "\(url)")
+            #expect(URLScheme(ofURL: url) == .https, "\(url)")
         }
-        for url in ["http://h/", "https:/h", "https:\\h", "httpsx//h", "shttps://h", "", "https", "h\u{1A}tps://"] {
-            #expect(!CurlRequest.isHTTPS(url), "\(url)")
+        for url in ["http://h/", "HTTP://h", "hTtP://[::1]/", "http://", "http:///"] {
+            #expect(URLScheme(ofURL: url) == .http, "\(url)")
         }
+        for url in [
+            "https:/h", "https:\\h", "httpsx//h", "shttps://h", "", "https", "h\u{1A}tps://", "http:/", "http:x//", "htt://h",
+            "http\u{1A}//h", "ftp://h", "HTTPS:/",
+        ] {
+            #expect(URLScheme(ofURL: url) == nil, "\(url)")
+        }
+        // A string of another representation than native UTF-8 is read the same.
+        #expect(URLScheme(ofURL: String(NSString(string: "HTTPS://h/"))) == .https)
     }
 }

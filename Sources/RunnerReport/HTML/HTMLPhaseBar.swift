@@ -47,7 +47,7 @@ struct HTMLPhaseBar: Equatable {
                 let rest = Self.clamped(total - beforeRequest)
                 if timings.connect == nil && hop.connectedIP == nil {
                     self.connect += rest
-                } else if timings.tls == nil, hop.connection.urlSent.hasPrefix("https:"), hop.newConnection != false {
+                } else if timings.tls == nil, URLScheme(ofURL: hop.connection.urlSent) == .https, hop.newConnection != false {
                     self.tls += rest
                 } else {
                     firstByte += rest

@@ -36,7 +36,7 @@ enum CurlCommand {
         // Each text read once: a string read through the pointer is retained and released.
         let url = hop.pointee.connection.urlSent
         let method = hop.pointee.method
-        let https = isHTTPS(url)
+        let https = URLScheme(ofURL: url) == .https
         // Trust override checks the name without SNI: openssl does that handshake first (a hop
         // from a report read back, without the name, is sent as header-only would be).
         var verifiesWithoutSNI = false
@@ -210,13 +210,6 @@ enum CurlCommand {
         }
     }
 
-    /// Whether `url` starts with `https://` (its first eight bytes read as one word).
-    private static func isHTTPS(_ url: String) -> Bool {
-        // "https://" as a little-endian word.
-        let https: UInt64 = 0x2F2F_3A73_7074_7468
-        return ByteText.withUTF8(url) { $0.count >= 8 && ByteText.word($0, at: 0) == https }
-    }
-
     /// `IP:PORT`, `[IPv6]:PORT`.
     private static func endpoint(ip: String, port: Int) -> String {
         ip.utf8.contains(UInt8(ascii: ":")) ? "[\(ip)]:\(port)" : "\(ip):\(port)"
@@ -224,8 +217,8 @@ enum CurlCommand {
 
     /// The port of a URL the runner built (`scheme://IP[:PORT]/…`), or the scheme's.
     static func port(of url: String) -> Int {
-        let https = url.utf8.starts(with: "https://".utf8)
-        guard let schemeEnd = url.range(of: "://") else { return https ? 443 : 80 }
+        let defaultPort = URLScheme(ofURL: url)?.defaultPort ?? 80
+        guard let schemeEnd = url.range(of: "://") else { return defaultPort }
         let rest = url[schemeEnd.upperBound...]
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         // After the last ':' that is not inside an IPv6 literal's brackets.
@@ -234,7 +227,7 @@ enum CurlCommand {
         {
             return port
         }
-        return https ? 443 : 80
+        return defaultPort
     }
 
     /// Seconds as curl reads them: `10`, `0.5`, `2.25`.

@@ -53,7 +53,7 @@ struct CurlRequest: Equatable {
 
     init(spec: TransferSpec) throws(TransferError) {
         url = spec.url
-        let https = Self.isHTTPS(spec.url)
+        let https = URLScheme(ofURL: spec.url) == .https
         isHTTPS = https
         lasting = LastingOptions(
             httpVersion: Self.httpVersion(spec.httpVersion, https: https), caFile: spec.tls.caFile,
@@ -166,18 +166,6 @@ struct CurlRequest: Equatable {
         case .http2: https ? .http2OverTLS : .http2PriorKnowledge
         case .auto: https ? .http2OverTLS : .http1_1
         }
-    }
-
-    static func isHTTPS(_ url: String) -> Bool {
-        // Byte by byte, case-insensitively: asked twice for every transfer, where a lowercased
-        // prefix made two strings.
-        var bytes = url.utf8.makeIterator()
-        for expected in "https://".utf8 {
-            guard let byte = bytes.next() else { return false }
-            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-            guard folded == expected else { return false }
-        }
-        return true
     }
 
     /// Whole milliseconds, rounded up and at least 1: libcurl reads 0 as "no timeout".
