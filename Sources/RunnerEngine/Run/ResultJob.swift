@@ -35,11 +35,14 @@ final class ResultJob {
         self.completion = completion
     }
 
-    /// The machine's `secret: true` captures (asked in place: the machine is a large value).
-    var capturedSecrets: [SecretValue] { machine.capturedSecrets }
+    /// The machine's `secret: true` captures. Both questions are asked of the stored machine
+    /// through a pointer: asked of the property, a computed value of a large struct held by a
+    /// class is asked of a copy of it (a retain and a release for each of its references,
+    /// ~1.6k instructions a result).
+    var capturedSecrets: [SecretValue] { withUnsafeMutablePointer(to: &machine) { $0.pointee.capturedSecrets } }
 
     /// The lane for the flow steps after this result; nil unless it passed.
-    func laneForDependents() -> FlowLane? { machine.laneForDependents() }
+    func laneForDependents() -> FlowLane? { withUnsafeMutablePointer(to: &machine) { $0.pointee.laneForDependents() } }
 
     func start() {
         let now = beforeEvent()
