@@ -71,7 +71,8 @@ final class DomainResolver {
             completion(.success(Resolution(addresses: [literal], source: "IP literal in the URL", lookupTime: .zero)))
             return
         }
-        guard let map = mapName == systemDomainMapName ? nil : plan.domainMap(named: mapName) else {
+        // The map read in place, where it is in the plan.
+        guard let mapIndex = mapName == systemDomainMapName ? nil : plan.domainMapIndex(named: mapName) else {
             if mapName == systemDomainMapName {
                 // getaddrinfo asks both families at once; a DNS server is asked what `ip_version` needs.
                 let family: IPVersionPreference = resolver == .system ? .any : ipVersion
@@ -85,7 +86,7 @@ final class DomainResolver {
             }
             return
         }
-        switch map.source {
+        switch plan.domainMaps[mapIndex].source {
         case .staticList(let entries):
             answer(key(mapName, host, family: .any), completion: completion) { done in
                 guard let entry = entries.first(where: { $0.host == host }) else {

@@ -134,7 +134,8 @@ struct AddressLookup {
             case .resolver: if case .none = resolverAnswer { return .wait }
             }
         }
-        return .done(map: mapAnswer, resolver: resolverAnswer)
+        // Moved out, not copied: the lookup is over once every answer is in.
+        return .done(map: mapAnswer.take(), resolver: resolverAnswer.take())
     }
 
     private func mapName(for source: AddressSource) -> String {

@@ -53,10 +53,13 @@ public struct Plan: Sendable, Equatable {
 
     /// The domain map called `name`, if the plan declares one.
     public func domainMap(named name: String) -> DomainMapSpec? {
-        // By index: only the names are read until the one asked for is copied out (every
-        // lookup asks, and a map is a large value).
-        for index in domainMaps.indices where domainMaps[index].name == name { return domainMaps[index] }
-        return nil
+        domainMapIndex(named: name).map { domainMaps[$0] }
+    }
+
+    /// Where in `domainMaps` the map called `name` is: for a caller that reads the map in place
+    /// (every lookup asks, and a map is a large value to copy out).
+    public func domainMapIndex(named name: String) -> Int? {
+        domainMaps.indices.first { domainMaps[$0].name == name }
     }
 }
 
