@@ -347,8 +347,11 @@ struct ResultStateMachine {
             hopRequest.headers.append(Header(name: "Cookie", value: cookieHeader))
         }
         hopResolveTime = resolveTime
+        // The transfer's spec made first, from the wire plan borrowed; the state then takes it
+        // (its last use: moved, not copied).
+        let spec = TransferSpecs.request(hopRequest, scenario: scenario, wire: wire, timeout: remaining, digestsBody: digestsBodies)
         state = .sending(request, wire, headers: hopRequest.headers)
-        return .send(TransferSpecs.request(hopRequest, scenario: scenario, wire: wire, timeout: remaining, digestsBody: digestsBodies))
+        return .send(spec)
     }
 
     /// The next hop: the same pin when the host stays, the domain map again when it changes; the
