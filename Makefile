@@ -105,8 +105,9 @@ install: manual
 ## bench: release build, then benchmarks that print runner and curl side by side (same run):
 ## a 1 GiB upload, resource hygiene (5,000 scenarios at --jobs 64), what --junit --json,
 ## --metrics and --html cost at 40,000 results, header-only over HTTP and sni-resolve over HTTPS
-## (bench/reports.sh), HTTP throughput against nginx
-## (bench/http.sh; installs nginx-light when missing), and `runner serve` over 1,000 cycles of
+## (bench/reports.sh), HTTP throughput against nginx and `runner check` of 10,000 and 100,000
+## scenarios, its CPU timed on one CPU with taskset (bench/http.sh; installs nginx-light when
+## missing), and `runner serve` over 1,000 cycles of
 ## 200 scenarios, its RSS (window medians) and descriptors after the first fifth (bench/serve.sh), and 1,000 two-step
 ## flows against 2,000 independent requests at --jobs 32 (bench/flows.sh), and 1,000 resolver checks
 ## (each its own DNS question) against 1,000 pinned requests (bench/dns.sh), and what --progress
