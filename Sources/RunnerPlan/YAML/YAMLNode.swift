@@ -151,22 +151,14 @@ struct YAMLNode {
         }
     }
 
-    /// A scalar as written, from one look-up of its record (each of `content`, `tag`, `mark`
-    /// and `scalarHoldsReference` is one): nil for a collection. Every value read asks all of it.
+    /// A scalar as written, from one look-up of its record (each of `content`, `tag` and `mark`
+    /// is one): nil for a collection. Every value read asks all of it.
     var scalar: (text: String, style: YAMLScalarStyle, tag: YAMLTag?, mark: YAMLMark, holdsReference: Bool)? {
         tree.read { storage in
             let record = storage.records[Int(index)]
             guard record.kind == .scalar else { return nil }
             let text = Int(record.first)
             return (storage.scalars[text], record.style, record.tag, record.mark, storage.scalarsHoldingReference[text])
-        }
-    }
-
-    /// Whether a scalar's text holds `${` (only then can substitution change it); false for a collection.
-    var scalarHoldsReference: Bool {
-        tree.read { storage in
-            let record = storage.records[Int(index)]
-            return record.kind == .scalar && storage.scalarsHoldingReference[Int(record.first)]
         }
     }
 

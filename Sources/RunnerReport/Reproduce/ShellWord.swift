@@ -31,8 +31,8 @@ enum ShellWord {
     /// is nothing to mask and neither part needs ANSI-C quoting (nearly always).
     static func append(_ first: String, _ separator: StaticString, _ second: String, redactor: Redactor, to bytes: inout ByteBuffer) {
         guard redactor.isEmpty else { return append(first + separator.description + second, redactor: redactor, to: &bytes) }
-        let written = withUTF8(first) { first in
-            withUTF8(second) { second in
+        let written = ByteText.withUTF8(first) { first in
+            ByteText.withUTF8(second) { second in
                 guard case let (.plain(firstQuotes), .plain(secondQuotes)) = (Self.quoting(first), Self.quoting(second)) else {
                     return false
                 }
@@ -51,15 +51,7 @@ enum ShellWord {
     /// `'text'` (a `'` inside as `'\''`), or `$'text'` with escapes when a control character
     /// (or DEL) is in it.
     static func appendQuoted(_ text: String, to bytes: inout ByteBuffer) {
-        withUTF8(text) { appendQuoted($0, to: &bytes) }
-    }
-
-    /// Calls `body` with the UTF-8 of `text`, read where it is (`ByteText.withUTF8` copies the
-    /// string to call the mutating `String.withUTF8`: a retain and a release each time).
-    @inline(__always)
-    private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-        return ByteText.withUTF8(text, body)
+        ByteText.withUTF8(text) { appendQuoted($0, to: &bytes) }
     }
 
     /// The same for the bytes of a text.

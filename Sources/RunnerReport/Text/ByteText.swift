@@ -113,10 +113,12 @@ enum ByteText {
         mask.trailingZeroBitCount / 8
     }
 
-    /// Calls `body` with the UTF-8 of `text`, without a copy for a native string.
+    /// Calls `body` with the UTF-8 of `text`, read where it is for a native string.
     @inline(__always)
     static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        // `withUTF8` needs a `var`; a native string is not copied by it, a bridged one would be.
+        // In place first: `String.withUTF8` needs a `var`, a copy of the string (a retain and a
+        // release each call); only a string not stored as UTF-8 (bridged) takes that way.
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         var text = text
         return text.withUTF8(body)
     }
