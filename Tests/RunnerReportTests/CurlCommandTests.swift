@@ -222,6 +222,19 @@ import Testing
         #expect(line.hasSuffix(" -H \(word) 'http://a.example/'"), "\(line)")
     }
 
+    /// The strategy's `Host` is quoted as a request header is: a `'` closed and reopened, a
+    /// control character making the word `$'…'`.
+    @Test(arguments: [
+        ("api.example.com:8080", #"'Host: api.example.com:8080'"#),
+        ("it's.example", #"'Host: it'\''s.example'"#),
+        ("a\tb.example", #"$'Host: a\tb.example'"#),
+    ])
+    func theStrategysHostIsQuotedLikeAHeader(host: String, word: String) {
+        let hop = Self.hop(.headerOnly, url: "http://a.example/", sent: "http://203.0.113.5/", host: host, ip: "203.0.113.5")
+        let line = CurlCommand.line(hop, of: Self.evidence(.headerOnly, hop: hop), redactor: Redactor(secrets: []))
+        #expect(line.hasSuffix(" -H \(word) 'http://203.0.113.5/'"), "\(line)")
+    }
+
     /// A body of text is quoted from its bytes: printable with a quote past its first eight
     /// bytes, empty, with a control character, with non-ASCII text.
     @Test(arguments: [

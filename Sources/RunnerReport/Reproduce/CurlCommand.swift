@@ -165,7 +165,7 @@ enum CurlCommand {
             }
             if !hasHost, hop.pointee.connection.pinnedIP != nil, strategy == .headerOnly || strategy == .trustOverride {
                 bytes.append(" -H ")
-                ShellWord.append("Host", ": ", hop.pointee.connection.hostHeader, redactor: redactor, to: &bytes)
+                ShellWord.append(literal: "Host", ": ", hop.pointee.connection.hostHeader, redactor: redactor, to: &bytes)
             }
             for index in headers.indices {
                 bytes.append(" -H ")

@@ -48,6 +48,22 @@ enum ShellWord {
         if !written { appendQuoted(first + separator.description + second, to: &bytes) }
     }
 
+    /// The same for a header whose name is a literal of the runner's own (`Host`): nothing in it
+    /// to quote or scan.
+    static func append(literal name: StaticString, _ separator: StaticString, _ value: String, redactor: Redactor, to bytes: inout ByteBuffer) {
+        guard redactor.isEmpty else { return append(name.description + separator.description + value, redactor: redactor, to: &bytes) }
+        let written = ByteText.withUTF8(value) { value in
+            guard case .plain(let quotes) = Self.quoting(value) else { return false }
+            bytes.append(UInt8(ascii: "'"))
+            bytes.append(name)
+            bytes.append(separator)
+            appendInQuotes(value, hasQuotes: quotes, to: &bytes)
+            bytes.append(UInt8(ascii: "'"))
+            return true
+        }
+        if !written { appendQuoted(name.description + separator.description + value, to: &bytes) }
+    }
+
     /// `'text'` (a `'` inside as `'\''`), or `$'text'` with escapes when a control character
     /// (or DEL) is in it.
     static func appendQuoted(_ text: String, to bytes: inout ByteBuffer) {
