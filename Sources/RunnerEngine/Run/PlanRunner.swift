@@ -137,7 +137,7 @@ final class ScenarioScheduler {
 
 /// One plan's run on the engine: performs what its `SuiteProgress` decides — the lookups
 /// through its resolver, each result's job, the sink, the scheduler's slots.
-final class SuiteRun {
+final class SuiteRun: ResultJobOwner {
     private var progress: SuiteProgress
     private let plan: Plan
     private let options: RunOptions
@@ -240,43 +240,50 @@ final class SuiteRun {
     }
 
     /// Runs one result (with the retries a failure earns), counts and hands over its verdict,
-    /// then starts the flow steps that run after it.
+    /// then starts the flow steps that run after it (`finished(_:job:)`).
     private func run(
         _ plannedResult: PlannedResult, scenario index: Int, at position: ResultPosition, scheduler: ScenarioScheduler
     ) {
-        let scenario = plannedResult.scenario
-        // A redirect is followed as the result's first population (as this machine without one).
-        // Only that is captured: the planned result itself is a large value.
-        let redirectClients = Array(plannedResult.clients.prefix(1))
-        let redirectResolve: ResultJob.Resolve = { [self] host, source, done in
-            let lookup = AddressLookup(
-                host: host, for: scenario, map: source == .domainMap, resolver: source == .resolver,
-                clients: redirectClients)
-            lookUp(lookup, for: scenario) { map, resolver in
-                // One source was asked: its answer is there.
-                if let answer = map ?? resolver { done(answer) }
-            }
-        }
         ResultJob(
             machine: ResultStateMachine(
-                planned: plannedResult, retries: options.retries(for: scenario), redactor: options.redactor,
+                planned: plannedResult, retries: options.retries(for: plannedResult.scenario), redactor: options.redactor,
                 digestsBodies: options.digestsBodies, strictAppPolicy: options.strictAppPolicy),
-            engine: engine, clock: clock, resolve: redirectResolve, isInterrupted: { [interrupter] in interrupter.signal != nil }
-        ) { [self] result, job in
-            // Before any sink sees the result: its own evidence may hold what it captured.
-            for secret in job.capturedSecrets { options.redactor?.add(secret) }
-            var result = result
-            let steps = progress.finished(&result, scenario: index, at: position, lane: job.laneForDependents())
-            hand(result, at: position)
-            if !steps.isEmpty { perform(steps, scheduler: scheduler) }
-            scheduler.finished()
-        }.start()
+            engine: engine, clock: clock, owner: self, scenarioIndex: index, position: position,
+            scheduler: scheduler
+        ).start()
     }
 
     /// Hands a counted result to the sink.
     private func hand(_ result: ScenarioResult, at position: ResultPosition) {
         finishedAt = clock.monotonic.now()
         sink.finished(result, at: position)
+    }
+
+    // MARK: ResultJobOwner
+
+    /// A redirect's host, looked up as the result's first population (as this machine without one).
+    func resolve(
+        host: String, source: AddressSource, for job: ResultJob, completion: @escaping (Result<Resolution, TransferError>) -> Void
+    ) {
+        let scenario = job.scenario
+        let lookup = AddressLookup(
+            host: host, for: scenario, map: source == .domainMap, resolver: source == .resolver, clients: job.redirectClients)
+        lookUp(lookup, for: scenario) { map, resolver in
+            // One source was asked: its answer is there.
+            if let answer = map ?? resolver { completion(answer) }
+        }
+    }
+
+    var isInterrupted: Bool { interrupter.signal != nil }
+
+    func finished(_ result: consuming ScenarioResult, job: ResultJob) {
+        // Before any sink sees the result: its own evidence may hold what it captured.
+        for secret in job.capturedSecrets { options.redactor?.add(secret) }
+        var result = result
+        let steps = progress.finished(&result, scenario: job.scenarioIndex, at: job.position, lane: job.laneForDependents())
+        hand(result, at: job.position)
+        if !steps.isEmpty { perform(steps, scheduler: job.scheduler) }
+        job.scheduler.finished()
     }
 
     /// What a suite planned, handed over when the run has ended (see `PlanRunner.retired`).

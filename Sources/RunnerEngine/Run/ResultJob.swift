@@ -1,39 +1,56 @@
 import Foundation
+import RunnerPlan
 import RunnerResults
 import RunnerTransport
 import RunnerVocabulary
 
+/// What a result's job asks of the run it belongs to (`SuiteRun`): the lookups a redirect
+/// needs, whether the run was interrupted, and where the verdict goes. One reference a job
+/// instead of a closure for each (three allocations, and their releases, for every result).
+protocol ResultJobOwner: AnyObject {
+    /// Looks `host` up for the job's scenario through `source`, as its first population.
+    func resolve(
+        host: String, source: AddressSource, for job: ResultJob,
+        completion: @escaping (Result<Resolution, TransferError>) -> Void)
+    /// Asked before each event is handed to the machine.
+    var isInterrupted: Bool { get }
+    /// Called once, with the last attempt's result and the job, which tells what its machine
+    /// captured and the lane for the flow steps after it.
+    func finished(_ result: consuming ScenarioResult, job: ResultJob)
+}
+
 /// Performs what a `ResultStateMachine` asks for, on the engine's thread: transfers and probes
-/// on the engine, lookups through the scenario's domain map, and the verdict to `completion`.
+/// on the engine, lookups through the scenario's domain map, and the verdict to its owner.
 /// All the deciding is in the machine.
 final class ResultJob {
-    typealias Resolve = (
-        _ host: String, _ source: AddressSource, _ completion: @escaping (Result<Resolution, TransferError>) -> Void
-    ) -> Void
-
     private var machine: ResultStateMachine
     private let engine: TransferEngine
     private let clock: RunClock
-    private let resolve: Resolve
-    private let isInterrupted: () -> Bool
-    private let completion: (consuming ScenarioResult, ResultJob) -> Void
+    /// The run (held strongly: the run does not hold its jobs, the engine's completions do).
+    private let owner: any ResultJobOwner
+    /// Which of the owner's results this is: the scenario's index and the result's place.
+    let scenarioIndex: Int
+    let position: ResultPosition
+    /// The scheduler whose slot the result holds until it is handed over.
+    let scheduler: ScenarioScheduler
 
-    /// - Parameters:
-    ///   - resolve: the scenario's domain map or resolver, for the hosts redirects lead to.
-    ///   - isInterrupted: asked before each event is handed to the machine.
-    ///   - completion: called once, with the last attempt's result and this job, which tells
-    ///     what its machine captured and the lane for the flow steps after it.
     init(
-        machine: ResultStateMachine, engine: TransferEngine, clock: RunClock, resolve: @escaping Resolve,
-        isInterrupted: @escaping () -> Bool, completion: @escaping (consuming ScenarioResult, ResultJob) -> Void
+        machine: ResultStateMachine, engine: TransferEngine, clock: RunClock, owner: any ResultJobOwner,
+        scenarioIndex: Int, position: ResultPosition, scheduler: ScenarioScheduler
     ) {
         self.machine = machine
         self.engine = engine
         self.clock = clock
-        self.resolve = resolve
-        self.isInterrupted = isInterrupted
-        self.completion = completion
+        self.owner = owner
+        self.scenarioIndex = scenarioIndex
+        self.position = position
+        self.scheduler = scheduler
     }
+
+    /// The scenario this job runs, and the population a redirect is followed as (its result's
+    /// first, as this machine without one): what a redirect's lookup needs.
+    var scenario: Scenario { machine.planned.scenario }
+    var redirectClients: [ClientPopulation] { Array(machine.planned.clients.prefix(1)) }
 
     /// The machine's `secret: true` captures. Both questions are asked of the stored machine
     /// through a pointer: asked of the property, a computed value of a large struct held by a
@@ -52,14 +69,14 @@ final class ResultJob {
     /// Before each event: the machine learns of the run's interruption, when there is one;
     /// the event's time.
     private func beforeEvent() -> Duration {
-        if isInterrupted() { machine.interrupt() }
+        if owner.isInterrupted { machine.interrupt() }
         return clock.monotonic.reading
     }
 
     /// Performs the action the machine answered an event with. Each completion hands its
     /// value straight to the machine: a transfer's outcome is moved in, never captured again.
     private func perform(_ action: consuming ResultStateMachine.Action) {
-        // Consumed: the finished result is moved to `completion`, not copied out of the action.
+        // Consumed: the finished result is moved to the owner, not copied out of the action.
         switch consume action {
         case .send(let spec):
             engine.submit(spec) { [self] outcome in
@@ -72,12 +89,12 @@ final class ResultJob {
                 perform(machine.probeFinished(outcome, now: now))
             }
         case .resolve(let host, let source):
-            resolve(host, source) { [self] answer in
+            owner.resolve(host: host, source: source, for: self) { [self] answer in
                 let now = beforeEvent()
                 perform(machine.resolved(answer, now: now, date: clock.wall.now()))
             }
         case .finish(let result):
-            completion(result, self)
+            owner.finished(result, job: self)
         case .wait:
             break
         }
