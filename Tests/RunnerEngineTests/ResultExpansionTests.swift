@@ -43,6 +43,31 @@ struct ResultExpansionTests {
         ])
     }
 
+    /// Every order of two IPv4 and two IPv6 addresses, under each preference, against the
+    /// definition (a stable partition, IPv4 first under `any`): an answer already in order is
+    /// handed on as it is, and the others must still be reordered.
+    @Test func orderedIsAStablePartitionWhateverTheAnswersOrder() throws {
+        let pool = ["192.0.2.1", "192.0.2.2", "2001:db8::1", "2001:db8::2"].compactMap(IPAddress.init)
+        func permutations(_ items: [IPAddress]) -> [[IPAddress]] {
+            guard let first = items.first else { return [[]] }
+            return permutations(Array(items.dropFirst())).flatMap { rest in
+                (0...rest.count).map { var order = rest; order.insert(first, at: $0); return order }
+            }
+        }
+        var checked = 0
+        for length in 0...pool.count {
+            for order in permutations(Array(pool.prefix(length))) + permutations(Array(pool.suffix(length))) {
+                let resolution = Resolution(addresses: order, source: "static map 'm'", lookupTime: .zero)
+                let v4 = order.filter { $0.family == .v4 }, v6 = order.filter { $0.family == .v6 }
+                #expect(resolution.ordered(for: .v4) == v4, "\(order)")
+                #expect(resolution.ordered(for: .v6) == v6, "\(order)")
+                #expect(resolution.ordered(for: .any) == v4 + v6, "\(order)")
+                checked += 1
+            }
+        }
+        #expect(checked == 2 * (1 + 1 + 2 + 6 + 24))
+    }
+
     @Test func ipVersionSixKeepsOnlyIPv6() throws {
         let planned = ResultExpansion.expand(try scenario(strategies: [.sniResolve], ips: .all, ipVersion: .v6), strategyOverride: nil, resolution: answer)
         #expect(planned.map { $0.ip?.text } == ["2001:db8::1"])

@@ -32,10 +32,18 @@ struct Resolution: Sendable, Equatable {
     /// do; each family in the order the SDK keeps it when the map names one (ranked first).
     func ordered(for preference: IPVersionPreference) -> [IPAddress] {
         let addresses = pick?.choice.order ?? addresses
+        // An answer already in that order (the usual one: one family) is handed on shared, not
+        // filtered into new arrays for every result.
         return switch preference {
-        case .v4: addresses.filter { $0.family == .v4 }
-        case .v6: addresses.filter { $0.family == .v6 }
-        case .any: addresses.filter { $0.family == .v4 } + addresses.filter { $0.family == .v6 }
+        case .v4: addresses.allSatisfy { $0.family == .v4 } ? addresses : addresses.filter { $0.family == .v4 }
+        case .v6: addresses.allSatisfy { $0.family == .v6 } ? addresses : addresses.filter { $0.family == .v6 }
+        case .any:
+            if let firstV6 = addresses.firstIndex(where: { $0.family == .v6 }),
+               addresses[firstV6...].contains(where: { $0.family == .v4 }) {
+                addresses.filter { $0.family == .v4 } + addresses.filter { $0.family == .v6 }
+            } else {
+                addresses
+            }
         }
     }
 }

@@ -40,7 +40,9 @@ struct AddressLookup {
 
     private let host: String
     private let domainMap: String
-    private let sources: [AddressSource]
+    /// Which sources are asked (two flags, not a list made for every result's lookup).
+    private let asksMap: Bool
+    private let asksResolver: Bool
     /// `expect.dns.within`: the maps a resolver's answer must stay within; nil: not checked.
     private let within: [String]?
     /// Each source's answer once it counts (checked, under `expect.dns`); two slots rather than a
@@ -61,7 +63,8 @@ struct AddressLookup {
     init(host: String, for scenario: Scenario, map: Bool, resolver: Bool, clients: [ClientPopulation] = []) {
         self.host = host
         domainMap = scenario.domainMap
-        sources = (map ? [.domainMap] : []) + (resolver ? [.resolver] : [])
+        asksMap = map
+        asksResolver = resolver
         within = scenario.expect.dns?.within
         self.clients = map ? clients : []
         clientAnswers = Array(repeating: nil, count: self.clients.count)
@@ -71,17 +74,27 @@ struct AddressLookup {
     /// The first questions (both sources at once, the map as each client), or `done` when
     /// neither is needed.
     func start() -> Next {
-        guard !sources.isEmpty else { return .done(map: nil, resolver: nil) }
-        return .ask(sources.flatMap { source -> [Question] in
-            let question = Question(purpose: .answer(source), host: host, map: mapName(for: source))
-            guard source == .domainMap, !clients.isEmpty else { return [question] }
-            return clients.enumerated().map { index, client in
-                var asked = question
-                asked.client = client
-                asked.clientIndex = index
-                return asked
+        guard asksMap || asksResolver else { return .done(map: nil, resolver: nil) }
+        // One list at its size: every result's lookup passes here.
+        var questions: [Question] = []
+        questions.reserveCapacity((asksMap ? max(1, clients.count) : 0) + (asksResolver ? 1 : 0))
+        if asksMap {
+            let question = Question(purpose: .answer(.domainMap), host: host, map: mapName(for: .domainMap))
+            if clients.isEmpty {
+                questions.append(question)
+            } else {
+                for (index, client) in clients.enumerated() {
+                    var asked = question
+                    asked.client = client
+                    asked.clientIndex = index
+                    questions.append(asked)
+                }
             }
-        })
+        }
+        if asksResolver {
+            questions.append(Question(purpose: .answer(.resolver), host: host, map: mapName(for: .resolver)))
+        }
+        return .ask(questions)
     }
 
     mutating func answered(_ question: Question, _ answer: Answer) -> Next {
@@ -128,12 +141,8 @@ struct AddressLookup {
         case .resolver: resolverAnswer = answer
         }
         // Asked by pattern, not `== nil`: comparing an optional answer with nil copied it.
-        for asked in sources {
-            switch asked {
-            case .domainMap: if case .none = mapAnswer { return .wait }
-            case .resolver: if case .none = resolverAnswer { return .wait }
-            }
-        }
+        if asksMap, case .none = mapAnswer { return .wait }
+        if asksResolver, case .none = resolverAnswer { return .wait }
         // Moved out, not copied: the lookup is over once every answer is in.
         return .done(map: mapAnswer.take(), resolver: resolverAnswer.take())
     }

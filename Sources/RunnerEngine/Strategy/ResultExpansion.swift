@@ -96,7 +96,7 @@ enum ResultExpansion {
                 planned.append(PlannedResult(scenario: scenario, strategy: strategy, resolveError: error))
             case .success(let resolution):
                 let candidates = resolution.ordered(for: scenario.ipVersion)
-                guard let first = candidates.first else {
+                guard !candidates.isEmpty else {
                     let family = scenario.ipVersion == .v6 ? "IPv6" : "IPv4"
                     let known = resolution.addresses.isEmpty ? "none" : resolution.addresses.map(\.text).joined(separator: ", ")
                     let error = TransferError(
@@ -106,7 +106,8 @@ enum ResultExpansion {
                         scenario: scenario, strategy: strategy, ip: nil, resolution: resolution, resolveError: error))
                     continue
                 }
-                for ip in scenario.ips == .all ? candidates : [first] {
+                // `ips: first`: a slice of the first, not an array made for it.
+                for ip in scenario.ips == .all ? candidates[...] : candidates.prefix(1) {
                     var result = PlannedResult(
                         scenario: scenario, strategy: strategy, ip: ip, resolution: resolution, resolveError: nil)
                     if resolution.pick != nil {

@@ -45,6 +45,8 @@ enum StrategyRules {
         let strategy = requested.concrete(for: url.scheme)
         let hostIsLiteral = StrategyRules.mayBeIPLiteral(url.host) && IPAddress(url.host) != nil
         let authority = url.authority
+        // The port's text, made once for the connect-to line and the pool key.
+        let port = String(url.port)
         let portSuffix = url.explicitPort.map { ":" + String($0) } ?? ""
         var connection = HopConnection(
             strategy: strategy, urlSent: url.description, hostHeader: authority,
@@ -64,7 +66,6 @@ enum StrategyRules {
             // name still goes in the URL, SNI and certificate check, as libcurl would send it.
             guard let ip else { break }
             pinned = ip
-            let port = String(url.port)
             connection.connectTo = url.host.utf8.contains(UInt8(ascii: ":"))
                 ? String(concatenating: "[", url.host, "]:", port, ":", ip.urlHost, ":", port)
                 : String(concatenating: url.host, ":", port, ":", ip.urlHost, ":", port)
@@ -73,7 +74,7 @@ enum StrategyRules {
         }
         connection.pinnedIP = pinned?.text
         let poolKey = PoolKey([
-            url.scheme.rawValue, url.host, String(url.port), pinned?.text ?? "-", strategy.rawValue,
+            url.scheme.rawValue, url.host, port, pinned?.text ?? "-", strategy.rawValue,
             tls.caFile ?? "system", tls.insecure ? "insecure" : "verify", http.rawValue,
         ], client: tls.client)
         return WirePlan(originalURL: url, connection: connection, pinnedIP: pinned, poolKey: poolKey)
