@@ -108,7 +108,11 @@ struct SuiteProgress {
                 maps: domainMaps)
             planned[index] = expansion
             finished[index] = Array(repeating: false, count: expansion.count)
-            var actions: [Action] = [.expanded(into: expansion.count), .planned(.expanded(results: expansion.count))]
+            // Made once at its size (a literal then appended to is made twice).
+            var actions: [Action] = []
+            actions.reserveCapacity(2 + expansion.count)
+            actions.append(.expanded(into: expansion.count))
+            actions.append(.planned(.expanded(results: expansion.count)))
             for slot in expansion.indices {
                 actions.append(.run(scenario: index, at: position(scenario: index, slot: slot)))
             }
@@ -127,9 +131,10 @@ struct SuiteProgress {
 
     /// Result `result` of scenario `index` finished at `position`: it is counted (and marked
     /// when its scenario was taken only for a step) for the driver to hand over first; then the
-    /// flow steps after it start — on `lane` when it passed, skipped otherwise.
+    /// flow steps after it start — on `lane` when it passed, skipped otherwise. The lane is made
+    /// only for a scenario that has steps after it.
     mutating func finished(
-        _ result: inout ScenarioResult, scenario index: Int, at position: ResultPosition, lane: FlowLane?
+        _ result: inout ScenarioResult, scenario index: Int, at position: ResultPosition, lane: @autoclosure () -> FlowLane?
     ) -> [Action] {
         if position.lane.isEmpty {
             finished[index][position.slot] = true
@@ -138,7 +143,7 @@ struct SuiteProgress {
         }
         count(&result, scenario: index)
         guard !flows.dependents[index].isEmpty else { return [] }
-        return startSteps(after: result, of: index, at: position, lane: lane)
+        return startSteps(after: result, of: index, at: position, lane: lane())
     }
 
     /// The planned result a `run` action names.

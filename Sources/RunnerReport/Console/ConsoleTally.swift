@@ -64,7 +64,8 @@ struct ConsoleTally {
         if result.isFlaky { flaky += 1 }
         while sizes.count <= position.suite { sizes.append([]) }
         if sizes[position.suite].count <= position.scenario {
-            sizes[position.suite] += Array(repeating: ScenarioSize(), count: position.scenario + 1 - sizes[position.suite].count)
+            // Grown in place (an array made for the one new scenario cost an allocation a result).
+            sizes[position.suite].append(contentsOf: repeatElement(ScenarioSize(), count: position.scenario + 1 - sizes[position.suite].count))
         }
         sizes[position.suite][position.scenario].results += 1
         if case .passed = result.outcome { sizes[position.suite][position.scenario].passed += 1 }
