@@ -20,6 +20,16 @@ struct ResponseHeadTests {
         #expect(result.isComplete)
     }
 
+    @Test("name and value are trimmed of spaces and tabs on both sides, whatever their mix; the first colon splits")
+    func trimming() {
+        let result = head([
+            "HTTP/1.1 200 OK\r\n", "X-A \t: \t a b \t \r\n", "X-B:\r\n", "X-C: \t \t\r\n", "X-D:a:b: c\r\n",
+            "X-E:\tv\r\n", "X-F :v \r\n", "\r\n",
+        ])
+        #expect(result.headers.map(\.name) == ["X-A", "X-B", "X-C", "X-D", "X-E", "X-F"])
+        #expect(result.headers.map(\.value) == ["a b", "", "", "a:b: c", "v", "v"])
+    }
+
     @Test("interim 1xx blocks do not leak into the final headers")
     func interim() {
         let result = head([
