@@ -17,6 +17,15 @@ public struct AnswerKey: Sendable, Hashable, Codable, CustomStringConvertible {
         self.client = client
     }
 
+    /// Hashes the host and client only: the keys of one table (a map's answers, a run's cache)
+    /// mostly share their plan and map, and hashing those too cost two more strings a lookup.
+    /// Equal keys still hash alike; keys that differ only in plan or map share a hash, and
+    /// equality tells them apart.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(host)
+        hasher.combine(client)
+    }
+
     /// `MAP HOST`, with ` as CLIENT` for a population.
     public var description: String {
         guard let client else { return "\(map) \(host)" }
