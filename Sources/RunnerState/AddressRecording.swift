@@ -9,8 +9,12 @@ import RunnerResults
 public final class AddressRecording {
     private let memory: AddressMemory
     private let plan: String
-    /// Each map's answers, by map, once read.
+    /// Each map's answers, by map, once read; the map answered last is kept apart (a run's
+    /// answers come map after map: no lookup of its name, and no move in and out of the table,
+    /// for each answer).
     private var maps: [String: [AnswerKey: Remembered]] = [:]
+    private var currentMap: String?
+    private var currentAnswers: [AnswerKey: Remembered] = [:]
     /// The answers whose address rows this run has queued: a read of them waits for the writer.
     private var added: Set<AnswerKey> = []
 
@@ -60,14 +64,30 @@ public final class AddressRecording {
         guard !addresses.isEmpty else { return [] }
         let now = date.unixSeconds
         let since = now - Int64(window.components.seconds)
-        // Taken out while changed: a copy left in `maps` would make each answer copy the map's whole table.
-        var answers: [AnswerKey: Remembered]
-        if let kept = maps.removeValue(forKey: key.map) { answers = kept } else { answers = try read(map: key.map, since: since) }
-        defer { maps[key.map] = answers }
+        // Taken out while changed (swapped or removed, never copied): a copy left in `maps` or
+        // `currentAnswers` would make each answer copy the map's whole table.
+        var answers: [AnswerKey: Remembered] = [:]
+        if currentMap == key.map {
+            swap(&answers, &currentAnswers)
+        } else {
+            if let previous = currentMap.take() {
+                maps[previous] = currentAnswers
+                currentAnswers = [:]
+            }
+            if let stored = maps.removeValue(forKey: key.map) {
+                answers = stored
+            } else {
+                answers = try read(map: key.map, since: since)
+            }
+        }
+        defer {
+            currentMap = key.map
+            swap(&answers, &currentAnswers)
+        }
         var sorted = addresses.sorted()
         sorted.removeDuplicatesInOrder()
         var write = AnswerWrite(
-            row: nil, answer: key, addresses: sorted.joined(separator: " "), answered: now, changed: false, added: [], left: [],
+            row: nil, answer: key, addresses: Self.written(sorted), answered: now, changed: false, added: [], left: [],
             leftAt: 0)
         // One look-up: the entry is changed where it lies.
         let left = try compare(&answers[key, default: Remembered()], with: sorted, into: &write)
@@ -75,6 +95,27 @@ public final class AddressRecording {
         guard !left.isEmpty else { return [] }
         return left.filter { $0.lastReturned.unixSeconds >= since }
             .sorted { ($0.lastReturned, $1.address) > ($1.lastReturned, $0.address) }
+    }
+
+    /// An answer's addresses as the file writes them: sorted, a space between. Made at its size
+    /// in one string (`joined(separator:)` took ~8k instructions for ten addresses, and every
+    /// answer of every run makes one).
+    static func written(_ sorted: [String]) -> String {
+        let count = sorted.reduce(max(0, sorted.count - 1)) { $0 + $1.utf8.count }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var at = 0
+            for (index, address) in sorted.enumerated() {
+                if index > 0 {
+                    buffer[at] = UInt8(ascii: " ")
+                    at += 1
+                }
+                // In place for a native string; copied out for any other.
+                at = address.utf8.withContiguousStorageIfAvailable { bytes in
+                    UnsafeMutableBufferPointer(rebasing: buffer[at...]).initialize(fromContentsOf: bytes) + at
+                } ?? buffer[at...].initialize(fromContentsOf: address.utf8)
+            }
+            return at
+        }
     }
 
     /// Fills `write` with what `sorted` changes against `remembered`, which becomes it; the

@@ -78,6 +78,42 @@ struct AddressMemoryTests {
         #expect(rows.map(\.firstReturned) == [0, 20, 30].map { Self.start.addingTimeInterval($0) })
     }
 
+    /// Maps taking turns within one run (the recording keeps the map answered last apart from
+    /// the others): each map's answers are compared with its own, a host of the same name in two
+    /// maps included, and the same in the next run.
+    @Test func mapsTakingTurnsInOneRunKeepTheirOwnAnswers() throws {
+        let path = try Self.folder().appendingPathComponent("state.db").path
+        let memory = try AddressMemory.open(path: path)
+        func answer(_ recording: AddressRecording, map: String, _ addresses: [String], after seconds: TimeInterval) throws -> [String] {
+            try recording.answer(
+                map: map, host: "h", client: nil, addresses: addresses, at: Self.start.addingTimeInterval(seconds), window: Self.day
+            ).map(\.address)
+        }
+        let first = memory.recording(plan: "p")
+        #expect(try answer(first, map: "a", ["192.0.2.1"], after: 0) == [])
+        #expect(try answer(first, map: "b", ["198.51.100.1"], after: 1) == [])
+        #expect(try answer(first, map: "a", ["192.0.2.2"], after: 2) == ["192.0.2.1"])
+        #expect(try answer(first, map: "c", ["203.0.113.1"], after: 3) == [])
+        #expect(try answer(first, map: "b", ["198.51.100.2"], after: 4) == ["198.51.100.1"])
+        #expect(try answer(first, map: "a", ["192.0.2.2"], after: 5) == ["192.0.2.1"])
+        #expect(memory.flush().isComplete)
+        // The next run reads each map from the file.
+        let second = memory.recording(plan: "p")
+        #expect(try answer(second, map: "b", ["198.51.100.3"], after: 10) == ["198.51.100.2", "198.51.100.1"])
+        #expect(try answer(second, map: "a", ["192.0.2.2"], after: 11) == ["192.0.2.1"])
+        #expect(try answer(second, map: "c", ["203.0.113.1"], after: 12) == [])
+        #expect(memory.flush().isComplete)
+    }
+
+    /// The text an answer's addresses are written as: every list, against `joined(separator:)`.
+    @Test func theWrittenAddressesAreTheSortedListSpaced() {
+        let lists: [[String]] = [[], ["192.0.2.1"], ["192.0.2.1", "192.0.2.2"], ["2001:db8::1", "10.0.0.1", "a"], ["", "x"],
+            (1...40).map { "10.0.\($0).\($0 * 3 % 250)" }]
+        for list in lists {
+            #expect(AddressRecording.written(list) == list.joined(separator: " "), "\(list)")
+        }
+    }
+
     @Test func forgetDeletesEveryRecordOfTheAddressAndAReturnRecordsItAfresh() throws {
         let path = try Self.folder().appendingPathComponent("state.db").path
         let memory = try AddressMemory.open(path: path)
